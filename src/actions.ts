@@ -1,0 +1,141 @@
+/**
+ * The action vocabulary: one owner for which actions exist, what each needs,
+ * the wording of their refusals, and their time budgets. The provider runs
+ * the normalized form; it never re-validates.
+ */
+import { z } from 'zod';
+import { ToolInputError } from './errors';
+import { isPlainObject } from './contract';
+
+export const ACTION_BUDGET_MS = 10_000;
+export const NAVIGATION_BUDGET_MS = 30_000;
+export const DEFAULT_WAIT_MS = 200;
+
+export const ACTION_KINDS = [
+  'click',
+  'fill',
+  'type',
+  'press',
+  'select_option',
+  'wait_for_selector',
+  'wait_for_state',
+  'wait',
+  'sleep',
+] as const;
+export type ActionKind = (typeof ACTION_KINDS)[number];
+
+export type CaptureAction =
+  | { do: 'click'; selector: string }
+  | { do: 'fill' | 'type'; selector: string; value: string }
+  | { do: 'press'; key: string; selector?: string }
+  | { do: 'select_option'; selector: string; value?: string; label?: string }
+  | { do: 'wait_for_selector'; selector: string }
+  | { do: 'wait_for_state'; state: string; selector?: string }
+  | { do: 'wait' | 'sleep'; ms: number };
+
+function nonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.trim().length > 0;
+}
+
+/** Normalizes one action or throws with the contract's wording. */
+export function parseAction(raw: unknown, index: number): CaptureAction {
+  const at = `actions[${index}]`;
+  if (!isPlainObject(raw)) throw new ToolInputError(`${at} must be an object`);
+  if (raw.do === undefined || raw.do === null || (typeof raw.do === 'string' && raw.do.trim() === '')) {
+    throw new ToolInputError(`${at}.do is required`);
+  }
+  if (typeof raw.do !== 'string') throw new ToolInputError(`${at}.do must be a string`);
+  const kind = raw.do.trim().toLowerCase();
+  if (!(ACTION_KINDS as readonly string[]).includes(kind)) {
+    throw new ToolInputError(`${at}: unsupported do='${kind}'; supported: ${ACTION_KINDS.join(', ')}`);
+  }
+  const selector = (required: boolean): string | undefined => {
+    if (raw.selector === undefined || raw.selector === null) {
+      if (required) throw new ToolInputError(`${at}.selector required for ${kind}`);
+      return undefined;
+    }
+    if (!nonEmptyString(raw.selector)) {
+      if (required) throw new ToolInputError(`${at}.selector required for ${kind}`);
+      throw new ToolInputError(`${at}.selector must be a non-empty string`);
+    }
+    return raw.selector;
+  };
+  /** `value`, else its alias; undefined when neither is present. */
+  const stringField = (name: string, alias: string): string | undefined => {
+    const given = raw[name] !== undefined && raw[name] !== null ? name : raw[alias] !== undefined && raw[alias] !== null ? alias : undefined;
+    if (given === undefined) return undefined;
+    if (typeof raw[given] !== 'string') throw new ToolInputError(`${at}.${given} must be a string`);
+    return raw[given] as string;
+  };
+  switch (kind) {
+    case 'click':
+    case 'wait_for_selector':
+      return { do: kind, selector: selector(true)! };
+    case 'fill':
+    case 'type': {
+      const sel = selector(true)!;
+      const value = stringField('value', 'text');
+      if (value === undefined) throw new ToolInputError(`${at}.value must be a string (pass value or text for ${kind})`);
+      return { do: kind, selector: sel, value };
+    }
+    case 'press': {
+      const key = stringField('key', 'value');
+      if (key === undefined || key === '') throw new ToolInputError(`${at}.key required for press`);
+      const sel = selector(false);
+      return sel === undefined ? { do: 'press', key } : { do: 'press', key, selector: sel };
+    }
+    case 'select_option': {
+      const sel = selector(true)!;
+      const value = stringField('value', 'value');
+      const label = stringField('label', 'label');
+      if (value === undefined && label === undefined) throw new ToolInputError(`${at}.value or label required for select_option`);
+      const action: CaptureAction = { do: 'select_option', selector: sel };
+      if (value !== undefined) action.value = value;
+      if (label !== undefined) action.label = label;
+      return action;
+    }
+    case 'wait_for_state': {
+      if (!nonEmptyString(raw.state)) throw new ToolInputError(`${at}.state required for wait_for_state`);
+      const sel = selector(false);
+      const state = raw.state.trim();
+      return sel === undefined ? { do: 'wait_for_state', state } : { do: 'wait_for_state', state, selector: sel };
+    }
+    default: {
+      const field = raw.ms !== undefined && raw.ms !== null ? 'ms' : raw.timeout_ms !== undefined && raw.timeout_ms !== null ? 'timeout_ms' : undefined;
+      const ms = field === undefined ? DEFAULT_WAIT_MS : raw[field];
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+        throw new ToolInputError(`${at}.${field} must be a non-negative number of milliseconds`);
+      }
+      if (ms > ACTION_BUDGET_MS) {
+        throw new ToolInputError(`${at}.${field} must be at most ${ACTION_BUDGET_MS} (the per-action budget)`);
+      }
+      return { do: kind as 'wait' | 'sleep', ms };
+    }
+  }
+}
+
+export function parseActions(value: unknown): CaptureAction[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new ToolInputError('actions must be an array of objects');
+  return value.map((raw, index) => parseAction(raw, index));
+}
+
+/** The CSS selector `wait_for_state` waits for. */
+export function stateSelector(action: { state: string; selector?: string }): string {
+  const quoted = JSON.stringify(action.state);
+  return action.selector ? `${action.selector}[data-state=${quoted}]` : `[data-state=${quoted}]`;
+}
+
+export const actionInputSchema = z
+  .object({
+    do: z.enum(ACTION_KINDS).describe('trimmed and lower-cased before use'),
+    selector: z.string().optional().describe('CSS selector; required for click, fill, type, select_option, wait_for_selector'),
+    value: z.string().optional().describe('fill/type text, press key, select_option value'),
+    text: z.string().optional().describe('alias of value for fill/type'),
+    key: z.string().optional().describe('key for press, e.g. Enter, Tab, a'),
+    label: z.string().optional().describe('select_option: choose the option with this text'),
+    state: z.string().optional().describe('wait_for_state: the data-state value to wait for'),
+    ms: z.number().min(0).max(ACTION_BUDGET_MS).optional().describe(`wait/sleep duration (default ${DEFAULT_WAIT_MS})`),
+    timeout_ms: z.number().min(0).max(ACTION_BUDGET_MS).optional().describe('alias of ms'),
+  })
+  .passthrough();

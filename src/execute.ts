@@ -1,0 +1,173 @@
+/**
+ * executeCapturePlan: the boundary every capture passes, in the contract's
+ * order (each check fails before the next runs):
+ *   1. unknown fields                      -> ToolInputError (isError result)
+ *   2. capture contract (+ design shape)   -> failed, written_path "", no request
+ *   3. runtime fields                      -> ToolInputError
+ *   4. run root, containment               -> failed, written_path ""
+ *   5. type-specific name rule (.zip)      -> failed
+ *   6. manifest refusal                    -> failed
+ *   7. overwrite refusal (before any browser work)
+ *   8. the provider's capture, then the artifact must be a regular file
+ *      inside evidence/; screenshot sidecars are written with the PNG.
+ */
+import * as path from 'path';
+import * as fs from 'fs';
+import { isPlainObject, parseCaptureContract, type CaptureRequestSnapshot } from './contract';
+import { ToolInputError } from './errors';
+import { parseRuntimeFields, refuseUnknownFields, type RuntimeFields } from './request';
+import { resolveRunRoot } from './runRoot';
+import { CONTAINMENT_MESSAGES, readArtifact, writeTarget, type ResolvedArtifact } from './containment';
+import { ArtifactWriter, WriteRefusal, existsMessage } from './safeWrite';
+import { failedResult, UNKNOWN_STATE, type CaptureResult } from './result';
+import { activeCaptureProvider, type CaptureProvider, type ProviderPayload } from './provider';
+import { buildProbeSidecar } from './probe';
+
+export const MANIFEST_REFUSAL = 'provider never writes manifest.jsonl';
+
+/** `evidence/L6.2-x.png` -> `L6.2-x.probe.json` (the screenshot's probe sidecar). */
+export function sidecarLeaf(leaf: string): string {
+  const ext = path.extname(leaf);
+  const stem = ext && ext !== leaf ? leaf.slice(0, -ext.length) : leaf;
+  return `${stem}.probe.json`;
+}
+
+function isManifestName(name: string): boolean {
+  return name.trim().toLowerCase() === 'manifest.jsonl';
+}
+
+/** Names a capture type's artifact must have; the trace viewer only opens ZIPs. */
+function artifactNameRule(fields: RuntimeFields): string | null {
+  if (fields.type === 'interaction trace' && !fields.artifactPath.toLowerCase().endsWith('.zip')) {
+    return `interaction trace artifacts are Playwright trace ZIPs: artifact_path must end in .zip (got '${fields.artifactPath}'); name it evidence/<leaf>.trace.zip`;
+  }
+  return null;
+}
+
+function existsAs(p: string): 'none' | 'file' | 'other' {
+  try {
+    const st = fs.lstatSync(p);
+    return st.isFile() || st.isSymbolicLink() ? 'file' : 'other';
+  } catch {
+    return 'none';
+  }
+}
+
+export interface ExecuteOptions {
+  provider?: CaptureProvider;
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function executeCapturePlan(rawArgs: unknown, options: ExecuteOptions = {}): Promise<CaptureResult> {
+  const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
+  if (!isPlainObject(args)) throw new ToolInputError('execute_capture_plan arguments must be a JSON object');
+  refuseUnknownFields(args);
+  const artifactEcho = typeof args.artifact_path === 'string' ? args.artifact_path.trim() : '';
+
+  const contract = parseCaptureContract(args);
+  if (!contract.ok) return failedResult({ artifact: artifactEcho, error: contract.error });
+  const request = contract.request;
+
+  const fields = parseRuntimeFields(args);
+
+  const runRoot = resolveRunRoot(args.run_root, options.env ?? process.env);
+  if (!runRoot.ok) return failedResult({ artifact: fields.artifactPath, error: runRoot.error, request });
+  const warnings = [...runRoot.warnings];
+
+  const target = writeTarget(runRoot.root, fields.artifactPath);
+  if (!target.ok) return failedResult({ artifact: fields.artifactPath, error: CONTAINMENT_MESSAGES[target.code], request, warnings });
+  const fail = (error: string) => failedResult({ artifact: fields.artifactPath, error, writtenPath: target.path, request, warnings });
+
+  const nameRule = artifactNameRule(fields);
+  if (nameRule) return fail(nameRule);
+  if (isManifestName(path.basename(fields.artifactPath.replace(/\\/g, '/'))) || isManifestName(target.leaf)) return fail(MANIFEST_REFUSAL);
+
+  const outputs = [target.leaf];
+  if (fields.type === 'screenshot') outputs.push(sidecarLeaf(target.leaf));
+  const folder = path.dirname(target.path);
+  for (const leaf of outputs) {
+    const p = path.join(folder, leaf);
+    const state = existsAs(p);
+    if (state === 'other') return fail(`artifact path names an existing folder or special file: ${p}`);
+    if (state === 'file' && !fields.overwrite) return fail(existsMessage(p));
+  }
+
+  const provider = options.provider ?? activeCaptureProvider();
+  return runProvider(provider, args, { fields, request, target, rootDir: runRoot.root, warnings, fail });
+}
+
+interface ProviderRun {
+  fields: RuntimeFields;
+  request: CaptureRequestSnapshot;
+  target: ResolvedArtifact;
+  rootDir: string;
+  warnings: string[];
+  fail: (error: string) => CaptureResult;
+}
+
+async function runProvider(provider: CaptureProvider, args: Record<string, unknown>, run: ProviderRun): Promise<CaptureResult> {
+  const { fields, request, target, warnings, fail } = run;
+  let writer: ArtifactWriter | null = null;
+  let payload: ProviderPayload;
+  try {
+    payload = await provider.capture(
+      { ...args },
+      {
+        writtenPath: target.path,
+        runRoot: run.rootDir,
+        request,
+        fields,
+        writeArtifact(bytes) {
+          if (!writer) writer = ArtifactWriter.open(target);
+          writer.stage(target.leaf, bytes);
+        },
+      },
+    );
+  } catch (err) {
+    (writer as ArtifactWriter | null)?.discard();
+    return fail(err instanceof Error ? err.message : String(err));
+  }
+  const staged = writer as ArtifactWriter | null;
+  if (Array.isArray(payload?.warnings)) warnings.push(...payload.warnings.filter((w) => typeof w === 'string'));
+  if (!payload || payload.result !== 'captured') {
+    staged?.discard();
+    return fail(typeof payload?.error === 'string' && payload.error ? payload.error : 'capture failed without an error message');
+  }
+
+  const sidecar =
+    fields.type === 'screenshot'
+      ? JSON.stringify(buildProbeSidecar({ pageFacts: payload.page_facts, renderTokens: payload.render_tokens as never, design: request.design }), null, 2) + '\n'
+      : null;
+  try {
+    if (staged) {
+      if (sidecar !== null) staged.stage(sidecarLeaf(target.leaf), sidecar);
+      staged.commit(fields.overwrite);
+    } else if (sidecar !== null) {
+      // The provider wrote the artifact itself: verify it before adding the sidecar beside it.
+      const verified = readArtifact(run.rootDir, fields.artifactPath);
+      if (verified.ok) {
+        const sidecarWriter = ArtifactWriter.open(target);
+        sidecarWriter.stage(sidecarLeaf(target.leaf), sidecar);
+        sidecarWriter.commit(fields.overwrite);
+      }
+    }
+  } catch (err) {
+    return fail(err instanceof WriteRefusal ? err.message : `could not write the artifact: ${(err as Error).message}`);
+  }
+
+  const verified = readArtifact(run.rootDir, fields.artifactPath);
+  if (!verified.ok || verified.path !== target.path) {
+    return fail(
+      `provider ${provider.toolName} reported captured but ${target.path} is not a regular file inside the evidence/ subtree (${verified.ok ? 'resolved elsewhere' : verified.code})`,
+    );
+  }
+  return {
+    artifact: fields.artifactPath,
+    observed_state: typeof payload.observed_state === 'string' && payload.observed_state.trim() ? payload.observed_state.trim() : UNKNOWN_STATE,
+    result: 'captured',
+    error: '',
+    written_path: target.path,
+    request,
+    warnings,
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * Library API of design-playbook-evidence.
+ */
+export { executeCapturePlan, sidecarLeaf, MANIFEST_REFUSAL } from './execute';
+export {
+  parseCaptureContract,
+  validateCaptureSnapshot,
+  requestSnapshotSchema,
+  CAPTURE_SCHEMA_VERSION,
+  COLOR_SCHEMES,
+  FREEZE_DEFAULTS,
+  type CaptureRequestSnapshot,
+  type SnapshotFact,
+} from './contract';
+export { writeTarget, readArtifact, CONTAINMENT_CODES, CONTAINMENT_MESSAGES, type ContainmentCode } from './containment';
+export { resolveRunRoot, RUN_MARKERS } from './runRoot';
+export { ToolInputError } from './errors';
+export { captureResultSchema, type CaptureResult } from './result';
+export {
+  registerCaptureProvider,
+  probeCaptureProvider,
+  activeCaptureProvider,
+  type CaptureProvider,
+  type CaptureContext,
+  type ProviderPayload,
+  type ToolDeclaration,
+} from './provider';
+export { captureToolDeclaration, TOOL_NAME, SERVER_NAME } from './toolDeclaration';
+export { createServer, serveStdio } from './server';
+export { DualFramingStdioTransport } from './transport';

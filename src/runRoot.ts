@@ -1,0 +1,78 @@
+/**
+ * Where evidence lands: the `run_root` argument (this call only), else
+ * DESIGN_PLAYBOOK_RUN_ROOT, else the process working directory. A root named
+ * by the argument must prove it is a run folder (a marker file); it never
+ * falls back to another root.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+export const RUN_MARKERS = ['plan.md', 'point-back.md'] as const;
+/** Relative DESIGN_PLAYBOOK_RUN_ROOT values resolve against the cwd at process start. */
+export const START_CWD = process.cwd();
+
+export type RunRootSource = 'run_root' | 'DESIGN_PLAYBOOK_RUN_ROOT' | 'cwd';
+export type RunRootResolution =
+  | { ok: true; root: string; source: RunRootSource; warnings: string[] }
+  | { ok: false; error: string };
+
+let cwdWarningLogged = false;
+
+export function hasRunMarker(root: string): boolean {
+  return RUN_MARKERS.some((marker) => {
+    try {
+      return fs.statSync(path.join(root, marker)).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function resolveRunRoot(argument: unknown, env: NodeJS.ProcessEnv = process.env): RunRootResolution {
+  if (argument !== undefined) {
+    if (typeof argument !== 'string' || argument.trim() === '' || argument.includes('\0')) {
+      return { ok: false, error: `run_root must be a non-empty absolute path string (got ${JSON.stringify(argument)})` };
+    }
+    const root = argument.trim();
+    if (!path.isAbsolute(root)) {
+      return { ok: false, error: `run_root must be an absolute path (got '${root}'); pass the absolute .scratch/<run>/ folder` };
+    }
+    if (!isDirectory(root)) return { ok: false, error: `run_root is not an existing folder: ${root}` };
+    if (!hasRunMarker(root)) {
+      return {
+        ok: false,
+        error: `run_root ${root} holds no run marker (${RUN_MARKERS.join(' or ')}); pass the run folder that holds one, or omit run_root`,
+      };
+    }
+    return { ok: true, root: path.resolve(root), source: 'run_root', warnings: [] };
+  }
+  const configured = env.DESIGN_PLAYBOOK_RUN_ROOT;
+  if (configured !== undefined && configured !== '' && configured !== '.') {
+    const root = path.resolve(START_CWD, configured);
+    if (!isDirectory(root)) {
+      return { ok: false, error: `DESIGN_PLAYBOOK_RUN_ROOT does not name an existing folder: ${root}` };
+    }
+    const warnings = hasRunMarker(root)
+      ? []
+      : [`run root ${root} (DESIGN_PLAYBOOK_RUN_ROOT) holds no run marker (${RUN_MARKERS.join(' or ')}); check that it is the run folder`];
+    return { ok: true, root, source: 'DESIGN_PLAYBOOK_RUN_ROOT', warnings };
+  }
+  const root = process.cwd();
+  if (hasRunMarker(root)) return { ok: true, root, source: 'cwd', warnings: [] };
+  const warning =
+    `DESIGN_PLAYBOOK_RUN_ROOT is unset or '.': evidence resolves under the MCP process cwd ${root}, ` +
+    `which holds no run marker (${RUN_MARKERS.join(' or ')}); set DESIGN_PLAYBOOK_RUN_ROOT to the run root or pass run_root`;
+  if (!cwdWarningLogged) {
+    cwdWarningLogged = true;
+    process.stderr.write(`[design-playbook-evidence] warning: ${warning}\n`);
+  }
+  return { ok: true, root, source: 'cwd', warnings: [warning] };
+}

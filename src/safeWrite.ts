@@ -1,0 +1,236 @@
+/**
+ * Writes that cannot escape evidence/ or clobber a file.
+ *
+ * Containment (containment.ts) judges a path; between that judgement and the
+ * write, a concurrent actor could swap a folder for a link. So the writer
+ * pins the target folder: it walks down from <root>/evidence one component at
+ * a time with O_NOFOLLOW|O_DIRECTORY, keeps the final folder open, and does
+ * every later operation through that open descriptor (/proc/self/fd/N/...),
+ * so a swapped path no longer changes where the bytes go. Bytes go to a
+ * temporary file created exclusively (O_EXCL|O_NOFOLLOW) in that folder; the
+ * folder's location is checked again; then the temporary file is linked into
+ * place (link() refuses an existing name, so `overwrite: false` never
+ * replaces a file that appeared meanwhile) or renamed over it (overwrite).
+ * Nothing is left behind on failure.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as crypto from 'crypto';
+import type { ResolvedArtifact } from './containment';
+
+export type WriteRefusalCode = 'exists' | 'symlink_escape' | 'not_a_file' | 'io';
+
+export class WriteRefusal extends Error {
+  constructor(
+    readonly code: WriteRefusalCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WriteRefusal';
+  }
+}
+
+export function existsMessage(absolutePath: string): string {
+  return `artifact already exists: ${absolutePath} (pass overwrite=true to replace)`;
+}
+
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
+const PROC_FD = '/proc/self/fd';
+const canPin = process.platform === 'linux' && fs.existsSync(PROC_FD);
+
+function isInside(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent + path.sep);
+}
+
+interface Staged {
+  leaf: string;
+  tempName: string;
+}
+
+/**
+ * One artifact group (an artifact and, for screenshots, its sidecar) written
+ * into one folder: stage each file, then commit all or discard all.
+ */
+export class ArtifactWriter {
+  private dirFd: number | null = null;
+  private dirPath: string;
+  private readonly staged: Staged[] = [];
+  private closed = false;
+
+  private constructor(
+    private readonly evidenceRoot: string,
+    dirPath: string,
+  ) {
+    this.dirPath = dirPath;
+  }
+
+  /** Opens (creating as needed) the artifact's folder under evidence/, refusing any link on the way. */
+  static open(target: ResolvedArtifact): ArtifactWriter {
+    const folder = path.join(target.evidenceRoot, ...target.folderSegments);
+    const writer = new ArtifactWriter(target.evidenceRoot, folder);
+    if (canPin) writer.pinFolder(target.folderSegments);
+    else writer.checkFolderByPath(target.folderSegments);
+    return writer;
+  }
+
+  private pinFolder(segments: string[]): void {
+    const openDir = (p: string, create: boolean): number => {
+      try {
+        return fs.openSync(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' && create) {
+          try {
+            fs.mkdirSync(p);
+          } catch (mkErr) {
+            if ((mkErr as NodeJS.ErrnoException).code !== 'EEXIST') throw mkErr;
+          }
+          return openDir(p, false);
+        }
+        if (code === 'ELOOP' || code === 'ENOTDIR') {
+          throw new WriteRefusal('symlink_escape', 'artifact_path symlink escapes the evidence/ subtree (a folder on the way was replaced by a link or a file)');
+        }
+        throw err;
+      }
+    };
+    let fd = openDir(this.evidenceRoot, true);
+    try {
+      for (const segment of segments) {
+        const child = openDir(`${PROC_FD}/${fd}/${segment}`, true);
+        fs.closeSync(fd);
+        fd = child;
+      }
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+    this.dirFd = fd;
+    this.verifyFolder();
+  }
+
+  private checkFolderByPath(segments: string[]): void {
+    let current = this.evidenceRoot;
+    for (const segment of ['', ...segments]) {
+      current = segment ? path.join(current, segment) : current;
+      try {
+        if (fs.lstatSync(current).isSymbolicLink()) throw new WriteRefusal('symlink_escape', 'artifact_path symlink escapes the evidence/ subtree');
+      } catch (err) {
+        if (err instanceof WriteRefusal) throw err;
+        fs.mkdirSync(current);
+      }
+    }
+  }
+
+  /** The pinned folder must still sit under evidence/ (it may have been moved since it was opened). */
+  private verifyFolder(): void {
+    if (this.dirFd === null) return;
+    const where = fs.readlinkSync(`${PROC_FD}/${this.dirFd}`);
+    if (!isInside(where, this.evidenceRoot)) {
+      throw new WriteRefusal('symlink_escape', 'artifact_path symlink escapes the evidence/ subtree (the target folder moved outside it)');
+    }
+  }
+
+  private entry(name: string): string {
+    return this.dirFd === null ? path.join(this.dirPath, name) : `${PROC_FD}/${this.dirFd}/${name}`;
+  }
+
+  /** Whether `leaf` exists in the folder (as anything, links included). */
+  exists(leaf: string): boolean {
+    try {
+      fs.lstatSync(this.entry(leaf));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Writes `bytes` to an exclusive temporary file beside `leaf`. */
+  stage(leaf: string, bytes: Buffer | string): void {
+    if (this.closed) throw new Error('ArtifactWriter already closed');
+    const tempName = `.${leaf.slice(0, 180)}.${crypto.randomBytes(6).toString('hex')}.partial`;
+    const fd = fs.openSync(this.entry(tempName), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+    this.staged.push({ leaf, tempName });
+    try {
+      fs.writeSync(fd, typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * Moves every staged file into place. Without overwrite an existing name
+   * (even one that appeared after the early check) refuses the whole group;
+   * files this commit already placed are removed again.
+   */
+  commit(overwrite: boolean): string[] {
+    const placed: string[] = [];
+    try {
+      this.verifyFolder();
+      for (const file of this.staged) {
+        const finalEntry = this.entry(file.leaf);
+        const absolute = path.join(this.dirPath, file.leaf);
+        try {
+          const st = fs.lstatSync(finalEntry);
+          if (!overwrite) throw new WriteRefusal('exists', existsMessage(absolute));
+          if (!st.isFile() && !st.isSymbolicLink()) {
+            throw new WriteRefusal('not_a_file', `artifact path names an existing folder or special file: ${absolute}`);
+          }
+        } catch (err) {
+          if (err instanceof WriteRefusal) throw err;
+        }
+        if (overwrite) {
+          fs.renameSync(this.entry(file.tempName), finalEntry);
+        } else {
+          try {
+            fs.linkSync(this.entry(file.tempName), finalEntry);
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new WriteRefusal('exists', existsMessage(absolute));
+            throw err;
+          }
+          fs.unlinkSync(this.entry(file.tempName));
+        }
+        placed.push(file.leaf);
+      }
+      return this.staged.map((f) => path.join(this.dirPath, f.leaf));
+    } catch (err) {
+      for (const leaf of placed) {
+        try {
+          fs.unlinkSync(this.entry(leaf));
+        } catch {
+          /* already gone */
+        }
+      }
+      this.discard();
+      throw err instanceof WriteRefusal ? err : new WriteRefusal('io', `could not write the artifact: ${(err as Error).message}`);
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Removes every staged temporary file. */
+  discard(): void {
+    for (const file of this.staged) {
+      try {
+        fs.unlinkSync(this.entry(file.tempName));
+      } catch {
+        /* renamed or already gone */
+      }
+    }
+    this.staged.length = 0;
+    this.close();
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.dirFd !== null) {
+      try {
+        fs.closeSync(this.dirFd);
+      } catch {
+        /* ignore */
+      }
+      this.dirFd = null;
+    }
+  }
+}

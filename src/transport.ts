@@ -1,0 +1,175 @@
+/**
+ * Stdio transport for the SDK server that reads both framings existing
+ * clients use: newline-delimited JSON and LSP-style `Content-Length:` frames.
+ * Each reply goes out in the framing its request came in. Frames that do not
+ * parse (-32700) or are not JSON objects (-32600) are answered here, and the
+ * server keeps serving; everything else goes to the SDK's JSON-RPC dispatch.
+ */
+import type { Readable, Writable } from 'stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+type Framing = 'newline' | 'content-length';
+
+const HEADER_END = /\r?\n\r?\n/;
+const CONTENT_LENGTH = /^content-length:\s*(\d+)\s*$/im;
+
+export class DualFramingStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private buffer = Buffer.alloc(0);
+  private lastFraming: Framing = 'newline';
+  private readonly framingById = new Map<string | number, Framing>();
+  private started = false;
+  private closed = false;
+  /** Requests received and not yet answered: end of input waits for them. */
+  private readonly pending = new Set<string | number>();
+  private inputEnded = false;
+
+  constructor(
+    private readonly input: Readable = process.stdin,
+    private readonly output: Writable = process.stdout,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('DualFramingStdioTransport already started');
+    this.started = true;
+    this.input.on('data', this.onData);
+    this.input.on('error', this.onInputError);
+    this.input.on('end', this.onEnd);
+    this.input.on('close', this.onEnd);
+  }
+
+  private readonly onData = (chunk: Buffer | string) => {
+    this.buffer = Buffer.concat([this.buffer, typeof chunk === 'string' ? Buffer.from(chunk) : chunk]);
+    this.drain();
+  };
+
+  private readonly onInputError = (error: Error) => this.onerror?.(error);
+
+  private readonly onEnd = () => {
+    if (this.inputEnded) return;
+    this.inputEnded = true;
+    // A last newline-less frame still counts.
+    if (this.buffer.length && this.buffer.toString('utf8').trim()) {
+      const rest = this.buffer;
+      this.buffer = Buffer.alloc(0);
+      this.handleFrame(rest.toString('utf8'), 'newline');
+    }
+    this.maybeClose();
+  };
+
+  private maybeClose(): void {
+    if (this.inputEnded && this.pending.size === 0) void this.close();
+  }
+
+  private drain(): void {
+    for (;;) {
+      // Skip blank lines between frames.
+      let start = 0;
+      while (start < this.buffer.length && (this.buffer[start] === 0x0a || this.buffer[start] === 0x0d || this.buffer[start] === 0x20 || this.buffer[start] === 0x09)) start++;
+      if (start) this.buffer = this.buffer.subarray(start);
+      if (!this.buffer.length) return;
+
+      const head = this.buffer.subarray(0, Math.min(this.buffer.length, 16)).toString('latin1').toLowerCase();
+      if ('content-length:'.startsWith(head) && head.length < 15) return; // wait for the header name
+      if (head.startsWith('content-length:') || head.startsWith('content-type:')) {
+        const text = this.buffer.toString('latin1');
+        const end = HEADER_END.exec(text);
+        if (!end) return;
+        const headers = text.slice(0, end.index);
+        const bodyStart = end.index + end[0].length;
+        const match = CONTENT_LENGTH.exec(headers);
+        if (!match) {
+          this.buffer = this.buffer.subarray(bodyStart);
+          this.sendError(null, -32700, 'Parse error: Content-Length header missing', 'content-length');
+          continue;
+        }
+        const length = Number(match[1]);
+        if (this.buffer.length < bodyStart + length) return;
+        const body = this.buffer.subarray(bodyStart, bodyStart + length).toString('utf8');
+        this.buffer = this.buffer.subarray(bodyStart + length);
+        this.handleFrame(body, 'content-length');
+        continue;
+      }
+      const newline = this.buffer.indexOf(0x0a);
+      if (newline < 0) return;
+      const line = this.buffer.subarray(0, newline).toString('utf8').replace(/\r$/, '');
+      this.buffer = this.buffer.subarray(newline + 1);
+      this.handleFrame(line, 'newline');
+    }
+  }
+
+  private handleFrame(text: string, framing: Framing): void {
+    this.lastFraming = framing;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      this.sendError(null, -32700, `Parse error: ${(err as Error).message}`, framing);
+      return;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      this.sendError(null, -32600, 'Invalid Request: a JSON-RPC message must be a JSON object', framing);
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    if (record.jsonrpc === undefined) record.jsonrpc = '2.0';
+    const id = typeof record.id === 'string' || typeof record.id === 'number' ? record.id : null;
+    const parsed = JSONRPCMessageSchema.safeParse(record);
+    if (!parsed.success) {
+      this.sendError(id, -32600, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response', framing);
+      return;
+    }
+    if (id !== null && typeof record.method === 'string') {
+      this.framingById.set(id, framing);
+      this.pending.add(id);
+    }
+    try {
+      this.onmessage?.(parsed.data);
+    } catch (err) {
+      this.onerror?.(err as Error);
+    }
+  }
+
+  private sendError(id: string | number | null, code: number, message: string, framing: Framing): void {
+    this.write({ jsonrpc: '2.0', id, error: { code, message } }, framing);
+  }
+
+  private write(message: unknown, framing: Framing): void {
+    if (this.closed) return;
+    const json = JSON.stringify(message);
+    if (framing === 'content-length') {
+      this.output.write(`Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`);
+    } else {
+      this.output.write(json + '\n');
+    }
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const id = (message as { id?: string | number }).id;
+    const isResponse = id !== undefined && !('method' in message);
+    let framing = this.lastFraming;
+    if (isResponse && this.framingById.has(id)) {
+      framing = this.framingById.get(id)!;
+      this.framingById.delete(id);
+    }
+    this.write(message, framing);
+    if (isResponse) {
+      this.pending.delete(id);
+      this.maybeClose();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('error', this.onInputError);
+    this.input.off('end', this.onEnd);
+    this.input.off('close', this.onEnd);
+    this.onclose?.();
+  }
+}
