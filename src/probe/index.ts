@@ -1,0 +1,33 @@
+/**
+ * The render-token probe: the CDP computed-style walker feeds the comparator.
+ * A walker failure yields a `failed` face (with the error), never a silent
+ * empty one.
+ */
+import type { CdpSession } from '../../cdp/types';
+import { walkRenderedStyles } from '../../cdp/styleWalker';
+import type { DesignDeclaration } from '../design';
+import { compareRenderTokens } from './comparator';
+import { unmeasuredFace, type RenderTokensFace } from './face';
+
+export async function renderTokenProbe(session: CdpSession, design: DesignDeclaration | undefined): Promise<RenderTokensFace> {
+  let elements;
+  try {
+    elements = await walkRenderedStyles(session);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return unmeasuredFace('failed', `computed-style walk failed: ${message}`, design);
+  }
+  return compareRenderTokens(elements, design);
+}
+
+export { compareRenderTokens } from './comparator';
+export { buildProbeSidecar, probeSidecarSchema, type ProbePageFacts, type ProbeSidecar } from './sidecar';
+export {
+  renderTokensFaceSchema,
+  unmeasuredFace,
+  type RenderTokensFace,
+  type Finding,
+  type Undecidable,
+  type MeasurementStatus,
+} from './face';
+export { classifyLiteral, classifyPxLiteral, classifyColorLiteral } from './literals';
