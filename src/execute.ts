@@ -136,7 +136,7 @@ async function runProvider(provider: CaptureProvider, args: Record<string, unkno
 
   const sidecar =
     fields.type === 'screenshot'
-      ? JSON.stringify(buildProbeSidecar({ pageFacts: payload.page_facts, renderTokens: payload.render_tokens as never, design: request.design }), null, 2) + '\n'
+      ? JSON.stringify(buildProbeSidecar({ pageFacts: payload.page_facts ?? null, renderTokens: payload.render_tokens as never, design: request.design }), null, 2) + '\n'
       : null;
   try {
     if (staged) {

@@ -26,13 +26,9 @@ export interface ToolDeclaration {
   annotations?: ToolAnnotations;
 }
 
+import type { ProbePageFacts } from './probe/sidecar';
 /** Page facts a probing provider reports for the screenshot sidecar. */
-export interface ProbePageFacts {
-  finalUrl: string;
-  documentSize: { width: number; height: number };
-  viewport: { width: number; height: number };
-  devicePixelRatio: number;
-}
+export type { ProbePageFacts };
 
 export interface CaptureContext {
   /** Absolute path the runtime resolved (and will verify) for the artifact. */

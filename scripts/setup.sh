@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine: a system Chromium (the project never downloads
+# one), then the npm dependencies and the build (npm ci runs `prepare`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+find_chromium() {
+  for candidate in "${DESIGN_PLAYBOOK_CHROME_PATH:-}" "${PUPPETEER_EXECUTABLE_PATH:-}" "${CHROME_PATH:-}" \
+      /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome /usr/bin/google-chrome-stable; do
+    if [ -n "$candidate" ] && [ -x "$candidate" ]; then echo "$candidate"; return 0; fi
+  done
+  return 1
+}
+
+if ! browser=$(find_chromium); then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "setup: no Chromium found; installing Debian's chromium with apt-get" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    browser=/usr/bin/chromium
+  else
+    echo "setup: no Chromium or Chrome found. Install one (Debian/Ubuntu: sudo apt-get install chromium;" >&2
+    echo "       macOS: install Google Chrome), or set DESIGN_PLAYBOOK_CHROME_PATH to its executable," >&2
+    echo "       or attach to a running Chrome with DESIGN_PLAYBOOK_CDP_URL=http://127.0.0.1:9222." >&2
+    exit 1
+  fi
+fi
+echo "setup: using browser $browser" >&2
+
+if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+# npm ci runs `prepare` (the build); build again in case lifecycle scripts are disabled.
+[ -f dist/src/bin.js ] || npm run build
