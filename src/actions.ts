@@ -128,7 +128,7 @@ export function stateSelector(action: { state: string; selector?: string }): str
 
 export const actionInputSchema = z
   .object({
-    do: z.enum(ACTION_KINDS).describe('trimmed and lower-cased before use'),
+    do: z.string().describe(`one of ${ACTION_KINDS.join(', ')} (trimmed and lower-cased before use)`),
     selector: z.string().optional().describe('CSS selector; required for click, fill, type, select_option, wait_for_selector'),
     value: z.string().optional().describe('fill/type text, press key, select_option value'),
     text: z.string().optional().describe('alias of value for fill/type'),
