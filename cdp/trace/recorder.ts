@@ -1,0 +1,252 @@
+import type { Page } from 'puppeteer';
+import type { CdpSession } from '../types';
+import { traceCallFor, type TraceCall, type TracedActionMeta } from './actions';
+import { monotonicClock, type TraceClock } from './clock';
+import {
+  TRACE_FORMAT_VERSION,
+  frameIdFor,
+  pageIdFor,
+  type ActionPhase,
+  type Box,
+  type Point,
+  type TraceEvent,
+} from './format';
+import { NetworkCapture } from './network';
+import { PageEvents } from './pageEvents';
+import { ResourceStore } from './resourceStore';
+import { Screencast } from './screencast';
+import { Snapshotter } from './snapshotter';
+import { writeTraceZip } from './writer';
+
+export type { TracedActionMeta, TracedMethod } from './actions';
+
+export interface TraceContextOptions {
+  viewport: { width: number; height: number };
+  deviceScaleFactor: number;
+  colorScheme: 'light' | 'dark' | 'no-preference';
+  browserName: string;
+  browserVersion: string;
+  userAgent?: string;
+}
+
+/** Chromium may drop a body before we ask for it unless its buffers are this large. */
+const NETWORK_BUFFERS = { maxTotalBufferSize: 64 * 1024 * 1024, maxResourceBufferSize: 16 * 1024 * 1024 };
+
+/**
+ * Records one page into a Playwright trace archive from raw CDP: context
+ * options, one before/after pair per action with DOM snapshots before, at
+ * and after it, the screencast, network log with bodies, console and page
+ * errors. Call `start` right after the page exists and before navigating,
+ * so the navigation's stylesheets, fonts and images are in the archive.
+ */
+export class TraceRecorder {
+  private readonly events: TraceEvent[] = [];
+  private readonly store = new ResourceStore();
+  private readonly listeners: [string, (params: any) => void][] = [];
+  private callCount = 0;
+  private state: 'recording' | 'finished' | 'disposed' = 'recording';
+
+  private network!: NetworkCapture;
+  private screencast!: Screencast;
+  private snapshotter!: Snapshotter;
+
+  private constructor(
+    private readonly session: CdpSession,
+    private readonly options: TraceContextOptions,
+    private readonly clock: TraceClock,
+    private readonly pageId: string,
+    private readonly mainFrameCdpId: string,
+  ) {}
+
+  /**
+   * Subscribes to the session and enables the Page, Network, Runtime and Log
+   * domains on it (they stay enabled afterwards), then starts the screencast.
+   */
+  static async start(
+    _page: Page,
+    session: CdpSession,
+    options: TraceContextOptions,
+    clock: TraceClock = monotonicClock,
+  ): Promise<TraceRecorder> {
+    if (typeof session.on !== 'function')
+      throw new Error('TraceRecorder needs a CDP session that emits events (session.on)');
+    const [targetInfo, frameTree] = await Promise.all([
+      session.send('Target.getTargetInfo').catch(() => undefined),
+      session.send('Page.getFrameTree'),
+    ]);
+    const targetId: string = targetInfo?.targetInfo?.targetId ?? randomId();
+    const mainFrameCdpId: string = frameTree.frameTree.frame.id;
+    const recorder = new TraceRecorder(session, options, clock, pageIdFor(targetId), mainFrameCdpId);
+    try {
+      await recorder.begin();
+    } catch (error) {
+      await recorder.dispose();
+      throw error;
+    }
+    return recorder;
+  }
+
+  private async begin(): Promise<void> {
+    const emit = (event: TraceEvent) => this.emit(event);
+    this.network = new NetworkCapture(this.session, this.clock, this.store, this.pageId);
+    this.screencast = new Screencast(this.session, this.clock, this.store, this.pageId, emit);
+    this.snapshotter = new Snapshotter(this.session, this.clock, this.pageId, this.mainFrameCdpId, frameIdFor(this.mainFrameCdpId));
+    const pageEvents = new PageEvents(this.clock, this.pageId, emit);
+    for (const handlers of [this.network.handlers, this.screencast.handlers, pageEvents.handlers]) {
+      for (const [name, handler] of Object.entries(handlers)) this.listen(name, handler);
+    }
+    this.listen('Page.frameNavigated', (p) => {
+      if (!p.frame?.parentId) this.snapshotter.invalidate();
+    });
+    this.listen('Runtime.executionContextsCleared', () => this.snapshotter.invalidate());
+
+    const { viewport, deviceScaleFactor, colorScheme, browserName, browserVersion, userAgent } = this.options;
+    this.emit({
+      version: TRACE_FORMAT_VERSION,
+      type: 'context-options',
+      origin: 'library',
+      browserName,
+      browserVersion,
+      platform: process.platform,
+      wallTime: Date.now(),
+      monotonicTime: this.clock.now(),
+      title: `${browserName} ${browserVersion}`.trim(),
+      options: { viewport, deviceScaleFactor, colorScheme, isMobile: false, ...(userAgent ? { userAgent } : {}) },
+      sdkLanguage: 'javascript',
+      testIdAttributeName: 'data-testid',
+    });
+    this.emit({ type: 'event', time: this.clock.now(), class: 'BrowserContext', method: 'page', params: { pageId: this.pageId } });
+
+    await Promise.all([
+      this.session.send('Page.enable'),
+      this.session.send('Network.enable', NETWORK_BUFFERS),
+      this.session.send('Runtime.enable'),
+      this.session.send('Log.enable'),
+    ]);
+    await this.screencast.start();
+  }
+
+  /** Records a navigation as a `goto` call with before/after snapshots. */
+  async navigation(url: string, run: () => Promise<void>): Promise<void> {
+    await this.traced({ class: 'Frame', method: 'goto', params: { url }, isInput: false }, run);
+  }
+
+  /**
+   * Runs one action between its before and after events. Input actions also
+   * get an `input` event (the click point from `inputPoint`, else the target's
+   * centre for clicks; the target's box) and a snapshot at the moment of the
+   * action with the target highlighted. Errors are recorded, then rethrown.
+   */
+  async action<T>(
+    meta: TracedActionMeta,
+    run: () => Promise<T>,
+    inputPoint?: () => Promise<{ x: number; y: number } | undefined>,
+  ): Promise<T> {
+    return this.traced(traceCallFor(meta), run, inputPoint);
+  }
+
+  private async traced<T>(
+    call: TraceCall,
+    run: () => Promise<T>,
+    inputPoint?: () => Promise<Point | undefined>,
+  ): Promise<T> {
+    this.assertRecording();
+    const callId = `call@${++this.callCount}`;
+    this.emit({ type: 'before', callId, startTime: this.clock.now(), class: call.class, method: call.method, params: call.params, pageId: this.pageId });
+    await this.snapshot(callId, 'before');
+    if (call.isInput) {
+      let point: Point | undefined;
+      if (inputPoint) point = await inputPoint().catch(() => undefined);
+      const box = await this.snapshot(callId, 'action', call.target, (targetBox) => {
+        if (!point && targetBox && call.method === 'click')
+          point = { x: targetBox.x + targetBox.width / 2, y: targetBox.y + targetBox.height / 2 };
+        this.emit({ type: 'input', callId, ...(point ? { point } : {}), ...(targetBox ? { box: targetBox } : {}) });
+      });
+      if (box === null) this.emit({ type: 'input', callId, ...(point ? { point } : {}) });
+    }
+    let result: T;
+    try {
+      result = await run();
+    } catch (error) {
+      const e = error instanceof Error ? error : new Error(String(error));
+      this.emit({ type: 'after', callId, endTime: this.clock.now(), error: { message: e.message, name: e.name, stack: e.stack } });
+      await this.snapshot(callId, 'after');
+      throw error;
+    }
+    this.emit({ type: 'after', callId, endTime: this.clock.now() });
+    await this.snapshot(callId, 'after');
+    return result;
+  }
+
+  /**
+   * Captures and emits one snapshot. A page mid-navigation can refuse; that
+   * is logged on the call rather than failing the action (the viewer then
+   * shows the neighbouring snapshot). Returns null when no snapshot was taken.
+   */
+  private async snapshot(
+    callId: string,
+    phase: ActionPhase,
+    targetSelector?: string,
+    beforeEmit?: (targetBox: Box | undefined) => void,
+  ): Promise<Box | undefined | null> {
+    try {
+      const captured = await this.snapshotter.capture(callId, phase, {
+        targetSelector,
+        knownUrls: this.network.recordedUrls(),
+      });
+      for (const sheet of captured.unrecordedStylesheets)
+        this.network.addSynthesizedStylesheet(sheet.url, sheet.text, this.mainFrameCdpId);
+      beforeEmit?.(captured.targetBox);
+      this.emit({ type: 'frame-snapshot', snapshot: captured.snapshot });
+      return captured.targetBox;
+    } catch (error) {
+      this.emit({ type: 'log', callId, time: this.clock.now(), message: `${phase} snapshot failed: ${(error as Error).message}` });
+      return null;
+    }
+  }
+
+  /** Adds the final frame, stops recording and returns the ZIP bytes. */
+  async finish(): Promise<Buffer> {
+    this.assertRecording();
+    try {
+      await this.screencast.captureFinalFrame(this.options.viewport).catch(() => undefined);
+      await this.screencast.stop();
+      this.state = 'finished';
+      this.unlisten();
+      const network = await this.network.drain();
+      return await writeTraceZip(this.events, network, this.store);
+    } finally {
+      this.state = 'finished';
+      this.unlisten();
+    }
+  }
+
+  /** Stops the screencast and detaches listeners without producing bytes. */
+  async dispose(): Promise<void> {
+    if (this.state === 'disposed') return;
+    this.state = 'disposed';
+    this.unlisten();
+    await this.screencast?.stop().catch(() => undefined);
+  }
+
+  private emit(event: TraceEvent): void {
+    if (this.state === 'recording') this.events.push(event);
+  }
+
+  private listen(name: string, handler: (params: any) => void): void {
+    this.session.on!(name, handler);
+    this.listeners.push([name, handler]);
+  }
+
+  private unlisten(): void {
+    for (const [name, handler] of this.listeners.splice(0)) this.session.off?.(name, handler);
+  }
+
+  private assertRecording(): void {
+    if (this.state !== 'recording') throw new Error(`TraceRecorder is ${this.state}`);
+  }
+}
+
+function randomId(): string {
+  return Math.random().toString(16).slice(2) + Date.now().toString(16);
+}

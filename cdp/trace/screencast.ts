@@ -1,0 +1,77 @@
+import type { CdpSession } from '../types';
+import type { TraceClock } from './clock';
+import type { ScreencastFrameEvent } from './format';
+import type { ResourceStore } from './resourceStore';
+
+/** Frames are scaled to fit this box, as Playwright's trace screencast does. */
+const MAX_FRAME_SIZE = 800;
+const JPEG_QUALITY = 70;
+
+/**
+ * The film strip: JPEG frames from CDP's screencast (sent only when the page
+ * repaints), each acknowledged at once so Chromium keeps sending, plus one
+ * screenshot frame at the end so the strip always shows the final state.
+ */
+export class Screencast {
+  private running = false;
+
+  constructor(
+    private readonly session: CdpSession,
+    private readonly clock: TraceClock,
+    private readonly store: ResourceStore,
+    private readonly pageId: string,
+    private readonly emit: (event: ScreencastFrameEvent) => void,
+  ) {}
+
+  readonly handlers: Record<string, (params: any) => void> = {
+    'Page.screencastFrame': (p) => this.onFrame(p),
+  };
+
+  async start(): Promise<void> {
+    await this.session.send('Page.startScreencast', {
+      format: 'jpeg',
+      quality: JPEG_QUALITY,
+      maxWidth: MAX_FRAME_SIZE,
+      maxHeight: MAX_FRAME_SIZE,
+      everyNthFrame: 1,
+    });
+    this.running = true;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    await this.session.send('Page.stopScreencast').catch(() => undefined);
+  }
+
+  /** Screenshot of the current viewport, added to the strip as the last frame. */
+  async captureFinalFrame(viewport: { width: number; height: number }): Promise<void> {
+    const scale = Math.min(1, MAX_FRAME_SIZE / Math.max(viewport.width, viewport.height));
+    const reply = await this.session.send('Page.captureScreenshot', {
+      format: 'jpeg',
+      quality: JPEG_QUALITY,
+      clip: { x: 0, y: 0, width: viewport.width, height: viewport.height, scale },
+    });
+    this.add(Buffer.from(reply.data, 'base64'), viewport.width, viewport.height, Date.now());
+  }
+
+  private onFrame(p: any): void {
+    this.session.send('Page.screencastFrameAck', { sessionId: p.sessionId }).catch(() => undefined);
+    if (!this.running) return;
+    const meta = p.metadata ?? {};
+    const wallTime = typeof meta.timestamp === 'number' ? meta.timestamp * 1000 : Date.now();
+    this.add(Buffer.from(p.data, 'base64'), Math.round(meta.deviceWidth ?? 0), Math.round(meta.deviceHeight ?? 0), wallTime);
+  }
+
+  private add(jpeg: Buffer, width: number, height: number, wallTime: number): void {
+    this.emit({
+      type: 'screencast-frame',
+      pageId: this.pageId,
+      file: this.store.put(jpeg, 'image/jpeg'),
+      width,
+      height,
+      timestamp: this.clock.now(),
+      frameSwapWallTime: wallTime,
+    });
+  }
+}

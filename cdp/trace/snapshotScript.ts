@@ -1,0 +1,134 @@
+/**
+ * Source of the function the snapshotter evaluates in an isolated world of
+ * the page. It walks the live DOM (open shadow roots included) and returns
+ * the node tree in the trace viewer's encoding, plus the state the viewer
+ * restores from `__playwright_*` attributes (form values, scroll offsets,
+ * image currentSrc, open dialogs/popovers, defined custom elements) and the
+ * stylesheets the page built through CSSOM (`<style>` rules, adopted sheets).
+ *
+ * It is kept as plain JavaScript text, not a compiled TypeScript function,
+ * so what runs in the page never depends on the build or a coverage
+ * instrumenter rewriting the function body.
+ *
+ * Input: { targetSelector?: string, knownUrls: string[] }.
+ * Output: { html, doctype, frameUrl, viewport, targetBox, stylesheets }.
+ */
+export const SERIALIZE_FRAME_SOURCE = String.raw`(options) => {
+  const doc = document;
+  let target = null;
+  if (options.targetSelector) {
+    try { target = doc.querySelector(options.targetSelector); } catch (e) { target = null; }
+  }
+  const known = new Set(options.knownUrls || []);
+  const definedCustomElements = new Set();
+  const linkedSheets = [];
+
+  const rulesText = (sheet) => {
+    try { return Array.from(sheet.cssRules, (rule) => rule.cssText).join('\n'); } catch (e) { return undefined; }
+  };
+  const rectOf = (el) => {
+    const r = el.getBoundingClientRect();
+    return JSON.stringify({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+  };
+  const adoptedSheetTemplates = (root) => {
+    const out = [];
+    for (const sheet of root.adoptedStyleSheets || []) {
+      const text = rulesText(sheet);
+      if (text !== undefined) out.push(['template', { __playwright_style_sheet_: text }]);
+    }
+    return out;
+  };
+  const appendChildren = (parent, into) => {
+    for (let child = parent.firstChild; child; child = child.nextSibling) {
+      const encoded = visit(child);
+      if (encoded !== undefined) into.push(encoded);
+    }
+  };
+
+  const visit = (node) => {
+    if (node.nodeType === 3 || node.nodeType === 4) return node.nodeValue;
+    if (node.nodeType !== 1) return undefined;
+    const el = node;
+    const name = el.nodeName;
+    const upper = name.toUpperCase();
+    // Scripts never run in the viewer; an existing BASE is replaced by ours.
+    if (upper === 'SCRIPT' || upper === 'BASE') return undefined;
+    const isFrame = upper === 'IFRAME' || upper === 'FRAME';
+    const attrs = {};
+    for (const attr of Array.from(el.attributes)) {
+      const lower = attr.name.toLowerCase();
+      // Nested frames are not captured: a src would load the live page.
+      if (isFrame && (lower === 'src' || lower === 'srcdoc')) continue;
+      attrs[attr.name] = lower.startsWith('on') ? '' : attr.value;
+    }
+    if (el === target) attrs.__playwright_target__ = '';
+    if (upper === 'INPUT') {
+      const type = (el.type || '').toLowerCase();
+      if (type !== 'file') attrs.__playwright_value_ = el.value;
+      if (type === 'checkbox' || type === 'radio') attrs.__playwright_checked_ = String(el.checked);
+    } else if (upper === 'TEXTAREA') {
+      attrs.__playwright_value_ = el.value;
+    } else if (upper === 'OPTION') {
+      attrs.__playwright_selected_ = String(el.selected);
+    } else if (upper === 'IMG' && el.currentSrc) {
+      attrs.__playwright_current_src__ = el.currentSrc;
+    } else if (upper === 'CANVAS' || isFrame) {
+      attrs.__playwright_bounding_rect__ = rectOf(el);
+    } else if (upper === 'DIALOG' && el.open) {
+      let modal = false;
+      try { modal = el.matches(':modal'); } catch (e) { modal = false; }
+      attrs.__playwright_dialog_open_ = modal ? 'modal' : 'true';
+    } else if (upper === 'LINK' && el.sheet && /(^|\s)stylesheet(\s|$)/i.test(el.rel || '')) {
+      const url = el.sheet.href || el.href;
+      if (url && !known.has(url)) linkedSheets.push({ url, text: rulesText(el.sheet) });
+    }
+    if (el.scrollTop) attrs.__playwright_scroll_top_ = String(el.scrollTop);
+    if (el.scrollLeft) attrs.__playwright_scroll_left_ = String(el.scrollLeft);
+    if (el.hasAttribute('popover')) {
+      try { if (el.matches(':popover-open')) attrs.__playwright_popover_open_ = 'true'; } catch (e) { /* older engines */ }
+    }
+    if (el.localName.includes('-')) {
+      try { if (el.matches(':defined')) definedCustomElements.add(el.localName); } catch (e) { /* not a valid name */ }
+    }
+
+    const encoded = [name, attrs];
+    if (upper === 'HEAD') encoded.push(['BASE', { href: doc.baseURI }]);
+    if (upper === 'STYLE') {
+      // CSSOM text, not textContent: CSS-in-JS inserts rules with insertRule.
+      const text = el.sheet ? rulesText(el.sheet) : undefined;
+      encoded.push(text !== undefined ? text : el.textContent || '');
+      return encoded;
+    }
+    if (el.shadowRoot) {
+      const shadow = ['template', { __playwright_shadow_root_: el.shadowRoot.mode }];
+      appendChildren(el.shadowRoot, shadow);
+      shadow.push(...adoptedSheetTemplates(el.shadowRoot));
+      encoded.push(shadow);
+    }
+    appendChildren(upper === 'TEMPLATE' && el.content ? el.content : el, encoded);
+    if (upper === 'HEAD') encoded.push(...adoptedSheetTemplates(doc));
+    return encoded;
+  };
+
+  const root = doc.documentElement;
+  const html = root ? visit(root) : ['HTML', {}];
+  if (definedCustomElements.size && Array.isArray(html)) {
+    for (const child of html.slice(2)) {
+      if (Array.isArray(child) && String(child[0]).toUpperCase() === 'BODY')
+        child[1].__playwright_custom_elements__ = Array.from(definedCustomElements).join(',');
+    }
+  }
+  let targetBox = null;
+  if (target) {
+    const r = target.getBoundingClientRect();
+    targetBox = { x: r.x, y: r.y, width: r.width, height: r.height };
+  }
+  return {
+    html,
+    doctype: doc.doctype ? doc.doctype.name : undefined,
+    frameUrl: doc.URL,
+    viewport: { width: window.innerWidth, height: window.innerHeight },
+    targetBox,
+    stylesheets: linkedSheets,
+  };
+}`;

@@ -1,0 +1,28 @@
+import JSZip from 'jszip';
+import type { ResourceSnapshot, TraceEvent } from './format';
+import type { ResourceStore } from './resourceStore';
+
+/**
+ * Assembles the archive the viewer loads: `trace.trace` (one JSON event per
+ * line, context-options first), `trace.network` (one resource-snapshot per
+ * line) and the content-addressed blobs under `resources/`.
+ */
+export async function writeTraceZip(
+  events: readonly TraceEvent[],
+  network: readonly ResourceSnapshot[],
+  store: ResourceStore,
+): Promise<Buffer> {
+  const zip = new JSZip();
+  zip.file('trace.trace', jsonLines(events));
+  zip.file('trace.network', jsonLines(network.map((snapshot) => ({ type: 'resource-snapshot', snapshot }))));
+  for (const [path, bytes] of store.entries()) {
+    // Already-compressed media gains nothing from deflate; skip the CPU.
+    const compressed = !/\.(jpe?g|png|gif|webp|avif|woff2?)$/i.test(path);
+    zip.file(path, bytes, { compression: compressed ? 'DEFLATE' : 'STORE', binary: true });
+  }
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 6 } });
+}
+
+function jsonLines(items: readonly unknown[]): string {
+  return items.map((item) => JSON.stringify(item)).join('\n') + (items.length ? '\n' : '');
+}
