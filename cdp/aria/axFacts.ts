@@ -1,0 +1,160 @@
+/**
+ * Roles, names and states of elements, read from Chromium's accessibility
+ * tree (Accessibility.getFullAXTree) and expressed in the vocabulary of
+ * Playwright's aria snapshot: ARIA role names, Playwright's choice of which
+ * roles carry which state, and its convention of leaving text-only wrappers
+ * (div, span, label, ...) without a role.
+ *
+ * Chromium's tree is the source; the DOM (tag and attributes from
+ * DOM.getDocument) decides only where the snapshot format asks for something
+ * Chromium does not expose as such (Chromium-internal roles like LabelText or
+ * DisclosureTriangle, heading levels that were not written, aria-invalid as
+ * written) or where the two conventions are known to differ. Each such rule
+ * is listed in docs/aria-snapshot-differences.md.
+ */
+
+export interface AXValue { type?: string; value?: any }
+export interface AXProperty { name: string; value: AXValue }
+export interface AXNode {
+  nodeId: string;
+  ignored: boolean;
+  ignoredReasons?: AXProperty[];
+  role?: AXValue;
+  name?: AXValue;
+  properties?: AXProperty[];
+  backendDOMNodeId?: number;
+}
+
+/** What the snapshot needs to know about one element. */
+export interface ElementFacts {
+  tag: string; // upper case
+  attrs: Map<string, string>;
+  ax?: AXNode;
+}
+
+/** The roles a snapshot may show (ARIA 1.2 concrete roles plus the HTML-AAM ones Playwright knows); domWalk.ts keeps the same list for the page side. */
+export const KNOWN_ROLES = new Set([
+  'alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote', 'button', 'caption', 'cell', 'checkbox',
+  'code', 'columnheader', 'combobox', 'complementary', 'contentinfo', 'definition', 'deletion', 'dialog', 'directory',
+  'document', 'emphasis', 'feed', 'figure', 'form', 'generic', 'grid', 'gridcell', 'group', 'heading', 'img',
+  'insertion', 'link', 'list', 'listbox', 'listitem', 'log', 'main', 'mark', 'marquee', 'math', 'meter', 'menu',
+  'menubar', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'navigation', 'none', 'note', 'option', 'paragraph',
+  'presentation', 'progressbar', 'radio', 'radiogroup', 'region', 'row', 'rowgroup', 'rowheader', 'scrollbar',
+  'search', 'searchbox', 'separator', 'slider', 'spinbutton', 'status', 'strong', 'subscript', 'superscript',
+  'switch', 'tab', 'table', 'tablist', 'tabpanel', 'term', 'textbox', 'time', 'timer', 'toolbar', 'tooltip', 'tree',
+  'treegrid', 'treeitem',
+]);
+
+// Which roles show which state in the snapshot.
+const CHECKED_ROLES = new Set(['checkbox', 'menuitemcheckbox', 'option', 'radio', 'switch', 'menuitemradio', 'treeitem']);
+const DISABLED_ROLES = new Set(['application', 'button', 'composite', 'gridcell', 'group', 'input', 'link', 'menuitem',
+  'scrollbar', 'separator', 'tab', 'checkbox', 'columnheader', 'combobox', 'grid', 'listbox', 'menu', 'menubar',
+  'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'radiogroup', 'row', 'rowheader', 'searchbox', 'select',
+  'slider', 'spinbutton', 'switch', 'tablist', 'textbox', 'toolbar', 'tree', 'treegrid', 'treeitem']);
+const EXPANDED_ROLES = new Set(['application', 'button', 'checkbox', 'combobox', 'gridcell', 'link', 'listbox',
+  'menuitem', 'row', 'rowheader', 'tab', 'treeitem', 'columnheader', 'menuitemcheckbox', 'menuitemradio', 'switch']);
+const INVALID_ROLES = new Set(['application', 'checkbox', 'columnheader', 'combobox', 'gridcell', 'listbox',
+  'radiogroup', 'rowheader', 'searchbox', 'slider', 'spinbutton', 'switch', 'textbox', 'tree']);
+const LEVEL_ROLES = new Set(['heading', 'listitem', 'row', 'treeitem']);
+const SELECTED_ROLES = new Set(['gridcell', 'option', 'row', 'tab', 'rowheader', 'columnheader', 'treeitem']);
+/** Roles whose accessible name may only come from the author, never from content; the snapshot shows none. */
+const UNNAMED_ROLES = new Set(['caption', 'code', 'definition', 'deletion', 'emphasis', 'generic', 'insertion',
+  'mark', 'paragraph', 'presentation', 'strong', 'subscript', 'suggestion', 'superscript', 'term', 'time']);
+
+/** First role token the snapshot knows, as written in role="...". */
+export function explicitRole(attrs: Map<string, string>): string | null {
+  const tokens = (attrs.get('role') || '').toLowerCase().split(' ').map((t) => t.trim());
+  return tokens.find((t) => KNOWN_ROLES.has(t)) || null;
+}
+
+const CHROMIUM_ROLE_ALIASES: Record<string, string> = {
+  image: 'img',
+  LayoutTable: 'table',
+  LayoutTableRow: 'row',
+  LayoutTableCell: 'cell',
+};
+
+/**
+ * The snapshot role of an element, or null when it only passes its content
+ * through. A written role attribute is read back from Chromium's tree (which
+ * applies ARIA's rules for invalid and fallback tokens); without one, the role
+ * is the one HTML-AAM gives the tag in its DOM context (`implicit`, computed
+ * in the page), because Chromium's own implicit mapping uses internal roles
+ * and differs from the snapshot format for several tags.
+ */
+export function roleOf(f: ElementFacts, implicit: string): string | null {
+  const explicit = explicitRole(f.attrs);
+  let role: string | null;
+  if (explicit && explicit !== 'none' && explicit !== 'presentation') {
+    role = explicit;
+    const ax = f.ax;
+    if (ax && !ax.ignored) {
+      const raw = String(ax.role?.value ?? '');
+      const mapped = CHROMIUM_ROLE_ALIASES[raw] || raw;
+      if (KNOWN_ROLES.has(mapped) && mapped !== 'none' && mapped !== 'presentation') role = mapped;
+    }
+  } else {
+    role = implicit || null;
+  }
+  return role === 'none' || role === 'presentation' ? null : role;
+}
+
+function prop(ax: AXNode | undefined, name: string): any {
+  return ax?.properties?.find((p) => p.name === name)?.value?.value;
+}
+
+/** Accessible name as the snapshot shows it: whitespace collapsed, none for roles that take no name. */
+export function nameOf(f: ElementFacts, role: string): string {
+  if (UNNAMED_ROLES.has(role)) return '';
+  return normalizeWhiteSpace(String(f.ax?.name?.value ?? ''));
+}
+
+export function normalizeWhiteSpace(text: string): string {
+  return text.replace(/[\u200b\u00ad]/g, '').trim().replace(/\s+/g, ' ');
+}
+
+function tristate(v: any): boolean | 'mixed' {
+  const s = String(v ?? '').toLowerCase();
+  return s === 'true' ? true : s === 'mixed' ? 'mixed' : false;
+}
+
+export interface StateFacts {
+  checked?: boolean | 'mixed';
+  disabled?: boolean;
+  expanded?: boolean;
+  invalid?: boolean | 'grammar' | 'spelling';
+  level?: number;
+  pressed?: boolean | 'mixed';
+  selected?: boolean;
+}
+
+/** States shown in brackets, each only on the roles where the snapshot format shows it. */
+export function statesOf(f: ElementFacts, role: string): StateFacts {
+  const out: StateFacts = {};
+  const ax = f.ax;
+  if (CHECKED_ROLES.has(role)) out.checked = tristate(prop(ax, 'checked'));
+  if (DISABLED_ROLES.has(role)) out.disabled = prop(ax, 'disabled') === true;
+  if (EXPANDED_ROLES.has(role)) out.expanded = prop(ax, 'expanded') === true;
+  if (INVALID_ROLES.has(role)) {
+    // As written in aria-invalid: Chromium's own validity checks are not part of the format.
+    const v = (f.attrs.get('aria-invalid') || '').toLowerCase();
+    out.invalid = !v.trim() || v === 'false' ? false : v === 'grammar' || v === 'spelling' ? v : true;
+  }
+  if (LEVEL_ROLES.has(role)) {
+    const native = /^H([1-6])$/.exec(f.tag);
+    if (native) out.level = Number(native[1]);
+    else {
+      // Only a written aria-level counts; Chromium's computed default levels are not shown.
+      const written = f.attrs.has('aria-level') ? Number(f.attrs.get('aria-level')) : NaN;
+      out.level = Number.isInteger(written) && written >= 1 ? (prop(ax, 'level') ?? written) : 0;
+    }
+  } else if (/^H[1-6]$/.test(f.tag)) {
+    out.level = undefined;
+  }
+  if (role === 'button') {
+    const p = tristate(prop(ax, 'pressed'));
+    out.pressed = p;
+  }
+  if (SELECTED_ROLES.has(role)) out.selected = prop(ax, 'selected') === true;
+  return out;
+}

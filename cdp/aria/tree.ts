@@ -1,0 +1,157 @@
+/**
+ * Builds the snapshot tree from the DOM walk (reading order, text, generated
+ * content) and the accessibility facts (role, name, states) of each element,
+ * then normalizes it the way Playwright's default snapshot does: adjacent
+ * text runs merge with collapsed whitespace, a lone text child that repeats
+ * the name goes, and empty nameless generic wrappers vanish.
+ */
+import type { WalkedChild, WalkedElement } from './domWalk';
+import { nameOf, normalizeWhiteSpace, roleOf, statesOf, type ElementFacts } from './axFacts';
+import type { AriaNode } from './yaml';
+
+export type FactsLookup = (index: number) => ElementFacts | undefined;
+
+/** A data: URL keeps its media type; the payload is never useful in a snapshot. */
+export function truncateDataUrl(url: string): string {
+  if (!url.startsWith('data:')) return url;
+  const comma = url.indexOf(',');
+  return comma === -1 ? url : url.slice(0, comma + 1) + '\u2026';
+}
+
+export function buildAriaTree(top: WalkedChild[], factsOf: FactsLookup): AriaNode {
+  const root: AriaNode = { role: 'fragment', name: '', children: [] };
+  for (const child of top) {
+    if (typeof child === 'string') root.children.push(child);
+    else visitElement(root, child, factsOf);
+  }
+  normalizeTree(root);
+  return root;
+}
+
+function visitElement(parent: AriaNode, rec: WalkedElement, factsOf: FactsLookup): void {
+  const node = toAriaNode(rec, factsOf);
+  if (node) parent.children.push(node);
+  const target = node || parent;
+  if (rec.blk) target.children.push(' ');
+  target.children.push(rec.before);
+  for (const kid of rec.kids) {
+    if (typeof kid === 'string') {
+      // A text field shows its value, not the text nodes inside it.
+      if (target.role !== 'textbox') target.children.push(kid);
+    } else {
+      visitElement(target, kid, factsOf);
+    }
+  }
+  target.children.push(rec.after);
+  if (rec.blk) target.children.push(' ');
+  if (target.children.length === 1 && target.name === target.children[0]) target.children = [];
+  if (target.role === 'link' && rec.href !== undefined) target.url = truncateDataUrl(rec.href);
+  if (target.role === 'textbox' && rec.placeholder !== undefined && rec.placeholder !== target.name)
+    target.placeholder = rec.placeholder;
+  if (node) fixName(node, rec, factsOf);
+}
+
+function toAriaNode(rec: WalkedElement, factsOf: FactsLookup): AriaNode | null {
+  const tag = rec.t.toUpperCase();
+  if (tag === 'IFRAME' || tag === 'FRAME') return { role: 'iframe', name: '', children: [] };
+  const facts = factsOf(rec.i);
+  if (!facts) return null;
+  const role = roleOf(facts, rec.implicit);
+  if (!role) return null;
+  // An inline generic around nothing but text is just text.
+  if (role === 'generic' && rec.inl && rec.oneText) return null;
+  const node: AriaNode = { role, name: nameOf(facts, role), children: [], ...statesOf(facts, role) };
+  node.name = authorFallbackName(facts, rec, role) ?? node.name;
+  if (rec.value !== undefined) node.children = [rec.value];
+  return node;
+}
+
+const INPUT_BUTTON_DEFAULTS: Record<string, string> = { submit: 'Submit', reset: 'Reset', button: '' };
+
+/**
+ * Names the snapshot format takes from the element itself where Chromium's
+ * tree has none: an <input> button without a label-by-ARIA is named by its
+ * value (or the default caption), an image with empty alt by its title.
+ */
+function authorFallbackName(facts: ElementFacts, rec: WalkedElement, role: string): string | undefined {
+  const a = facts.attrs;
+  if ((a.get('aria-label') || '').trim() || a.has('aria-labelledby')) return undefined;
+  if (facts.tag === 'INPUT' && role === 'button') {
+    const type = (a.get('type') || '').toLowerCase();
+    if (type in INPUT_BUTTON_DEFAULTS) {
+      const value = rec.value ?? '';
+      return normalizeWhiteSpace(value.trim() ? value : INPUT_BUTTON_DEFAULTS[type] || a.get('title') || '');
+    }
+  }
+  if (facts.tag === 'IMG' && a.get('title') && !String(facts.ax?.name?.value ?? '').trim()) return normalizeWhiteSpace(a.get('title')!);
+  return undefined;
+}
+
+/**
+ * Names Chromium leaves empty but the snapshot format derives from content:
+ * a table row is named by its cells, a figure by its caption.
+ */
+function fixName(node: AriaNode, rec: WalkedElement, factsOf: FactsLookup): void {
+  if (node.name) return;
+  if (node.role === 'row') {
+    node.name = normalizeWhiteSpace(node.children.map((c) => (typeof c === 'string' ? c : c.name || flatText(c))).join(' '));
+  } else if (node.role === 'figure') {
+    const caption = rec.kids.find((k): k is WalkedElement => typeof k !== 'string' && k.t.toUpperCase() === 'FIGCAPTION');
+    if (caption) node.name = normalizeWhiteSpace(walkedText(caption));
+  }
+  void factsOf;
+}
+
+function flatText(node: AriaNode): string {
+  return node.children.map((c) => (typeof c === 'string' ? c : c.name || flatText(c))).join(' ');
+}
+
+function walkedText(rec: WalkedElement): string {
+  let out = (rec.blk ? ' ' : '') + rec.before;
+  for (const k of rec.kids) out += typeof k === 'string' ? k : walkedText(k);
+  return out + rec.after + (rec.blk ? ' ' : '');
+}
+
+function normalizeTree(root: AriaNode): void {
+  const visit = (node: AriaNode) => {
+    const kept: Array<AriaNode | string> = [];
+    for (const child of node.children) {
+      if (typeof child === 'string') {
+        kept.push(child);
+        continue;
+      }
+      visit(child);
+      // An empty generic wrapper without a name carries nothing.
+      if (child.role === 'generic' && !child.name && child.children.length === 0) continue;
+      kept.push(child);
+    }
+    node.children = kept;
+    mergeText(node);
+  };
+  visit(root);
+}
+
+function mergeText(node: AriaNode): void {
+  const out: Array<AriaNode | string> = [];
+  let buffer = '';
+  let pending = false;
+  const flush = () => {
+    if (!pending) return;
+    const text = normalizeWhiteSpace(buffer);
+    if (text) out.push(text);
+    buffer = '';
+    pending = false;
+  };
+  for (const child of node.children) {
+    if (typeof child === 'string') {
+      buffer += child;
+      pending = true;
+    } else {
+      flush();
+      out.push(child);
+    }
+  }
+  flush();
+  node.children = out;
+  if (out.length === 1 && out[0] === node.name) node.children = [];
+}

@@ -1,0 +1,90 @@
+/**
+ * Playwright-format aria snapshot of the page a CDP session is attached to,
+ * without Playwright: the text `page.ariaSnapshot()` returns (default mode,
+ * rooted at the first body or frameset; iframes appear as `- iframe` without
+ * their content, as in Playwright's default mode).
+ *
+ * Three protocol reads, sent together:
+ * - Runtime.evaluate of the DOM walk (reading order, text, generated content,
+ *   field values), see aria/domWalk.ts;
+ * - DOM.getDocument (pierce) to learn each walked element's backendNodeId;
+ * - Accessibility.getFullAXTree for roles, names and states, see aria/axFacts.ts.
+ * The caller needs no domain enabled first.
+ */
+import type { CdpSession } from './types';
+import { walkDocumentInPage, type WalkResult } from './aria/domWalk';
+import type { AXNode, ElementFacts } from './aria/axFacts';
+import { buildAriaTree } from './aria/tree';
+import { renderAriaYaml } from './aria/yaml';
+
+export { renderAriaYaml, quoteKey, quoteValue, needsYamlQuotes } from './aria/yaml';
+export type { AriaNode } from './aria/yaml';
+
+interface DomNode {
+  nodeType: number;
+  nodeName: string;
+  backendNodeId: number;
+  attributes?: string[];
+  children?: DomNode[];
+  shadowRoots?: Array<DomNode & { shadowRootType?: string }>;
+}
+
+const WALK_EXPRESSION = `(${walkDocumentInPage.toString()})()`;
+const MAX_ATTEMPTS = 3;
+
+/** The snapshot text of the session's page (main frame). */
+export async function ariaSnapshotText(session: CdpSession): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const [walk, doc, ax] = await Promise.all([
+      session.send('Runtime.evaluate', { expression: WALK_EXPRESSION, returnByValue: true, awaitPromise: false }),
+      session.send('DOM.getDocument', { depth: -1, pierce: true }),
+      session.send('Accessibility.getFullAXTree', {}),
+    ]);
+    if (walk.exceptionDetails) throw new Error('aria snapshot: DOM walk failed: ' + (walk.exceptionDetails.exception?.description || walk.exceptionDetails.text));
+    const result = walk.result.value as WalkResult;
+    const elements = elementsInOrder(doc.root as DomNode);
+    // The three reads are not atomic; a page that changed in between is read again.
+    const aligned = elements.length === result.order.length && elements.every((e, i) => e.nodeName === result.order[i]);
+    if (!aligned && attempt < MAX_ATTEMPTS) continue;
+    if (!result.root) return '';
+    const axByBackendId = new Map<number, AXNode>();
+    for (const node of ax.nodes as AXNode[]) {
+      if (node.backendDOMNodeId !== undefined && !axByBackendId.has(node.backendDOMNodeId)) axByBackendId.set(node.backendDOMNodeId, node);
+    }
+    const factsCache = new Map<number, ElementFacts | undefined>();
+    const factsOf = (index: number): ElementFacts | undefined => {
+      if (factsCache.has(index)) return factsCache.get(index);
+      const el = elements[index];
+      let facts: ElementFacts | undefined;
+      if (el && (aligned || el.nodeName === result.order[index])) {
+        facts = { tag: el.nodeName.toUpperCase(), attrs: attributeMap(el.attributes), ax: axByBackendId.get(el.backendNodeId) };
+      }
+      factsCache.set(index, facts);
+      return facts;
+    };
+    const tree = buildAriaTree(result.root, factsOf);
+    return renderAriaYaml(tree.children);
+  }
+}
+
+/** Elements of DOM.getDocument's tree in the walk's canonical order: children, then the open shadow root. */
+function elementsInOrder(root: DomNode): DomNode[] {
+  const out: DomNode[] = [];
+  const enumerate = (node: DomNode) => {
+    for (const child of node.children || []) {
+      if (child.nodeType === 1) out.push(child);
+      enumerate(child);
+    }
+    for (const shadow of node.shadowRoots || []) {
+      if (shadow.shadowRootType === 'open') enumerate(shadow);
+    }
+  };
+  enumerate(root);
+  return out;
+}
+
+function attributeMap(flat: string[] | undefined): Map<string, string> {
+  const map = new Map<string, string>();
+  if (flat) for (let i = 0; i + 1 < flat.length; i += 2) map.set(flat[i].toLowerCase(), flat[i + 1]);
+  return map;
+}
