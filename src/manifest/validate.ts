@@ -1,0 +1,191 @@
+/**
+ * Runtime check of one manifest line against the v1 rules, without a JSON
+ * Schema engine: the same constants and patterns as ./schema.ts, and the
+ * contract's own read-side snapshot validator for the request part. A test
+ * runs ajv over the committed schema and this check on the same lines and
+ * requires them to agree.
+ */
+import { isPlainObject, validateCaptureSnapshot, type CaptureRequestSnapshot, type SnapshotFact } from '../contract';
+import { DESIGN_AXES } from '../design';
+import { CAPTURE_TYPES } from '../request';
+import {
+  ARTIFACT_PATTERN,
+  CAPTURE_ARTIFACT_PATH_PATTERN,
+  CAPTURE_REQUIRED_FIELDS,
+  CRITERION_PATTERN,
+  MANIFEST_REQUIRED_FIELDS,
+  MANIFEST_RESULTS,
+  TS_PATTERN,
+} from './schema';
+
+/** Every fact code the reader can report. */
+export const MANIFEST_FACT_CODES = [
+  'unreadable',
+  'malformed_json',
+  'invalid_entry',
+  'missing_field',
+  'bad_field',
+  // The request snapshot: the contract's read-side codes...
+  'missing_schema_version',
+  'unsupported_schema_version',
+  'missing_viewport',
+  'bad_viewport_shape',
+  'missing_freeze',
+  'bad_freeze_shape',
+  // ...plus what the snapshot validator leaves to the schema.
+  'unknown_request_keys',
+  'bad_design_shape',
+] as const;
+export type ManifestFactCode = (typeof MANIFEST_FACT_CODES)[number];
+
+export interface ManifestFact {
+  /** 1-based physical line number; 0 for the file as a whole (unreadable). */
+  line: number;
+  code: ManifestFactCode;
+  detail: string;
+  /** The offending field path (`criterion`, `capture.type`, `request`, ...), when one is at fault. */
+  field?: string;
+}
+
+/** A line's problems without its line number (the reader adds it). */
+export type LineFact = Omit<ManifestFact, 'line'>;
+
+const criterionRe = new RegExp(CRITERION_PATTERN, 'u');
+const artifactRe = new RegExp(ARTIFACT_PATTERN, 'u');
+const captureArtifactPathRe = new RegExp(CAPTURE_ARTIFACT_PATH_PATTERN, 'u');
+const tsRe = new RegExp(TS_PATTERN, 'u');
+
+const REQUEST_KEYS = ['schemaVersion', 'viewport', 'freeze', 'design'];
+
+const SNAPSHOT_DETAILS: Record<SnapshotFact, string> = {
+  missing_schema_version: 'has no schemaVersion',
+  unsupported_schema_version: 'schemaVersion is not the integer 1',
+  missing_viewport: 'has no viewport',
+  bad_viewport_shape: 'viewport needs exactly width, height (integers >= 1), devicePixelRatio (>= 0.1) and colorScheme (light, dark, no-preference)',
+  missing_freeze: 'has no freeze',
+  bad_freeze_shape: 'freeze needs exactly the booleans enabled, waitFonts and networkIdle',
+};
+
+function show(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 80 ? text.slice(0, 77) + '...' : text;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+/**
+ * A `ts` as epoch milliseconds, or NaN when it is not an RFC 3339 date-time
+ * with an offset or names no real day (2026-02-30). A leap second (:60) counts
+ * as the following instant.
+ */
+export function tsInstant(ts: string): number {
+  if (!tsRe.test(ts)) return NaN;
+  const upper = ts.toUpperCase();
+  const [, y, mo, d] = /^(\d{4})-(\d{2})-(\d{2})/.exec(upper) as RegExpExecArray;
+  // Date.parse rolls 2026-02-30 over into March; such a day does not exist.
+  if (Number(d) > new Date(Date.UTC(Number(y), Number(mo), 0)).getUTCDate()) return NaN;
+  const leap = /^(.{17})60/.exec(upper);
+  return leap ? Date.parse(leap[1] + '59' + upper.slice(19)) + 1000 : Date.parse(upper);
+}
+
+/** One request snapshot (found at `field`): the contract's read-side facts, then keys and design. */
+export function checkRequestSnapshot(snapshot: unknown, field: string): LineFact | null {
+  const fact = validateCaptureSnapshot(snapshot);
+  if (fact) return { code: fact, field, detail: `${field} ${SNAPSHOT_DETAILS[fact]}` };
+  const record = snapshot as Record<string, unknown>;
+  const extra = Object.keys(record).filter((k) => !REQUEST_KEYS.includes(k));
+  if (extra.length) {
+    return { code: 'unknown_request_keys', field, detail: `${field} has unknown keys ${extra.map((k) => `'${k}'`).join(', ')}; allowed keys are ${REQUEST_KEYS.join(', ')}` };
+  }
+  if ('design' in record) {
+    const design = record.design;
+    const axisRule = `each of ${DESIGN_AXES.join(', ')} an array of number or string literals`;
+    if (!isPlainObject(design)) return { code: 'bad_design_shape', field: `${field}.design`, detail: `${field}.design must be an object (${axisRule}); got ${typeName(design)}` };
+    for (const [axis, literals] of Object.entries(design)) {
+      if (!(DESIGN_AXES as readonly string[]).includes(axis)) {
+        return { code: 'bad_design_shape', field: `${field}.design`, detail: `${field}.design has unknown axis '${axis}' (${axisRule})` };
+      }
+      if (!Array.isArray(literals) || literals.some((l) => typeof l !== 'number' && typeof l !== 'string')) {
+        return { code: 'bad_design_shape', field: `${field}.design.${axis}`, detail: `${field}.design.${axis} must be an array of number or string literals (got ${show(literals)})` };
+      }
+    }
+  }
+  return null;
+}
+
+function checkCapture(capture: Record<string, unknown>, facts: LineFact[]): void {
+  for (const key of CAPTURE_REQUIRED_FIELDS) {
+    if (!(key in capture)) facts.push({ code: 'missing_field', field: `capture.${key}`, detail: `capture.${key} is required` });
+  }
+  const bad = (key: string, rule: string) => facts.push({ code: 'bad_field', field: `capture.${key}`, detail: `capture.${key} ${rule} (got ${show(capture[key])})` });
+  for (const key of ['provider', 'url', 'state'] as const) {
+    if (key in capture && !isNonEmptyString(capture[key])) bad(key, 'must be a non-empty string');
+  }
+  if ('type' in capture && !(CAPTURE_TYPES as readonly unknown[]).includes(capture.type)) {
+    bad('type', `must be one of ${CAPTURE_TYPES.map((t) => `'${t}'`).join(', ')}`);
+  }
+  if ('actions' in capture && (!Array.isArray(capture.actions) || !capture.actions.every(isPlainObject))) {
+    bad('actions', 'must be an array of objects');
+  }
+  if ('artifact_path' in capture && (typeof capture.artifact_path !== 'string' || !captureArtifactPathRe.test(capture.artifact_path))) {
+    bad('artifact_path', "must be a relative path under evidence/ (e.g. 'evidence/L6.3-error.png'), with no '..' segment");
+  }
+  if ('note' in capture && typeof capture.note !== 'string') bad('note', 'must be a string');
+}
+
+/**
+ * Checks one parsed line. Returns every field problem found, then the
+ * request snapshot's fact(s): the top-level `request` when present, the one
+ * inside `capture` when present, and `missing_schema_version` when neither.
+ */
+export function checkManifestLine(entry: unknown): LineFact[] {
+  if (!isPlainObject(entry)) return [{ code: 'invalid_entry', detail: `a manifest line must be a JSON object (got ${typeName(entry)})` }];
+  const facts: LineFact[] = [];
+  for (const key of MANIFEST_REQUIRED_FIELDS) {
+    if (!(key in entry)) facts.push({ code: 'missing_field', field: key, detail: `${key} is required` });
+  }
+  const bad = (key: string, rule: string) => facts.push({ code: 'bad_field', field: key, detail: `${key} ${rule} (got ${show(entry[key])})` });
+  if ('criterion' in entry && (typeof entry.criterion !== 'string' || !criterionRe.test(entry.criterion))) bad('criterion', "must be an L6 criterion id 'L6.<n>'");
+  if ('artifact' in entry && (typeof entry.artifact !== 'string' || !artifactRe.test(entry.artifact))) {
+    bad('artifact', "must be a path relative to evidence/ without the 'evidence/' prefix: not absolute, no '.' or '..' segments, '/' separators");
+  }
+  if ('observed_state' in entry && typeof entry.observed_state !== 'string') bad('observed_state', 'must be a string');
+  if ('result' in entry && !(MANIFEST_RESULTS as readonly unknown[]).includes(entry.result)) {
+    bad('result', "must be 'captured' or 'failed' (whether the capture happened), never a verdict");
+  }
+  if ('ts' in entry && (typeof entry.ts !== 'string' || !Number.isFinite(tsInstant(entry.ts)))) bad('ts', 'must be an RFC 3339 date-time with an offset (Z or +hh:mm)');
+  const capture = entry.capture;
+  if ('capture' in entry) {
+    if (isPlainObject(capture)) checkCapture(capture, facts);
+    else bad('capture', 'must be an object');
+  }
+
+  const captureHasRequest = isPlainObject(capture) && 'request' in capture;
+  if ('request' in entry) {
+    const fact = checkRequestSnapshot(entry.request, 'request');
+    if (fact) facts.push(fact);
+  }
+  if (captureHasRequest) {
+    const fact = checkRequestSnapshot((capture as Record<string, unknown>).request, 'capture.request');
+    if (fact) facts.push(fact);
+  }
+  if (!('request' in entry) && !captureHasRequest) {
+    facts.push({ code: 'missing_schema_version', field: 'request', detail: 'no request snapshot at the top level or inside capture' });
+  }
+  return facts;
+}
+
+/** The request snapshot a valid line binds: the top level first, then inside capture. */
+export function lineRequest(entry: Record<string, unknown>): { request: CaptureRequestSnapshot; source: 'request' | 'capture.request' } {
+  if ('request' in entry) return { request: entry.request as CaptureRequestSnapshot, source: 'request' };
+  return { request: (entry.capture as Record<string, unknown>).request as CaptureRequestSnapshot, source: 'capture.request' };
+}
