@@ -18,6 +18,7 @@ export async function runCli(argv: string[]): Promise<number | undefined> {
     await serveStdio();
     return undefined;
   }
+  if (command === 'manifest') return (await import('./manifest')).runManifestCli(argv.slice(1));
   if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(USAGE);
     return 0;

@@ -1,0 +1,36 @@
+/**
+ * `design-playbook-evidence manifest check <path> [--json]`: checks a
+ * caller-written manifest.jsonl against the v1 line rules. Prints one fact
+ * per line (`<path>:<line>: <code>: <detail>`) and a summary, or the report as
+ * JSON with --json. Exit 0 when every line is good, 1 when any fact was
+ * found (including an unreadable file), 2 on a usage error.
+ */
+import { readManifest } from '../manifest';
+
+export const MANIFEST_USAGE = `Usage:
+  design-playbook-evidence manifest check <path/to/manifest.jsonl> [--json]
+`;
+
+export function runManifestCli(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): number {
+  const [sub, ...rest] = argv;
+  const json = rest.includes('--json');
+  const paths = rest.filter((a) => a !== '--json');
+  if (sub !== 'check' || paths.length !== 1) {
+    err.write(MANIFEST_USAGE);
+    return 2;
+  }
+  const [file] = paths;
+  const report = readManifest(file);
+  if (json) {
+    out.write(JSON.stringify({ path: file, entries: report.entries.length, facts: report.facts }, null, 2) + '\n');
+  } else {
+    for (const fact of report.facts) out.write(`${file}:${fact.line}: ${fact.code}: ${fact.detail}\n`);
+    const badLines = new Set(report.facts.map((f) => f.line)).size;
+    out.write(
+      report.facts.length
+        ? `${file}: ${badLines} bad line${badLines === 1 ? '' : 's'}, ${report.entries.length} good entr${report.entries.length === 1 ? 'y' : 'ies'}\n`
+        : `${file}: ok, ${report.entries.length} entr${report.entries.length === 1 ? 'y' : 'ies'}\n`,
+    );
+  }
+  return report.facts.length ? 1 : 0;
+}
