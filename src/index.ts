@@ -28,3 +28,15 @@ export {
 export { captureToolDeclaration, TOOL_NAME, SERVER_NAME } from './toolDeclaration';
 export { createServer, serveStdio } from './server';
 export { DualFramingStdioTransport } from './transport';
+export {
+  readManifest,
+  parseManifest,
+  bindingFor,
+  checkManifestLine,
+  manifestSchemaPath,
+  manifestLineJsonSchema,
+  MANIFEST_FACT_CODES,
+  type ManifestEntry,
+  type ManifestFact,
+  type ManifestReport,
+} from './manifest';
