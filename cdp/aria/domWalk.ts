@@ -29,6 +29,11 @@ export interface WalkedElement {
   /** href / placeholder attributes as written, when present. */
   href?: string;
   placeholder?: string;
+  /**
+   * Text of the elements that label this one (aria-labelledby, else <label>),
+   * whitespace-collapsed; only read where Chromium's tree has no node for the element.
+   */
+  labelText?: string;
   /** Current value of an input or textarea that shows one. */
   value?: string;
   /**
@@ -359,6 +364,15 @@ export function walkDocumentInPage(): WalkResult {
     };
     if (e.hasAttribute('href')) rec.href = e.getAttribute('href') as string;
     if (e.hasAttribute('placeholder')) rec.placeholder = e.getAttribute('placeholder') as string;
+    const labelledBy = e.getAttribute('aria-labelledby');
+    const labels = (e as HTMLInputElement).labels;
+    if (labelledBy) {
+      const root = e.getRootNode() as Document | ShadowRoot;
+      rec.labelText = labelledBy.split(/\s+/).filter(Boolean)
+        .map((id) => (root.getElementById ? root.getElementById(id) : null)?.textContent || '').join(' ');
+    } else if (labels && labels.length) {
+      rec.labelText = Array.from(labels).map((l) => l.textContent || '').join(' ');
+    }
     if (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement) {
       if (e.type !== 'checkbox' && e.type !== 'radio' && e.type !== 'file') rec.value = e.value;
     }

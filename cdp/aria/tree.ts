@@ -93,14 +93,26 @@ function authorFallbackName(facts: ElementFacts, rec: WalkedElement, role: strin
  */
 function fixName(node: AriaNode, rec: WalkedElement, factsOf: FactsLookup): void {
   if (node.name) return;
+  const facts = factsOf(rec.i);
+  if (facts && (!facts.ax || facts.ax.ignored)) {
+    // Chromium computes no name for content it leaves out of its tree (inert, behind a modal
+    // dialog); a reader of the page still meets it, named by its label or its content.
+    const label = (facts.attrs.get('aria-label') || '').trim() || (rec.labelText || '').trim();
+    if (label) node.name = normalizeWhiteSpace(label);
+    else if (NAME_FROM_CONTENT.has(node.role)) node.name = normalizeWhiteSpace(flatText(node));
+    return;
+  }
   if (node.role === 'row') {
     node.name = normalizeWhiteSpace(node.children.map((c) => (typeof c === 'string' ? c : c.name || flatText(c))).join(' '));
   } else if (node.role === 'figure') {
     const caption = rec.kids.find((k): k is WalkedElement => typeof k !== 'string' && k.t.toUpperCase() === 'FIGCAPTION');
     if (caption) node.name = normalizeWhiteSpace(walkedText(caption));
   }
-  void factsOf;
 }
+
+const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link',
+  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab', 'tooltip',
+  'treeitem']);
 
 function flatText(node: AriaNode): string {
   return node.children.map((c) => (typeof c === 'string' ? c : c.name || flatText(c))).join(' ');

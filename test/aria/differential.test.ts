@@ -1,0 +1,79 @@
+/**
+ * Differential test: our CDP-built aria snapshot against Playwright's own
+ * page.ariaSnapshot() (playwright-core, devDependency, same system Chromium)
+ * on every page of test/aria/corpus, served from 127.0.0.1.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Browser, Page } from 'puppeteer';
+import { chromium, type Browser as PwBrowser, type Page as PwPage } from 'playwright-core';
+import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS, launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
+import { ariaSnapshotText } from '../../cdp/ariaSnapshot';
+import { KNOWN_DIFFERENCES } from './knownDifferences';
+
+const CORPUS = path.join(__dirname, 'corpus');
+const PAGES = fs.readdirSync(CORPUS).filter((f) => f.endsWith('.html')).sort();
+
+jest.setTimeout(240_000);
+
+let server: PageServer;
+let browser: Browser;
+let pwBrowser: PwBrowser;
+let page: Page;
+let pwPage: PwPage;
+
+interface Outcome { page: string; ours: string; playwright: string }
+const outcomes: Outcome[] = [];
+
+beforeAll(async () => {
+  server = await servePages(CORPUS);
+  [browser, pwBrowser] = await Promise.all([
+    launchTestBrowser(),
+    chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_TEST_ARGS }),
+  ]);
+  page = await browser.newPage();
+  pwPage = await pwBrowser.newPage();
+  const session = await page.createCDPSession();
+  for (const name of PAGES) {
+    const url = server.url('/' + name);
+    await Promise.all([page.goto(url, { waitUntil: 'load' }), pwPage.goto(url, { waitUntil: 'load' })]);
+    const [ours, playwright] = await Promise.all([ariaSnapshotText(session), pwPage.ariaSnapshot()]);
+    outcomes.push({ page: name, ours, playwright });
+  }
+});
+
+afterAll(async () => {
+  await Promise.all([browser?.close(), pwBrowser?.close()]);
+  await server?.close();
+});
+
+describe('aria snapshot vs Playwright on the corpus', () => {
+  test('the corpus has at least 40 pages', () => {
+    expect(PAGES.length).toBeGreaterThanOrEqual(40);
+  });
+
+  test('at least 95% of pages are byte-identical', () => {
+    const identical = outcomes.filter((o) => o.ours === o.playwright).length;
+    expect(outcomes.length).toBe(PAGES.length);
+    expect(identical / outcomes.length).toBeGreaterThanOrEqual(0.95);
+  });
+
+  test('every differing page is a documented known difference', () => {
+    const undocumented = outcomes
+      .filter((o) => o.ours !== o.playwright && !(o.page in KNOWN_DIFFERENCES))
+      .map((o) => `--- ${o.page}\nplaywright:\n${o.playwright}\nours:\n${o.ours}`);
+    expect(undocumented).toEqual([]);
+  });
+
+  test('no known-difference entry is stale (its page still differs)', () => {
+    const stale = Object.keys(KNOWN_DIFFERENCES).filter((name) => {
+      const o = outcomes.find((x) => x.page === name);
+      return !o || o.ours === o.playwright;
+    });
+    expect(stale).toEqual([]);
+  });
+
+  test('snapshots are not trivially empty', () => {
+    for (const o of outcomes) expect(o.ours.length).toBeGreaterThan(0);
+  });
+});
