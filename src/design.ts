@@ -96,3 +96,19 @@ export const designInputSchema = z
   .describe(
     'Optional declared design binding: the token scales the page claims to use. Only the axes fontSizes, colors and radii, each an array of literals. Omit the key for an unbound capture (declared comparisons are then reported undecidable, not clean).',
   );
+
+/**
+ * The declaration as recorded (request echo, manifest request snapshot,
+ * sidecar): the same axes, but items are whatever the caller sent, because the
+ * boundary keeps every literal — including a `true` or `null` item the probe
+ * reports undecidable, and a JSON overflow such as 1e400 that serializes back
+ * as null. Validating a record with designInputSchema would reject what the
+ * boundary accepted.
+ */
+export const designRecordSchema = z
+  .strictObject(
+    Object.fromEntries(
+      DESIGN_AXES.map((axis) => [axis, z.array(z.unknown()).optional().describe(`design.${axis} exactly as the caller declared it`)]),
+    ) as Record<DesignAxis, z.ZodOptional<z.ZodArray<z.ZodUnknown>>>,
+  )
+  .describe('The design declaration the capture was bound to, byte-for-byte as given.');

@@ -97,3 +97,16 @@ describe('designInputSchema', () => {
     }
   });
 });
+
+describe('designRecordSchema', () => {
+  test('accepts every declaration the checker accepts, including items the input schema does not describe', async () => {
+    const { designRecordSchema } = await import('../../src/design');
+    const kept = JSON.parse('{"colors":[true,null,{"a":1},"#fff"],"radii":[1e400]}');
+    expect(checkDesignDeclaration(kept).ok).toBe(true);
+    expect(designRecordSchema.safeParse(kept).success).toBe(true);
+    expect(designRecordSchema.safeParse(JSON.parse(JSON.stringify(kept))).success).toBe(true);
+    for (const bad of [null, [], { spacing: [4] }, { fontSizes: 16 }, { radii: null }]) {
+      expect(designRecordSchema.safeParse(bad).success).toBe(false);
+    }
+  });
+});
