@@ -85,6 +85,15 @@ export class NetworkCapture {
     );
   }
 
+  /**
+   * Gives requests in flight (an XHR the last action started) up to
+   * `maxMs` to finish, so the network log shows what the action caused.
+   */
+  async settle(maxMs: number): Promise<void> {
+    const deadline = this.clock.now() + maxMs;
+    while (this.pending.size > 0 && this.clock.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  }
+
   /** Waits for in-flight body fetches; returns the finished entries by request time. */
   async drain(): Promise<ResourceSnapshot[]> {
     await Promise.all(this.bodyFetches);

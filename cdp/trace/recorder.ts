@@ -29,6 +29,9 @@ export interface TraceContextOptions {
   userAgent?: string;
 }
 
+/** How long finish() lets requests the last action started complete. */
+const NETWORK_SETTLE_MS = 1000;
+
 /** Chromium may drop a body before we ask for it unless its buffers are this large. */
 const NETWORK_BUFFERS = { maxTotalBufferSize: 64 * 1024 * 1024, maxResourceBufferSize: 16 * 1024 * 1024 };
 
@@ -209,6 +212,7 @@ export class TraceRecorder {
   async finish(): Promise<Buffer> {
     this.assertRecording();
     try {
+      await this.network.settle(NETWORK_SETTLE_MS);
       await this.screencast.captureFinalFrame(this.options.viewport).catch(() => undefined);
       await this.screencast.stop();
       this.state = 'finished';

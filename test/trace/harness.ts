@@ -1,0 +1,178 @@
+/**
+ * Test-side pieces for trace tests: the fixture server, a small action
+ * driver that runs puppeteer actions inside recorder.action (as the
+ * provider will), and a reader that opens the ZIP the recorder produced.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import JSZip from 'jszip';
+import type { Browser, Page } from 'puppeteer';
+import { servePages, type PageServer } from '../helpers/browser';
+import { TraceRecorder, type TraceContextOptions } from '../../cdp/trace/recorder';
+
+export const FIXTURES = path.join(__dirname, 'fixtures');
+
+/** A system font served as the page's web font, when the machine has one. */
+export const FONT_FILE = ['/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf', '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'].find(
+  (f) => fs.existsSync(f),
+);
+
+export function serveFixtures(): Promise<PageServer> {
+  return servePages(FIXTURES, {
+    '/font.ttf': (_req, res) => {
+      if (!FONT_FILE) {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'font/ttf' });
+      fs.createReadStream(FONT_FILE).pipe(res);
+    },
+  });
+}
+
+export type TestAction =
+  | { do: 'click'; selector: string }
+  | { do: 'fill'; selector: string; value: string }
+  | { do: 'type'; selector: string; value: string }
+  | { do: 'press'; key: string; selector?: string }
+  | { do: 'select_option'; selector: string; value: string }
+  | { do: 'wait_for_selector'; selector: string }
+  | { do: 'wait_for_state'; state: string; selector?: string }
+  | { do: 'wait'; ms: number };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function centerOf(page: Page, selector: string): Promise<{ x: number; y: number } | undefined> {
+  const box = await (await page.$(selector))?.boundingBox();
+  return box ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : undefined;
+}
+
+/** Runs one action the way the provider does, wrapped in the recorder. */
+export async function runTracedAction(recorder: TraceRecorder, page: Page, action: TestAction): Promise<void> {
+  switch (action.do) {
+    case 'click':
+      return recorder.action({ method: 'click', selector: action.selector, params: {} }, () => page.click(action.selector), () =>
+        centerOf(page, action.selector),
+      );
+    case 'fill':
+      return recorder.action({ method: 'fill', selector: action.selector, params: { value: action.value } }, async () => {
+        await page.$eval(
+          action.selector,
+          (el, value) => {
+            (el as HTMLInputElement).value = value;
+            el.dispatchEvent(new Event('input', { bubbles: true }));
+            el.dispatchEvent(new Event('change', { bubbles: true }));
+          },
+          action.value,
+        );
+      });
+    case 'type':
+      return recorder.action({ method: 'type', selector: action.selector, params: { value: action.value } }, async () => {
+        await page.click(action.selector);
+        await page.keyboard.type(action.value);
+      });
+    case 'press':
+      return recorder.action({ method: 'press', selector: action.selector, params: { key: action.key } }, async () => {
+        if (action.selector) await page.focus(action.selector);
+        await page.keyboard.press(action.key as Parameters<Page['keyboard']['press']>[0]);
+      });
+    case 'select_option':
+      return recorder.action({ method: 'selectOption', selector: action.selector, params: { value: action.value } }, async () => {
+        await page.select(action.selector, action.value);
+      });
+    case 'wait_for_selector':
+      return recorder.action({ method: 'waitForSelector', selector: action.selector, params: {} }, async () => {
+        await page.waitForSelector(action.selector, { timeout: 10_000 });
+      });
+    case 'wait_for_state':
+      return recorder.action({ method: 'waitForState', selector: action.selector, params: { state: action.state } }, async () => {
+        await page.waitForSelector(`${action.selector ?? ''}[data-state="${action.state}"]`, { timeout: 10_000 });
+      });
+    case 'wait':
+      return recorder.action({ method: 'wait', params: { ms: action.ms } }, () => sleep(action.ms));
+  }
+}
+
+export const VIEWPORT = { width: 800, height: 600 };
+
+export async function contextOptions(browser: Browser): Promise<TraceContextOptions> {
+  const version = await browser.version();
+  return {
+    viewport: VIEWPORT,
+    deviceScaleFactor: 1,
+    colorScheme: 'light',
+    browserName: 'chromium',
+    browserVersion: version.replace(/^[^/]*\//, ''),
+    userAgent: await browser.userAgent(),
+  };
+}
+
+/**
+ * Opens a fresh page, starts the recorder before navigating (as the
+ * provider must), runs the actions and returns the archive bytes.
+ * `failures` collects errors thrown by actions (they are also in the trace).
+ */
+export async function recordTrace(
+  browser: Browser,
+  url: string,
+  actions: TestAction[],
+  failures: Error[] = [],
+): Promise<Buffer> {
+  const page = await browser.newPage();
+  try {
+    await page.setViewport(VIEWPORT);
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+    const session = await page.createCDPSession();
+    const recorder = await TraceRecorder.start(page, session, await contextOptions(browser));
+    try {
+      await recorder.navigation(url, async () => {
+        await page.goto(url, { waitUntil: 'load' });
+      });
+      for (const action of actions) {
+        try {
+          await runTracedAction(recorder, page, action);
+        } catch (error) {
+          failures.push(error as Error);
+        }
+      }
+      return await recorder.finish();
+    } catch (error) {
+      await recorder.dispose();
+      throw error;
+    }
+  } finally {
+    await page.close();
+  }
+}
+
+export interface ParsedTrace {
+  zip: JSZip;
+  names: string[];
+  traceLines: string[];
+  events: any[];
+  network: any[];
+}
+
+export async function readTraceZip(bytes: Buffer): Promise<ParsedTrace> {
+  const zip = await JSZip.loadAsync(bytes);
+  const names = Object.keys(zip.files).filter((n) => !zip.files[n].dir);
+  const traceText = (await zip.file('trace.trace')?.async('string')) ?? '';
+  const networkText = (await zip.file('trace.network')?.async('string')) ?? '';
+  const traceLines = traceText.split('\n').filter((l) => l.length > 0);
+  return {
+    zip,
+    names,
+    traceLines,
+    events: traceLines.map((l) => JSON.parse(l)),
+    network: networkText.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l)),
+  };
+}
+
+/** The typical four-action scenario: fill, select, press, click, then wait for the result. */
+export const FORM_ACTIONS: TestAction[] = [
+  { do: 'fill', selector: '#name', value: 'Ann' },
+  { do: 'select_option', selector: '#plan', value: 'pro' },
+  { do: 'press', selector: '#name', key: 'Enter' },
+  { do: 'click', selector: '#submit' },
+];
