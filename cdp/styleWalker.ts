@@ -14,7 +14,12 @@
  *   ::before/::after content) has a layout text fragment with a non-blank
  *   string. Only those elements report a font size and a text colour. The
  *   text colour is `-webkit-text-fill-color`, the colour text is painted with
- *   (it computes to `color` unless set).
+ *   (it computes to `color` unless set); SVG text is painted with `fill`.
+ *   Form controls draw their text in user-agent shadow trees the snapshot
+ *   leaves out, so a control counts as rendering text when it shows a value,
+ *   a button label or a selected option; one showing only its placeholder
+ *   reports a font size but no colour (::placeholder paints it).
+ *   Open shadow trees are walked like the light DOM.
  * - Background and border colours are reported only for boxes with a
  *   non-zero area; a border colour only for sides where the border is drawn
  *   (width > 0 and style not none/hidden).
@@ -57,6 +62,19 @@ export interface DrawnBorder {
   width: number;
 }
 
+export interface RenderedText {
+  /** Computed font-size as serialized ("16px"). */
+  fontSize: string;
+  fontSizePx: number;
+  /**
+   * The colour the text is painted with; null when it is not readable from
+   * computed style (a form control showing only its placeholder, painted by
+   * ::placeholder; SVG text with fill none).
+   */
+  color: string | null;
+  colorProperty: 'color' | '-webkit-text-fill-color' | 'fill';
+}
+
 export interface RenderedElement {
   /** Position in the returned array (document order, main document first). */
   index: number;
@@ -68,7 +86,7 @@ export interface RenderedElement {
   selector: string;
   box: Box;
   /** Present only when the element renders text. */
-  text: { fontSize: string; fontSizePx: number; color: string; colorProperty: 'color' | '-webkit-text-fill-color' } | null;
+  text: RenderedText | null;
   /** Computed background-color; null when the box has no area. */
   backgroundColor: string | null;
   borders: DrawnBorder[];
@@ -88,17 +106,30 @@ export const WALKER_STYLES = [
   'opacity',
   'padding-top',
   'padding-left',
+  'fill',
   ...BORDER_PROPS,
   ...RADIUS_PROPS,
 ] as const;
 const STYLE_INDEX: Record<string, number> = Object.fromEntries(WALKER_STYLES.map((name, i) => [name, i]));
 
+/** Inputs that show no text of their own. */
+const NON_TEXT_INPUTS = new Set(['checkbox', 'radio', 'range', 'color', 'hidden', 'image']);
+/** Inputs that always show a label (their value or the browser's default). */
+const LABELLED_INPUTS = new Set(['submit', 'reset', 'button', 'file']);
+
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
 const SELECTOR_DEPTH = 4;
 
+interface RareStrings {
+  index: number[];
+  value: number[];
+}
+
 interface SnapshotDocument {
   nodes: {
+    inputValue?: RareStrings;
+    textValue?: RareStrings;
     parentIndex?: number[];
     nodeType?: number[];
     nodeName?: number[];
@@ -257,6 +288,12 @@ class SnapshotReader {
         if (owner !== undefined && owner >= 0 && !textOwners.has(owner)) textOwners.set(owner, styles.length ? styles : []);
       }
     }
+    const placeholderOnly = new Set<number>();
+    for (const [node, showsPlaceholderOnly] of this.formControlText(doc, byNode)) {
+      if (textOwners.has(node)) continue;
+      textOwners.set(node, byNode.get(node)!.styles);
+      if (showsPlaceholderOnly) placeholderOnly.add(node);
+    }
     // Text whose parent has no box (display: contents) belongs to the nearest
     // ancestor with one; its styles stay the text's own.
     for (const [owner, styles] of textOwners) {
@@ -306,8 +343,6 @@ class SnapshotReader {
         }
       }
       const t = entry.textStyles;
-      const color = t?.[STYLE_INDEX.color] ?? '';
-      const fill = t?.[STYLE_INDEX['-webkit-text-fill-color']] || color;
       const fontSize = t?.[STYLE_INDEX['font-size']] ?? '';
       const borders: DrawnBorder[] = [];
       if (hasArea) {
@@ -326,9 +361,7 @@ class SnapshotReader {
         document: docIndex,
         selector: origin.selector + this.selectorOf(docIndex, node),
         box,
-        text: t && t[STYLE_INDEX.visibility] === 'visible'
-          ? { fontSize, fontSizePx: px(fontSize), color: fill, colorProperty: fill === color ? 'color' : '-webkit-text-fill-color' }
-          : null,
+        text: t && t[STYLE_INDEX.visibility] === 'visible' ? { fontSize, fontSizePx: px(fontSize), ...this.textColor(doc, node, t, placeholderOnly.has(node)) } : null,
         backgroundColor: hasArea ? s[STYLE_INDEX['background-color']] : null,
         borders,
         radii: usedRadii(computedRadii, bw, bh),
@@ -353,6 +386,65 @@ class SnapshotReader {
         if (!elementIndex.has(node)) this.frameOrigins.set(cdi.value[i], { x: 0, y: 0, selector: '', hidden: true });
       });
     }
+  }
+
+  /** The colour text is painted with: SVG text uses fill; HTML text -webkit-text-fill-color (computes to color unless set). */
+  private textColor(doc: SnapshotDocument, node: number, t: string[], placeholderOnly: boolean): Pick<RenderedText, 'color' | 'colorProperty'> {
+    const name = this.str(doc.nodes.nodeName?.[node]);
+    if (placeholderOnly) return { color: null, colorProperty: 'color' };
+    if (name !== name.toUpperCase() && !name.startsWith('::')) {
+      const fill = t[STYLE_INDEX.fill];
+      // fill: none paints nothing; url(#paint) and colours are reported as computed.
+      return { color: fill && fill !== 'none' ? fill : null, colorProperty: 'fill' };
+    }
+    const color = t[STYLE_INDEX.color];
+    const fill = t[STYLE_INDEX['-webkit-text-fill-color']] || color;
+    return { color: fill, colorProperty: fill === color ? 'color' : '-webkit-text-fill-color' };
+  }
+
+  /**
+   * Form controls paint their text in user-agent shadow trees the snapshot
+   * does not include, so read what they show from the node data: a value,
+   * a button label, a select's option. A control showing only its
+   * placeholder reports its font size but no colour (::placeholder paints it).
+   */
+  private formControlText(doc: SnapshotDocument, byNode: Map<number, NodeLayout>): [number, boolean][] {
+    const out: [number, boolean][] = [];
+    const rare = (data: RareStrings | undefined) => {
+      const map = new Map<number, string>();
+      if (data) data.index.forEach((node, i) => map.set(node, this.str(data.value[i])));
+      return map;
+    };
+    let inputValues: Map<number, string> | null = null;
+    let textValues: Map<number, string> | null = null;
+    for (const node of byNode.keys()) {
+      const name = this.str(doc.nodes.nodeName?.[node]);
+      if (name !== 'INPUT' && name !== 'TEXTAREA' && name !== 'SELECT') continue;
+      if (name === 'SELECT') {
+        out.push([node, false]);
+        continue;
+      }
+      const attrs = this.attributesOf(doc, node);
+      const type = (attrs.get('type') ?? 'text').toLowerCase();
+      if (name === 'INPUT' && NON_TEXT_INPUTS.has(type)) continue;
+      if (name === 'INPUT' && LABELLED_INPUTS.has(type)) {
+        out.push([node, false]);
+        continue;
+      }
+      inputValues ??= rare(doc.nodes.inputValue);
+      textValues ??= rare(doc.nodes.textValue);
+      const value = name === 'INPUT' ? inputValues.get(node) : (textValues.get(node) ?? inputValues.get(node));
+      if (value && /\S/.test(value)) out.push([node, false]);
+      else if (/\S/.test(attrs.get('placeholder') ?? '')) out.push([node, true]);
+    }
+    return out;
+  }
+
+  private attributesOf(doc: SnapshotDocument, node: number): Map<string, string> {
+    const attrs = doc.nodes.attributes?.[node] ?? [];
+    const map = new Map<string, string>();
+    for (let i = 0; i + 1 < attrs.length; i += 2) map.set(this.str(attrs[i]).toLowerCase(), this.str(attrs[i + 1]));
+    return map;
   }
 
   private contentDocumentOf(doc: SnapshotDocument, node: number): number | undefined {

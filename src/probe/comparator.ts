@@ -135,7 +135,7 @@ export function compareRenderTokens(elements: RenderedElement[], design: DesignD
       fontSizes.add(key, element.text.fontSize, element);
     }
     const painted: [string, string][] = [];
-    if (element.text) painted.push([element.text.color, element.text.colorProperty]);
+    if (element.text?.color) painted.push([element.text.color, element.text.colorProperty]);
     if (element.backgroundColor) painted.push([element.backgroundColor, 'background-color']);
     for (const border of element.borders) painted.push([border.color, `border-${border.side}-color`]);
     for (const [value, property] of painted) {

@@ -186,6 +186,28 @@ describe('walker', () => {
     expect(colors).not.toContain('rgb(0, 0, 255)');
   });
 
+  test('form controls, SVG text, fill colour and open shadow trees report the text they paint', async () => {
+    const elements = await walk('controls.html');
+    const text = (id: string) => bySelector(elements, id).text;
+    expect(text('input#valued')).toEqual({ fontSize: '18px', fontSizePx: 18, color: 'rgb(1, 2, 3)', colorProperty: 'color' });
+    expect(text('input#placeholder')).toEqual({ fontSize: '19px', fontSizePx: 19, color: null, colorProperty: 'color' });
+    expect(text('input#empty')).toBeNull();
+    expect(text('input#check')).toBeNull();
+    expect(text('input#submit')?.fontSize).toBe('21px');
+    expect(text('select#choice')?.fontSize).toBe('22px');
+    expect(text('textarea#area')?.fontSize).toBe('23px');
+    expect(text('button#button')?.fontSize).toBe('24px');
+    expect(text('p#filled')).toEqual({ fontSize: '16px', fontSizePx: 16, color: 'rgb(4, 5, 6)', colorProperty: '-webkit-text-fill-color' });
+    expect(text('text#label')).toEqual({ fontSize: '25px', fontSizePx: 25, color: 'rgb(255, 0, 0)', colorProperty: 'fill' });
+    expect(text('text#nofill')?.color).toBeNull();
+    expect(text('p#shadowed')?.fontSize).toBe('27px');
+    const face = compareRenderTokens(elements, { fontSizes: [16, 18, 19, 21, 22, 23, 24, 25, 26, 27], colors: ['rgb(1, 2, 3)', '#fff', '#000'] });
+    expect(face.findings.filter((f) => f.rule === 'font-size-off-scale')).toEqual([]);
+    const offPalette = face.findings.filter((f) => f.rule === 'color-off-palette').map((f) => [f.value, f.properties]);
+    expect(offPalette).toContainEqual(['rgb(4, 5, 6)', ['-webkit-text-fill-color']]);
+    expect(offPalette).toContainEqual(['rgb(255, 0, 0)', ['fill']]);
+  });
+
   test('child frames are walked in main-document coordinates; frames that do not render are skipped', async () => {
     const elements = await walk('frame.html');
     const inner = bySelector(elements, 'p#inner');
