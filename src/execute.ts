@@ -96,6 +96,26 @@ export async function executeCapturePlan(rawArgs: unknown, options: ExecuteOptio
   return runProvider(provider, args, { fields, request, target, rootDir: runRoot.root, warnings, fail });
 }
 
+/** A provider's own `artifact` / `written_path` claim that names anything but the runtime's target. */
+function claimMismatch(payload: ProviderPayload, fields: RuntimeFields, targetPath: string): string | null {
+  const { artifact, written_path: writtenPath } = payload;
+  if (artifact !== undefined && artifact !== '' && (typeof artifact !== 'string' || artifact.trim() !== fields.artifactPath)) {
+    return `reported artifact ${JSON.stringify(artifact)}, not the requested ${JSON.stringify(fields.artifactPath)}`;
+  }
+  if (writtenPath !== undefined && writtenPath !== '') {
+    if (typeof writtenPath !== 'string' || !path.isAbsolute(writtenPath)) return `reported written_path ${JSON.stringify(writtenPath)}, not an absolute path`;
+    let reported = path.resolve(writtenPath);
+    try {
+      // The target's folders are resolved; resolve the reported folder the same way.
+      reported = path.join(fs.realpathSync.native(path.dirname(reported)), path.basename(reported));
+    } catch {
+      // A folder that does not exist cannot hold the target either; compare as written.
+    }
+    if (reported !== targetPath) return `reported written_path ${writtenPath}, not the capture target ${targetPath}`;
+  }
+  return null;
+}
+
 interface ProviderRun {
   fields: RuntimeFields;
   request: CaptureRequestSnapshot;
@@ -132,6 +152,12 @@ async function runProvider(provider: CaptureProvider, args: Record<string, unkno
   if (!payload || payload.result !== 'captured') {
     staged?.discard();
     return fail(typeof payload?.error === 'string' && payload.error ? payload.error : 'capture failed without an error message');
+  }
+
+  const claim = claimMismatch(payload, fields, target.path);
+  if (claim) {
+    staged?.discard();
+    return fail(`provider ${provider.toolName} ${claim}; a provider may only produce the artifact the runtime resolved`);
   }
 
   const sidecar =

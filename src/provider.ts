@@ -52,6 +52,13 @@ export interface ProviderPayload {
   error?: string;
   observed_state?: string;
   warnings?: string[];
+  /**
+   * Optional claims about the file, as in the tool's advertised payload. When
+   * present they must name the runtime's own target (`context.writtenPath`,
+   * the requested `artifact_path`); any other path fails the capture.
+   */
+  artifact?: string;
+  written_path?: string;
   /** The render-token face for the screenshot sidecar; absent = not measured. */
   render_tokens?: unknown;
   page_facts?: ProbePageFacts;
@@ -78,6 +85,12 @@ let bundled: CaptureProvider | null = null;
 export function registerCaptureProvider(provider: CaptureProvider): void {
   if (!provider || typeof provider.toolName !== 'string' || typeof provider.describe !== 'function' || typeof provider.capture !== 'function') {
     throw new TypeError('registerCaptureProvider needs { toolName, describe(), capture(arguments, context) }');
+  }
+  if (!provider.toolName.trim()) throw new TypeError('registerCaptureProvider: toolName must be a non-empty string');
+  // tools/list advertises describe().name while calls are routed by toolName: they must agree.
+  const declared = provider.describe()?.name;
+  if (declared !== provider.toolName) {
+    throw new TypeError(`registerCaptureProvider: describe().name '${String(declared)}' must equal toolName '${provider.toolName}'`);
   }
   const existing = registered.findIndex((p) => p.toolName === provider.toolName);
   if (existing >= 0) registered.splice(existing, 1);
