@@ -227,8 +227,8 @@ class SnapshotReader {
   private readonly elements: RenderedElement[] = [];
   /** Per document: node index -> element index in `elements`. */
   private readonly elementIndex: Map<number, number>[] = [];
-  /** Per document: node index -> selector segment path (memoized). */
-  private readonly selectors: Map<number, string>[] = [];
+  /** Per document: element node -> ":nth-of-type(k)" when siblings share its tag, else "". */
+  private readonly nthOfType: Map<number, string>[] = [];
   private readonly frameOrigins = new Map<number, FrameOrigin>();
 
   constructor(
@@ -308,7 +308,7 @@ class SnapshotReader {
 
     const elementIndex = new Map<number, number>();
     this.elementIndex[docIndex] = elementIndex;
-    this.selectors[docIndex] = new Map();
+    this.nthOfType[docIndex] = this.siblingPositions(doc);
     const invisibleByOpacity = new Map<number, boolean>();
     const opacityHidden = (node: number): boolean => {
       if (node < 0 || node === undefined) return false;
@@ -454,7 +454,30 @@ class SnapshotReader {
     return at >= 0 ? cdi.value[at] : undefined;
   }
 
-  private segment(doc: SnapshotDocument, node: number): { text: string; anchored: boolean } {
+  /** :nth-of-type positions for elements whose parent has several children with the same tag (one pass over the nodes). */
+  private siblingPositions(doc: SnapshotDocument): Map<number, string> {
+    const parentIndex = doc.nodes.parentIndex ?? [];
+    const nodeType = doc.nodes.nodeType ?? [];
+    const nodeName = doc.nodes.nodeName ?? [];
+    const seen = new Map<string, number[]>();
+    for (let node = 0; node < nodeType.length; node++) {
+      if (nodeType[node] !== ELEMENT_NODE) continue;
+      const name = this.str(nodeName[node]);
+      if (name.startsWith('::')) continue;
+      const key = `${parentIndex[node]}|${name}`;
+      const group = seen.get(key);
+      if (group) group.push(node);
+      else seen.set(key, [node]);
+    }
+    const out = new Map<number, string>();
+    for (const group of seen.values()) {
+      if (group.length > 1) group.forEach((node, i) => out.set(node, `:nth-of-type(${i + 1})`));
+    }
+    return out;
+  }
+
+  private segment(docIndex: number, node: number): { text: string; anchored: boolean } {
+    const doc = this.documents[docIndex];
     const name = this.str(doc.nodes.nodeName?.[node]).toLowerCase();
     if (name.startsWith('::')) return { text: name, anchored: false };
     const attrs = doc.nodes.attributes?.[node] ?? [];
@@ -473,7 +496,8 @@ class SnapshotReader {
           .join('');
       }
     }
-    return { text: name + id + classes, anchored: id !== '' };
+    const nth = id ? '' : (this.nthOfType[docIndex]?.get(node) ?? '');
+    return { text: name + id + classes + nth, anchored: id !== '' };
   }
 
   /** tag#id.class path of up to SELECTOR_DEPTH elements, stopping at an id. */
@@ -485,7 +509,7 @@ class SnapshotReader {
     let current = node;
     while (current !== undefined && current >= 0 && parts.length < SELECTOR_DEPTH) {
       if (nodeType[current] === ELEMENT_NODE) {
-        const seg = this.segment(doc, current);
+        const seg = this.segment(docIndex, current);
         if (seg.text.startsWith('::') && parts.length === 0) {
           parts.unshift(seg.text);
         } else if (parts.length > 0 && parts[0].startsWith('::')) {

@@ -143,6 +143,26 @@ describe('walker', () => {
     expect(elements[card.parent!].selector).toBe('html > body');
   });
 
+  test('selectors name one element each, and its box is the element\'s border box in page coordinates', async () => {
+    for (const file of ['scale.html', 'concentric.html', 'borders.html']) {
+      const elements = await walk(file);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const checks = await page.evaluate(
+        (list) =>
+          list.map(({ selector }) => {
+            const matches = document.querySelectorAll(selector);
+            const r = matches[0]?.getBoundingClientRect();
+            return { selector, count: matches.length, box: r ? { x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height } : null };
+          }),
+        elements.map((e) => ({ selector: e.selector })),
+      );
+      checks.forEach((check, i) => {
+        expect({ selector: check.selector, count: check.count }).toEqual({ selector: elements[i].selector, count: 1 });
+        expect(check.box).toEqual(elements[i].box);
+      });
+    }
+  });
+
   test('relative units and var() are read as the browser computed them', async () => {
     const elements = await walk('units.html');
     expect(bySelector(elements, 'p#root-rem').text?.fontSize).toBe('20px');
