@@ -76,27 +76,25 @@ const CHROMIUM_ROLE_ALIASES: Record<string, string> = {
 
 /**
  * The snapshot role of an element, or null when it only passes its content
- * through. A written role attribute is read back from Chromium's tree (which
- * applies ARIA's rules for invalid and fallback tokens); without one, the role
- * is the one HTML-AAM gives the tag in its DOM context (`implicit`, computed
- * in the page), because Chromium's own implicit mapping uses internal roles
- * and differs from the snapshot format for several tags.
+ * through: the first role token the format knows, as written; without one,
+ * the role HTML-AAM gives the tag in its DOM context (`implicit`, computed in
+ * the page), because Chromium's implicit mapping uses internal roles
+ * (LabelText, DescriptionList, ...) and differs from the format for several
+ * tags (see docs/aria-snapshot-differences.md).
  */
 export function roleOf(f: ElementFacts, implicit: string): string | null {
   const explicit = explicitRole(f.attrs);
-  let role: string | null;
-  if (explicit && explicit !== 'none' && explicit !== 'presentation') {
-    role = explicit;
-    const ax = f.ax;
-    if (ax && !ax.ignored) {
-      const raw = String(ax.role?.value ?? '');
-      const mapped = CHROMIUM_ROLE_ALIASES[raw] || raw;
-      if (KNOWN_ROLES.has(mapped) && mapped !== 'none' && mapped !== 'presentation') role = mapped;
-    }
-  } else {
-    role = implicit || null;
-  }
+  // The snapshot keeps a written role even where Chromium re-maps it for context (an option
+  // outside a listbox is generic to Chromium); statesOf then reads the written states.
+  const role = explicit && explicit !== 'none' && explicit !== 'presentation' ? explicit : implicit || null;
   return role === 'none' || role === 'presentation' ? null : role;
+}
+
+/** Chromium's role for the element in the snapshot's vocabulary, or undefined when it has none. */
+export function chromiumRole(ax: AXNode | undefined): string | undefined {
+  if (!ax || ax.ignored) return undefined;
+  const raw = String(ax.role?.value ?? '');
+  return CHROMIUM_ROLE_ALIASES[raw] || raw;
 }
 
 function prop(ax: AXNode | undefined, name: string): any {
@@ -131,30 +129,30 @@ export interface StateFacts {
 /** States shown in brackets, each only on the roles where the snapshot format shows it. */
 export function statesOf(f: ElementFacts, role: string): StateFacts {
   const out: StateFacts = {};
-  const ax = f.ax;
-  if (CHECKED_ROLES.has(role)) out.checked = tristate(prop(ax, 'checked'));
-  if (DISABLED_ROLES.has(role)) out.disabled = prop(ax, 'disabled') === true;
-  if (EXPANDED_ROLES.has(role)) out.expanded = prop(ax, 'expanded') === true;
+  // Chromium's states are used when its node has the same role; where it has none or another
+  // (ignored, inert, re-mapped), the states are read as the author wrote them.
+  const ax = chromiumRole(f.ax) === role ? f.ax : undefined;
+  const attr = (name: string) => f.attrs.get(name);
+  const read = (axName: string, ariaName: string) => (ax ? prop(ax, axName) : attr(ariaName));
+  if (CHECKED_ROLES.has(role)) out.checked = tristate(read('checked', 'aria-checked'));
+  if (DISABLED_ROLES.has(role)) {
+    out.disabled = ax ? prop(ax, 'disabled') === true : attr('aria-disabled') === 'true' || (f.attrs.has('disabled') && NATIVE_CONTROLS.has(f.tag));
+  }
+  if (EXPANDED_ROLES.has(role)) out.expanded = ax ? prop(ax, 'expanded') === true : attr('aria-expanded') === 'true';
   if (INVALID_ROLES.has(role)) {
     // As written in aria-invalid: Chromium's own validity checks are not part of the format.
-    const v = (f.attrs.get('aria-invalid') || '').toLowerCase();
+    const v = (attr('aria-invalid') || '').toLowerCase();
     out.invalid = !v.trim() || v === 'false' ? false : v === 'grammar' || v === 'spelling' ? v : true;
   }
   if (LEVEL_ROLES.has(role)) {
     const native = /^H([1-6])$/.exec(f.tag);
-    if (native) out.level = Number(native[1]);
-    else {
-      // Only a written aria-level counts; Chromium's computed default levels are not shown.
-      const written = f.attrs.has('aria-level') ? Number(f.attrs.get('aria-level')) : NaN;
-      out.level = Number.isInteger(written) && written >= 1 ? (prop(ax, 'level') ?? written) : 0;
-    }
-  } else if (/^H[1-6]$/.test(f.tag)) {
-    out.level = undefined;
+    // Only a written aria-level counts; Chromium's computed default levels are not shown.
+    const written = f.attrs.has('aria-level') ? Number(attr('aria-level')) : NaN;
+    out.level = native ? Number(native[1]) : Number.isInteger(written) && written >= 1 ? written : 0;
   }
-  if (role === 'button') {
-    const p = tristate(prop(ax, 'pressed'));
-    out.pressed = p;
-  }
-  if (SELECTED_ROLES.has(role)) out.selected = prop(ax, 'selected') === true;
+  if (role === 'button') out.pressed = tristate(read('pressed', 'aria-pressed'));
+  if (SELECTED_ROLES.has(role)) out.selected = ax ? prop(ax, 'selected') === true : attr('aria-selected') === 'true';
   return out;
 }
+
+const NATIVE_CONTROLS = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'OPTGROUP']);

@@ -6,7 +6,7 @@
  * the name goes, and empty nameless generic wrappers vanish.
  */
 import type { WalkedChild, WalkedElement } from './domWalk';
-import { nameOf, normalizeWhiteSpace, roleOf, statesOf, type ElementFacts } from './axFacts';
+import { chromiumRole, nameOf, normalizeWhiteSpace, roleOf, statesOf, type ElementFacts } from './axFacts';
 import type { AriaNode } from './yaml';
 
 export type FactsLookup = (index: number) => ElementFacts | undefined;
@@ -48,7 +48,7 @@ function visitElement(parent: AriaNode, rec: WalkedElement, factsOf: FactsLookup
   if (target.role === 'link' && rec.href !== undefined) target.url = truncateDataUrl(rec.href);
   if (target.role === 'textbox' && rec.placeholder !== undefined && rec.placeholder !== target.name)
     target.placeholder = rec.placeholder;
-  if (node) fixName(node, rec, factsOf);
+  if (node && node.role !== 'iframe') fixName(node, rec, factsOf);
 }
 
 function toAriaNode(rec: WalkedElement, factsOf: FactsLookup): AriaNode | null {
@@ -94,9 +94,10 @@ function authorFallbackName(facts: ElementFacts, rec: WalkedElement, role: strin
 function fixName(node: AriaNode, rec: WalkedElement, factsOf: FactsLookup): void {
   if (node.name) return;
   const facts = factsOf(rec.i);
-  if (facts && (!facts.ax || facts.ax.ignored)) {
+  if (facts && chromiumRole(facts.ax) !== node.role) {
     // Chromium computes no name for content it leaves out of its tree (inert, behind a modal
-    // dialog); a reader of the page still meets it, named by its label or its content.
+    // dialog) or re-maps (an option outside a listbox); the snapshot still names it, by its
+    // label or its content.
     const label = (facts.attrs.get('aria-label') || '').trim() || (rec.labelText || '').trim();
     if (label) node.name = normalizeWhiteSpace(label);
     else if (NAME_FROM_CONTENT.has(node.role)) node.name = normalizeWhiteSpace(flatText(node));
