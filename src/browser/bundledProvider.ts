@@ -64,14 +64,14 @@ export class BundledCaptureProvider implements CaptureProvider {
   }
 }
 
-/** Placeholder until the Puppeteer adapter lands: fails every capture clearly. */
-const unavailableAdapter: BrowserAdapter = {
-  acceptsDesign: true,
-  async captureAndProbe() {
-    throw new Error('the bundled browser adapter is not available in this build');
-  },
-};
-
-export function createBundledProvider(adapter: BrowserAdapter = unavailableAdapter): BundledCaptureProvider {
-  return new BundledCaptureProvider(adapter);
+/**
+ * The bundled provider over the process-wide Puppeteer adapter (or the given
+ * adapter: tests inject fakes). The adapter module loads only when a provider
+ * is made without one, so importing this file loads no browser code.
+ */
+export function createBundledProvider(adapter?: BrowserAdapter): BundledCaptureProvider {
+  if (adapter) return new BundledCaptureProvider(adapter);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { defaultPuppeteerAdapter } = require('./puppeteerAdapter') as typeof import('./puppeteerAdapter');
+  return new BundledCaptureProvider(defaultPuppeteerAdapter());
 }

@@ -1,0 +1,278 @@
+/**
+ * Runs the normalized action list (src/actions.ts owns the vocabulary) on a
+ * Puppeteer page, with Playwright's semantics where the original relied on
+ * them. Each action gets ACTION_BUDGET_MS; a failure names the action's index,
+ * kind and selector.
+ */
+import type { ElementHandle, KeyInput, Page } from 'puppeteer';
+import { ACTION_BUDGET_MS, stateSelector, type CaptureAction } from '../actions';
+
+export class ActionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ActionError';
+  }
+}
+
+/** Lets a capture type (the trace) wrap each action; the default just runs it. */
+export type ActionWrapper = (index: number, action: CaptureAction, run: () => Promise<void>) => Promise<void>;
+
+const POLL_MS = 50;
+
+function describeAction(index: number, action: CaptureAction): string {
+  const selector = 'selector' in action && action.selector ? ` '${action.selector}'` : '';
+  return `actions[${index}] ${action.do}${selector}`;
+}
+
+function reason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.replace(/\s+/g, ' ').trim();
+}
+
+/** Runs every action in order; the first failure stops the capture. */
+export async function runActions(page: Page, actions: CaptureAction[], wrap?: ActionWrapper, budgetMs = ACTION_BUDGET_MS): Promise<void> {
+  for (let index = 0; index < actions.length; index++) {
+    const action = actions[index];
+    const run = () => runOneAction(page, action, budgetMs);
+    try {
+      if (wrap) await wrap(index, action, run);
+      else await run();
+    } catch (err) {
+      throw new ActionError(`${describeAction(index, action)} failed: ${reason(err)}`);
+    }
+  }
+}
+
+/** One action within its budget; waits it started are cancelled when the budget ends. */
+export async function runOneAction(page: Page, action: CaptureAction, budgetMs = ACTION_BUDGET_MS): Promise<void> {
+  const controller = new AbortController();
+  const deadline = Date.now() + budgetMs;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error(`did not finish within the ${budgetMs} ms action budget`));
+    }, budgetMs);
+  });
+  const work = perform(page, action, { signal: controller.signal, deadline, budgetMs });
+  work.catch(() => undefined);
+  try {
+    await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+}
+
+interface Budget {
+  signal: AbortSignal;
+  deadline: number;
+  budgetMs: number;
+}
+
+function remaining(budget: Budget): number {
+  return Math.max(1, budget.deadline - Date.now());
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The element the selector names, once it is in the DOM. */
+async function present(page: Page, selector: string, budget: Budget): Promise<ElementHandle<Element>> {
+  try {
+    const handle = await page.waitForSelector(selector, { timeout: remaining(budget), signal: budget.signal });
+    if (!handle) throw new Error('no element');
+    return handle;
+  } catch (err) {
+    if (isTimeout(err)) throw new Error(`no element matches the selector within ${budget.budgetMs} ms`);
+    throw err;
+  }
+}
+
+/**
+ * The element once present, visible and (for form controls) enabled — and,
+ * for fill, editable — like Playwright's actionability wait.
+ */
+async function actionable(page: Page, selector: string, budget: Budget, needEditable = false): Promise<ElementHandle<Element>> {
+  for (;;) {
+    // Re-queried each round: a page that re-renders replaces the element.
+    const handle = await present(page, selector, budget);
+    const state = await handle.evaluate((el, editable) => {
+      if (!el.isConnected) return 'detached from the document';
+      const style = getComputedStyle(el);
+      const rect = el.getBoundingClientRect();
+      if (style.visibility === 'hidden' || style.visibility === 'collapse' || rect.width === 0 || rect.height === 0) return 'not visible';
+      if ((el as HTMLInputElement).disabled || el.closest('fieldset:disabled')) return 'disabled';
+      if (editable && (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly) return 'read-only';
+      return 'ok';
+    }, needEditable);
+    if (state === 'ok') return handle;
+    await handle.dispose();
+    if (Date.now() + POLL_MS >= budget.deadline) throw new Error(`element is ${state} (waited ${budget.budgetMs} ms)`);
+    await sleep(POLL_MS);
+  }
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'TimeoutError' || /timed? ?out|waiting for selector/i.test(err.message));
+}
+
+async function perform(page: Page, action: CaptureAction, budget: Budget): Promise<void> {
+  switch (action.do) {
+    case 'click': {
+      await present(page, action.selector, budget);
+      await page.locator(action.selector).setTimeout(remaining(budget)).setVisibility('visible').click({ signal: budget.signal });
+      return;
+    }
+    case 'fill':
+      return fill(page, action.selector, action.value, budget);
+    case 'type': {
+      await present(page, action.selector, budget);
+      await page.locator(action.selector).setTimeout(remaining(budget)).setVisibility('visible').click({ signal: budget.signal });
+      await page.keyboard.type(action.value);
+      return;
+    }
+    case 'press': {
+      if (action.selector) {
+        const handle = await present(page, action.selector, budget);
+        await handle.focus();
+      }
+      await pressCombo(page, action.key);
+      return;
+    }
+    case 'select_option':
+      return selectOption(page, action.selector, action.value, action.label, budget);
+    case 'wait_for_selector':
+      await present(page, action.selector, budget);
+      return;
+    case 'wait_for_state': {
+      const selector = stateSelector(action);
+      try {
+        await page.waitForSelector(selector, { timeout: remaining(budget), signal: budget.signal });
+      } catch (err) {
+        if (!isTimeout(err)) throw err;
+        const seen = await page
+          .evaluate(() => Array.from(document.querySelectorAll('[data-state]'), (el) => el.getAttribute('data-state')).slice(0, 5))
+          .catch(() => []);
+        const note = seen.length ? `; data-state values on the page: ${seen.map((s) => `'${s}'`).join(', ')}` : '; no element carries data-state';
+        throw new Error(`no element matches ${selector} within ${budget.budgetMs} ms${note}`);
+      }
+      return;
+    }
+    case 'wait':
+    case 'sleep':
+      await sleep(action.ms);
+      return;
+  }
+}
+
+/** Input types Playwright fills by setting the value (no typing). */
+const SET_VALUE_TYPES = ['color', 'date', 'time', 'datetime-local', 'month', 'range', 'week'];
+const TYPEABLE_TYPES = ['', 'text', 'search', 'url', 'tel', 'email', 'password', 'number'];
+
+/**
+ * Playwright's fill: focus, select the current content, insert the value as
+ * one text input (so `input` fires as if typed); types without free text
+ * (date, colour, range…) get their value set and `input` + `change` fired.
+ */
+async function fill(page: Page, selector: string, value: string, budget: Budget): Promise<void> {
+  const handle = await actionable(page, selector, budget, true);
+  const mode = await handle.evaluate(
+    (el, setTypes, typeable, text) => {
+      if (el instanceof HTMLInputElement) {
+        const type = el.type.toLowerCase();
+        if (setTypes.includes(type)) return 'set';
+        if (!typeable.includes(type)) return `error:an input of type "${type}" cannot be filled`;
+        if (type === 'number' && text.trim() !== '' && Number.isNaN(Number(text))) return 'error:cannot fill a number input with non-numeric text';
+        return 'type';
+      }
+      if (el instanceof HTMLTextAreaElement) return 'type';
+      if ((el as HTMLElement).isContentEditable) return 'type';
+      return 'error:the element is not an <input>, <textarea> or [contenteditable] element';
+    },
+    SET_VALUE_TYPES,
+    TYPEABLE_TYPES,
+    value,
+  );
+  if (mode.startsWith('error:')) throw new Error(mode.slice('error:'.length));
+  if (mode === 'set') {
+    await handle.evaluate((el, text) => {
+      const input = el as HTMLInputElement;
+      input.focus();
+      input.value = text;
+      if (input.value !== text) throw new Error(`malformed value for input type "${input.type}": '${text}'`);
+      input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }, value);
+    return;
+  }
+  await handle.evaluate((el) => {
+    (el as HTMLElement).focus();
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+      el.select();
+    } else {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const selection = window.getSelection();
+      selection?.removeAllRanges();
+      selection?.addRange(range);
+    }
+  });
+  if (value === '') await page.keyboard.press('Delete');
+  else await page.keyboard.sendCharacter(value);
+}
+
+/** Playwright-style key combos: `Shift+ArrowDown`, `Control+a`, `ControlOrMeta+Enter`, `+`. */
+export function splitKeyCombo(key: string): string[] {
+  if (key === '+') return ['+'];
+  const parts = key.endsWith('++') ? [...key.slice(0, -2).split('+'), '+'] : key.split('+');
+  return parts.map((part) => (part === 'ControlOrMeta' ? (process.platform === 'darwin' ? 'Meta' : 'Control') : part));
+}
+
+async function pressCombo(page: Page, key: string): Promise<void> {
+  const parts = splitKeyCombo(key);
+  const modifiers = parts.slice(0, -1) as KeyInput[];
+  const main = parts[parts.length - 1] as KeyInput;
+  for (const m of modifiers) await page.keyboard.down(m);
+  try {
+    await page.keyboard.press(main);
+  } finally {
+    for (const m of modifiers.reverse()) await page.keyboard.up(m);
+  }
+}
+
+/**
+ * Chooses on a native <select>: the option whose value (and/or label — its
+ * text, as Playwright reads `option.label`) matches, then fires `input` and
+ * `change` as a user's choice would. Options that arrive late are waited for.
+ */
+async function selectOption(page: Page, selector: string, value: string | undefined, label: string | undefined, budget: Budget): Promise<void> {
+  const handle = await actionable(page, selector, budget);
+  for (;;) {
+    const outcome = await handle.evaluate(
+      (el, wantValue, wantLabel) => {
+        if (!(el instanceof HTMLSelectElement)) return { done: false, fatal: `the element is a <${el.tagName.toLowerCase()}>, not a <select>` };
+        const normalize = (s: string) => s.replace(/\s+/g, ' ').trim();
+        const options = Array.from(el.options);
+        const match = options.find(
+          (o) => (wantValue === null || o.value === wantValue) && (wantLabel === null || o.label === wantLabel || normalize(o.label) === normalize(wantLabel)),
+        );
+        if (!match) return { done: false, fatal: '', options: options.map((o) => `${o.value}=${normalize(o.label)}`).slice(0, 10) };
+        if (match.disabled) return { done: false, fatal: '', options: [] as string[] };
+        for (const o of options) o.selected = o === match;
+        el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+        return { done: true, fatal: '' };
+      },
+      value ?? null,
+      label ?? null,
+    );
+    if (outcome.done) return;
+    if (outcome.fatal) throw new Error(outcome.fatal);
+    if (Date.now() + POLL_MS >= budget.deadline) {
+      const wanted = [value !== undefined ? `value '${value}'` : '', label !== undefined ? `label '${label}'` : ''].filter(Boolean).join(' and ');
+      const listed = outcome.options?.length ? ` (options value=label: ${outcome.options.join(', ')})` : '';
+      throw new Error(`no enabled <option> with ${wanted} within ${budget.budgetMs} ms${listed}`);
+    }
+    await sleep(POLL_MS);
+  }
+}

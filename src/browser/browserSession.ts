@@ -1,0 +1,302 @@
+/**
+ * The one place a browser is launched or attached.
+ *
+ * Launched: lazily on the first capture, kept warm and reused; a crashed or
+ * killed browser is noticed ('disconnected') and the next capture launches a
+ * new one. It runs over a pipe, so it dies with this process even on SIGKILL,
+ * and its temporary profile folder is removed when it goes.
+ *
+ * Attached (--browser-url, --ws-endpoint, DESIGN_PLAYBOOK_CDP_URL): Puppeteer
+ * only attaches to targets inside the browser contexts this process created,
+ * so the user's own tabs are never touched; on exit it disconnects and never
+ * closes the user's browser. A browser that went away is reconnected to on
+ * the next capture.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import CDP from 'chrome-remote-interface';
+import puppeteer, { type Browser, type BrowserContext, type Target } from 'puppeteer';
+import { attachTarget, browserFlags, captureTimeoutMs, type AttachTarget, type BrowserFlags } from './options';
+import { findBrowser, type FoundBrowser } from './findBrowser';
+import { log } from '../log';
+
+export const PROFILE_PREFIX = 'design-playbook-evidence-profile-';
+
+/** Flags for a headless Chromium that must not reach the network on its own. */
+export function launchArgs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const args = [
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+    '--disable-dev-shm-usage',
+  ];
+  // Chromium refuses to start its sandbox as root (containers, CI).
+  if (typeof process.getuid === 'function' && process.getuid() === 0) args.push('--no-sandbox');
+  const extra = env.DESIGN_PLAYBOOK_CHROME_ARGS;
+  if (extra && extra.trim()) args.push(...extra.trim().split(/\s+/));
+  return args;
+}
+
+export class BrowserUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BrowserUnavailableError';
+  }
+}
+
+export interface SessionDescription {
+  mode: 'launch' | 'attach';
+  /** Launched: the executable; attached: the URL given. */
+  where: string;
+  source: string;
+}
+
+export class BrowserSession {
+  private browser: Browser | null = null;
+  private pending: Promise<Browser> | null = null;
+  private profileDir: string | null = null;
+  private readonly ownedContexts = new Set<string>();
+  private shuttingDown = false;
+  /** Bumped whenever the browser goes away, so a capture can tell it lost its browser. */
+  private generationCounter = 0;
+  private exitHookInstalled = false;
+
+  constructor(
+    private readonly flags: () => BrowserFlags = browserFlags,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  get generation(): number {
+    return this.generationCounter;
+  }
+
+  attachTarget(): AttachTarget | null {
+    return attachTarget(this.flags(), this.env);
+  }
+
+  /** What this session would use, without starting anything (throws when no browser is found). */
+  describe(): SessionDescription {
+    const target = this.attachTarget();
+    if (target) return { mode: 'attach', where: target.url, source: target.source };
+    const found = this.find();
+    return { mode: 'launch', where: found.executablePath, source: found.source };
+  }
+
+  find(): FoundBrowser {
+    return findBrowser({ executablePath: this.flags().executablePath, env: this.env });
+  }
+
+  /** The launched browser's process id (undefined when attached or not started). */
+  pid(): number | undefined {
+    return this.browser?.process()?.pid;
+  }
+
+  isConnected(): boolean {
+    return !!this.browser?.connected;
+  }
+
+  /** The warm browser, launching or attaching on first use or after it went away. */
+  async acquire(): Promise<Browser> {
+    if (this.shuttingDown) throw new BrowserUnavailableError('the server is shutting down');
+    if (this.browser?.connected) return this.browser;
+    if (!this.pending) {
+      this.pending = this.start().finally(() => {
+        this.pending = null;
+      });
+    }
+    return this.pending;
+  }
+
+  private async start(): Promise<Browser> {
+    const target = this.attachTarget();
+    const browser = target ? await this.attach(target) : await this.launch();
+    this.browser = browser;
+    browser.once('disconnected', () => {
+      if (this.browser === browser) this.browser = null;
+      this.generationCounter++;
+      if (!this.shuttingDown) log(target ? `attached browser ${target.url} disconnected; the next capture reconnects` : 'browser exited; the next capture launches a new one');
+      void this.removeProfile(browser);
+    });
+    return browser;
+  }
+
+  /** Only targets inside contexts this process created: the user's tabs stay untouched. */
+  private readonly targetFilter = (target: Target): boolean => {
+    if (target.type() === 'browser') return true;
+    const id = target.browserContext()?.id;
+    return id !== undefined && this.ownedContexts.has(id);
+  };
+
+  private protocolTimeout(): number {
+    return captureTimeoutMs(this.env) + 30_000;
+  }
+
+  private async launch(): Promise<Browser> {
+    const found = this.find();
+    const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), PROFILE_PREFIX));
+    this.installExitHook();
+    try {
+      const browser = await puppeteer.launch({
+        executablePath: found.executablePath,
+        headless: true,
+        pipe: true,
+        userDataDir: profileDir,
+        args: launchArgs(this.env),
+        defaultViewport: null,
+        targetFilter: this.targetFilter,
+        waitForInitialPage: false,
+        // The server's shutdown hooks close the browser; Puppeteer's own exit hook stays as a backstop.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+        protocolTimeout: this.protocolTimeout(),
+        dumpio: false,
+      });
+      this.profileDir = profileDir;
+      (browser as unknown as { __profileDir?: string }).__profileDir = profileDir;
+      log(`launched ${found.executablePath} (${found.source}), pid ${browser.process()?.pid}`);
+      return browser;
+    } catch (err) {
+      fs.rmSync(profileDir, { recursive: true, force: true });
+      const message = err instanceof Error ? err.message : String(err);
+      throw new BrowserUnavailableError(`could not launch ${found.executablePath} (${found.source}): ${firstLines(message)}`);
+    }
+  }
+
+  private async attach(target: AttachTarget): Promise<Browser> {
+    let wsEndpoint = target.url;
+    try {
+      if (target.kind === 'browser-url') {
+        const url = new URL(target.url);
+        const secure = url.protocol === 'https:';
+        const port = url.port ? Number(url.port) : secure ? 443 : 80;
+        const version = await CDP.Version({ host: url.hostname, port, secure });
+        if (!version.webSocketDebuggerUrl) throw new Error('its /json/version names no webSocketDebuggerUrl');
+        wsEndpoint = version.webSocketDebuggerUrl;
+      }
+      const browser = await puppeteer.connect({
+        browserWSEndpoint: wsEndpoint,
+        defaultViewport: null,
+        targetFilter: this.targetFilter,
+        protocolTimeout: this.protocolTimeout(),
+      });
+      log(`attached to ${target.url} (${target.source})`);
+      return browser;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new BrowserUnavailableError(
+        `could not attach to the browser at ${target.url} (${target.source}): ${firstLines(message)}; ` +
+          'start Chrome with --remote-debugging-port=<port> and pass that address, or drop the attach setting to launch a browser',
+      );
+    }
+  }
+
+  /** A fresh browser context (no cookies, storage or cache shared with any other capture). */
+  async newContext(browser: Browser): Promise<BrowserContext> {
+    const context = await browser.createBrowserContext();
+    if (context.id) this.ownedContexts.add(context.id);
+    return context;
+  }
+
+  /**
+   * Closes a capture's context, even when its renderer hangs (the browser
+   * disposes the context from its own process). If even that does not
+   * answer, a launched browser is killed so the next capture starts clean.
+   */
+  async closeContext(context: BrowserContext, timeoutMs = 10_000): Promise<void> {
+    const id = context.id;
+    try {
+      await withTimeout(context.close(), timeoutMs, 'closing the capture context');
+    } catch (err) {
+      if (context.browser().connected) {
+        log(`could not close a capture context: ${(err as Error).message}`);
+        if (!this.attachTarget()) this.kill();
+      }
+    } finally {
+      if (id) this.ownedContexts.delete(id);
+    }
+  }
+
+  /** Kills a launched browser (never an attached one); the next capture relaunches. */
+  kill(): void {
+    const browser = this.browser;
+    if (!browser) return;
+    const child = browser.process();
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  }
+
+  /** Closes what this process opened: the launched browser, or only our contexts of an attached one. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    const browser = this.browser ?? (this.pending ? await this.pending.catch(() => null) : null);
+    this.browser = null;
+    if (!browser) return;
+    if (browser.process()) {
+      try {
+        await withTimeout(browser.close(), 5_000, 'closing the browser');
+      } catch {
+        const child = browser.process();
+        if (child && child.exitCode === null) child.kill('SIGKILL');
+        await new Promise<void>((resolve) => (child && child.exitCode === null ? child.once('exit', () => resolve()) : resolve()));
+      }
+      await this.removeProfile(browser);
+      return;
+    }
+    for (const context of browser.browserContexts()) {
+      if (context.id && this.ownedContexts.has(context.id)) await context.close().catch(() => undefined);
+    }
+    this.ownedContexts.clear();
+    await browser.disconnect().catch(() => undefined);
+  }
+
+  private async removeProfile(browser: Browser): Promise<void> {
+    const dir = (browser as unknown as { __profileDir?: string }).__profileDir;
+    if (!dir) return;
+    const child = browser.process();
+    if (child && child.exitCode === null && child.signalCode === null) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 5_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
+    if (this.profileDir === dir) this.profileDir = null;
+  }
+
+  /** Last resort on process exit: whatever profile folder is still there goes. */
+  private installExitHook(): void {
+    if (this.exitHookInstalled) return;
+    this.exitHookInstalled = true;
+    process.once('exit', () => {
+      this.kill();
+      if (this.profileDir) {
+        try {
+          fs.rmSync(this.profileDir, { recursive: true, force: true, maxRetries: 3 });
+        } catch {
+          // nothing more can be done while exiting
+        }
+      }
+    });
+  }
+}
+
+function firstLines(message: string, count = 4): string {
+  return message.split('\n').slice(0, count).join(' ').replace(/\s+/g, ' ').trim();
+}
+
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

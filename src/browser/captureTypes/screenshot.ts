@@ -1,0 +1,43 @@
+/**
+ * screenshot: a full-page PNG (beyond the viewport, at the requested device
+ * pixel ratio), then the render-token probe on the same frozen page, with the
+ * page facts the sidecar records.
+ */
+import type { Page, CDPSession } from 'puppeteer';
+import type { ProbePageFacts } from '../../provider';
+import type { Viewport } from '../../contract';
+import { renderTokenProbe } from '../../probe';
+import type { CaptureTypeModule } from './types';
+
+export async function fullPagePng(page: Page): Promise<Buffer> {
+  const data = await page.screenshot({ type: 'png', fullPage: true, captureBeyondViewport: true });
+  return Buffer.from(data);
+}
+
+export async function readPageFacts(page: Page, cdp: CDPSession, viewport: Viewport): Promise<ProbePageFacts> {
+  const [metrics, devicePixelRatio] = await Promise.all([
+    cdp.send('Page.getLayoutMetrics'),
+    page.evaluate(() => window.devicePixelRatio),
+  ]);
+  const size = metrics.cssContentSize ?? metrics.contentSize;
+  return {
+    finalUrl: page.url(),
+    documentSize: { width: Math.ceil(size.width), height: Math.ceil(size.height) },
+    viewport: { width: viewport.width, height: viewport.height },
+    devicePixelRatio,
+  };
+}
+
+export const screenshotCapture: CaptureTypeModule = {
+  async start({ page, cdp, job }) {
+    return {
+      async finish() {
+        const bytes = await fullPagePng(page);
+        const pageFacts = await readPageFacts(page, cdp, job.request.viewport);
+        const renderTokens = await renderTokenProbe(cdp, job.design);
+        return { bytes, pageFacts, renderTokens };
+      },
+      async dispose() {},
+    };
+  },
+};

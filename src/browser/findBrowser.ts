@@ -1,0 +1,140 @@
+/**
+ * Which Chrome/Chromium to launch, in a fixed order:
+ *   1. the --executable-path flag;
+ *   2. DESIGN_PLAYBOOK_CHROME_PATH;
+ *   3. PUPPETEER_EXECUTABLE_PATH, then CHROME_PATH;
+ *   4. the usual system locations;
+ *   5. a browser Puppeteer itself installed (its cache).
+ * A path named explicitly (1–3) that does not exist is an error, not a reason
+ * to fall through to another browser. Nothing is ever downloaded.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+export interface FoundBrowser {
+  executablePath: string;
+  /** Where the path came from, e.g. `--executable-path`, `system location`. */
+  source: string;
+}
+
+export class BrowserNotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BrowserNotFoundError';
+  }
+}
+
+const LINUX_LOCATIONS = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/usr/bin/chrome-headless-shell',
+  '/usr/lib/chromium/chromium',
+  '/snap/bin/chromium',
+  '/opt/google/chrome/chrome',
+];
+const MAC_LOCATIONS = [
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  '/Applications/Google Chrome Canary.app/Contents/MacOS/Google Chrome Canary',
+  '/Applications/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing',
+];
+function windowsLocations(env: NodeJS.ProcessEnv): string[] {
+  const roots = [env['PROGRAMFILES'], env['PROGRAMFILES(X86)'], env.LOCALAPPDATA].filter((r): r is string => !!r);
+  return roots.map((root) => path.join(root, 'Google', 'Chrome', 'Application', 'chrome.exe'));
+}
+
+/** The system locations searched, for this platform, in order. */
+export function systemLocations(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string[] {
+  if (platform === 'darwin') return MAC_LOCATIONS;
+  if (platform === 'win32') return windowsLocations(env);
+  return LINUX_LOCATIONS;
+}
+
+function isExecutableFile(p: string): boolean {
+  try {
+    if (!fs.statSync(p).isFile()) return false;
+    fs.accessSync(p, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Browsers in Puppeteer's cache (`npx puppeteer browsers install chrome`), newest build first. */
+export function puppeteerInstalledBrowsers(env: NodeJS.ProcessEnv = process.env): string[] {
+  const found: string[] = [];
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const puppeteer = require('puppeteer') as { executablePath(): string };
+    const pinned = puppeteer.executablePath();
+    if (pinned) found.push(pinned);
+  } catch {
+    // puppeteer could not compute its pinned path; the cache scan below still runs
+  }
+  const cacheDir = env.PUPPETEER_CACHE_DIR || path.join(os.homedir(), '.cache', 'puppeteer');
+  for (const product of ['chrome', 'chrome-headless-shell']) {
+    let builds: string[] = [];
+    try {
+      builds = fs.readdirSync(path.join(cacheDir, product)).sort().reverse();
+    } catch {
+      continue;
+    }
+    for (const build of builds) {
+      const dir = path.join(cacheDir, product, build);
+      const candidates =
+        product === 'chrome'
+          ? ['chrome-linux64/chrome', 'chrome-mac-x64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing',
+             'chrome-mac-arm64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing', 'chrome-win64/chrome.exe']
+          : ['chrome-headless-shell-linux64/chrome-headless-shell', 'chrome-headless-shell-mac-x64/chrome-headless-shell',
+             'chrome-headless-shell-mac-arm64/chrome-headless-shell', 'chrome-headless-shell-win64/chrome-headless-shell.exe'];
+      for (const rel of candidates) found.push(path.join(dir, rel));
+    }
+  }
+  return found;
+}
+
+export function howToGetABrowser(): string {
+  return (
+    'install one (Debian/Ubuntu: `apt-get install chromium`; Fedora: `dnf install chromium`; macOS: install Google Chrome; ' +
+    'or `npx puppeteer browsers install chrome`), point to it with --executable-path /path/to/chrome or ' +
+    'DESIGN_PLAYBOOK_CHROME_PATH, or attach to a Chrome you run (`chrome --remote-debugging-port=9222`) with ' +
+    '--browser-url http://127.0.0.1:9222 or DESIGN_PLAYBOOK_CDP_URL'
+  );
+}
+
+export interface FindOptions {
+  executablePath?: string;
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  /** Test seam: the system locations to search. */
+  locations?: string[];
+  /** Test seam: Puppeteer's installed browsers. */
+  puppeteerBrowsers?: () => string[];
+}
+
+export function findBrowser(options: FindOptions = {}): FoundBrowser {
+  const env = options.env ?? process.env;
+  const explicit: Array<[string | undefined, string]> = [
+    [options.executablePath, '--executable-path'],
+    [env.DESIGN_PLAYBOOK_CHROME_PATH, 'DESIGN_PLAYBOOK_CHROME_PATH'],
+    [env.PUPPETEER_EXECUTABLE_PATH, 'PUPPETEER_EXECUTABLE_PATH'],
+    [env.CHROME_PATH, 'CHROME_PATH'],
+  ];
+  for (const [value, source] of explicit) {
+    if (!value || !value.trim()) continue;
+    const p = path.resolve(value.trim());
+    if (isExecutableFile(p)) return { executablePath: p, source };
+    throw new BrowserNotFoundError(`${source} names ${p}, which is not an executable file; fix the path, or ${howToGetABrowser()}`);
+  }
+  const locations = options.locations ?? systemLocations(options.platform, env);
+  for (const p of locations) if (isExecutableFile(p)) return { executablePath: p, source: 'system location' };
+  const installed = (options.puppeteerBrowsers ?? (() => puppeteerInstalledBrowsers(env)))();
+  for (const p of installed) if (isExecutableFile(p)) return { executablePath: p, source: "Puppeteer's browser cache" };
+  throw new BrowserNotFoundError(
+    `no Chrome or Chromium found (looked at --executable-path, DESIGN_PLAYBOOK_CHROME_PATH, PUPPETEER_EXECUTABLE_PATH, CHROME_PATH, ` +
+      `${locations.join(', ')} and Puppeteer's browser cache): ${howToGetABrowser()}`,
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * The freeze step, run after navigation and again after the actions: stop
+ * animations, transitions and the caret blink, then wait for fonts and (when
+ * asked) for the network to go idle.
+ *
+ * The sheet is a constructed stylesheet adopted by the document: a page's
+ * Content-Security-Policy does not block it, and it adds no node to the DOM
+ * the a11y snapshot or trace reads.
+ */
+import type { Frame, Page } from 'puppeteer';
+import type { Freeze } from '../contract';
+import { NAVIGATION_BUDGET_MS } from '../actions';
+
+export const FREEZE_CSS =
+  '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
+export const FONTS_BUDGET_MS = 10_000;
+/** Playwright's networkidle: no request in flight for 500 ms. */
+export const NETWORK_IDLE_MS = 500;
+
+async function adoptFreezeSheet(frame: Frame): Promise<void> {
+  await frame.evaluate((css) => {
+    const key = '__designPlaybookFreezeSheet';
+    const holder = window as unknown as Record<string, CSSStyleSheet | HTMLStyleElement | undefined>;
+    const existing = holder[key];
+    if (typeof CSSStyleSheet === 'function' && 'adoptedStyleSheets' in document) {
+      const sheet = existing instanceof CSSStyleSheet ? existing : new CSSStyleSheet();
+      if (!(existing instanceof CSSStyleSheet)) {
+        sheet.replaceSync(css);
+        holder[key] = sheet;
+      }
+      if (!document.adoptedStyleSheets.includes(sheet)) document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+      return;
+    }
+    // Documents without constructed sheets (old engines): a <style> element.
+    if (existing instanceof HTMLStyleElement && existing.isConnected) return;
+    const style = document.createElement('style');
+    style.textContent = css;
+    (document.head || document.documentElement).appendChild(style);
+    holder[key] = style;
+  }, FREEZE_CSS);
+}
+
+/** Returns warnings (fonts that never settled); throws when network idle never came. */
+export async function applyFreeze(page: Page, freeze: Freeze): Promise<string[]> {
+  const warnings: string[] = [];
+  if (!freeze.enabled) return warnings;
+  await Promise.all(
+    page.frames().map((frame) =>
+      adoptFreezeSheet(frame).catch((err) => {
+        // A detached or navigating subframe is not worth failing the capture for; the main frame is.
+        if (frame === page.mainFrame()) throw err;
+      }),
+    ),
+  );
+  if (freeze.waitFonts) {
+    const settled = await page.evaluate(
+      (ms) =>
+        Promise.race([
+          document.fonts.ready.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
+        ]),
+      FONTS_BUDGET_MS,
+    );
+    if (!settled) warnings.push(`freeze: web fonts were still loading after ${FONTS_BUDGET_MS} ms; captured with what had loaded`);
+  }
+  if (freeze.networkIdle) {
+    try {
+      await page.waitForNetworkIdle({ idleTime: NETWORK_IDLE_MS, timeout: NAVIGATION_BUDGET_MS });
+    } catch (err) {
+      throw new Error(`freeze: the network did not go idle within ${NAVIGATION_BUDGET_MS} ms (${(err as Error).message})`);
+    }
+  }
+  return warnings;
+}

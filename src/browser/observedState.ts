@@ -1,0 +1,40 @@
+/**
+ * observed_state: the page's own `data-state` marker, read after the
+ * capture — <body>, else <html>, else the first element carrying a non-empty
+ * one; trimmed. Anything else, or a probe that throws, is `unknown`. Never the
+ * requested state.
+ */
+import type { Page } from 'puppeteer';
+import { UNKNOWN_STATE } from '../result';
+
+/** The in-page read; exported so tests can run the same rule on a page. */
+export function readDataStateInPage(): string | null {
+  const pick = (el: Element | null | undefined): string | null => {
+    const value = el?.getAttribute('data-state');
+    return value && value.trim() ? value.trim() : null;
+  };
+  const direct = pick(document.body) ?? pick(document.documentElement);
+  if (direct) return direct;
+  for (const el of Array.from(document.querySelectorAll('[data-state]'))) {
+    const value = pick(el);
+    if (value) return value;
+  }
+  return null;
+}
+
+export async function readObservedState(page: Page, timeoutMs = 5_000): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const value = await Promise.race([
+      page.evaluate(readDataStateInPage),
+      new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), timeoutMs);
+      }),
+    ]);
+    return typeof value === 'string' && value.trim() ? value.trim() : UNKNOWN_STATE;
+  } catch {
+    return UNKNOWN_STATE;
+  } finally {
+    clearTimeout(timer);
+  }
+}

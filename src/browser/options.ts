@@ -1,0 +1,67 @@
+/**
+ * How the bundled provider reaches a browser: the CLI flags (server mode and
+ * subcommands alike) and the environment. Flags outrank the environment.
+ */
+export interface BrowserFlags {
+  /** --executable-path: the Chrome/Chromium binary to launch. */
+  executablePath?: string;
+  /** --browser-url http://host:port: attach, resolving the WebSocket through /json/version. */
+  browserUrl?: string;
+  /** --ws-endpoint ws://…: attach directly. */
+  wsEndpoint?: string;
+}
+
+export type AttachTarget = { kind: 'browser-url'; url: string; source: string } | { kind: 'ws-endpoint'; url: string; source: string };
+
+export const DEFAULT_CAPTURE_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_PARALLEL = 4;
+
+let flags: BrowserFlags = {};
+
+/** Set once by the CLI before the provider is created. */
+export function configureBrowser(next: BrowserFlags): void {
+  flags = { ...next };
+}
+
+export function browserFlags(): BrowserFlags {
+  return flags;
+}
+
+/** A CDP URL in either form: ws(s):// as is, http(s):// or bare host:port as a browser URL. */
+export function parseCdpUrl(value: string, source: string): AttachTarget {
+  const url = value.trim();
+  if (/^wss?:\/\//i.test(url)) return { kind: 'ws-endpoint', url, source };
+  if (/^https?:\/\//i.test(url)) return { kind: 'browser-url', url, source };
+  if (/^[^/\s]+:\d+$/.test(url)) return { kind: 'browser-url', url: `http://${url}`, source };
+  throw new Error(`${source} must be an http://host:port browser URL or a ws:// endpoint (got '${value}')`);
+}
+
+/** Attach when a flag or DESIGN_PLAYBOOK_CDP_URL says so; null = launch. */
+export function attachTarget(given: BrowserFlags = flags, env: NodeJS.ProcessEnv = process.env): AttachTarget | null {
+  if (given.wsEndpoint) return parseCdpUrl(given.wsEndpoint, '--ws-endpoint');
+  if (given.browserUrl) return parseCdpUrl(given.browserUrl, '--browser-url');
+  const fromEnv = env.DESIGN_PLAYBOOK_CDP_URL;
+  if (fromEnv && fromEnv.trim()) return parseCdpUrl(fromEnv, 'DESIGN_PLAYBOOK_CDP_URL');
+  return null;
+}
+
+function positiveIntegerEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    process.stderr.write(`[design-playbook-evidence] warning: ${name}=${raw} is not a positive integer; using ${fallback}\n`);
+    return fallback;
+  }
+  return value;
+}
+
+/** The whole-capture budget (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS, default 60000). */
+export function captureTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  return positiveIntegerEnv(env, 'DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS', DEFAULT_CAPTURE_TIMEOUT_MS);
+}
+
+/** How many captures run at once (DESIGN_PLAYBOOK_MAX_PARALLEL, default 4). */
+export function maxParallel(env: NodeJS.ProcessEnv = process.env): number {
+  return positiveIntegerEnv(env, 'DESIGN_PLAYBOOK_MAX_PARALLEL', DEFAULT_MAX_PARALLEL);
+}

@@ -1,0 +1,180 @@
+/**
+ * `design-playbook-evidence demo` (`npm run demo`): serves the shipped demo
+ * page from 127.0.0.1, captures it into a demo run folder (./demo-run by
+ * default, marked with plan.md) through the same boundary as the MCP tool,
+ * and prints where each file landed.
+ */
+import * as fs from 'fs';
+import * as http from 'http';
+import * as path from 'path';
+import type { AddressInfo } from 'net';
+import { pathToFileURL } from 'url';
+import { executeCapturePlan } from '../execute';
+import { sidecarLeaf } from '../execute';
+import type { CaptureResult } from '../result';
+import { closeDefaultAdapter } from '../browser/puppeteerAdapter';
+import { parseFlags, single, BROWSER_FLAGS_HELP } from './args';
+
+export const DEMO_USAGE = `Usage: design-playbook-evidence demo [--out DIR] [--file]
+
+Captures the demo page shipped with the package into a demo run folder and
+prints where the files are: two screenshots (each with its .probe.json
+sidecar, bound to the page's declared design tokens), an aria snapshot and a
+Playwright trace of filling in the form.
+
+  --out DIR   the demo run folder (default ./demo-run; plan.md marks it)
+  --file      load the page from file:// instead of a 127.0.0.1 server
+  --help      this help
+
+${BROWSER_FLAGS_HELP}`;
+
+/** The design tokens the demo page declares in its style sheet. */
+export const DEMO_DESIGN = {
+  fontSizes: [14, 16, 20, 24],
+  colors: ['#f5f5f5', '#ffffff', '#1a1a1a', '#0b6bcb', '#5c5c5c'],
+  radii: [4, 8, 12],
+};
+
+const SUBSCRIBE_ACTIONS = [
+  { do: 'fill', selector: '#email', value: 'reviewer@example.com' },
+  { do: 'select_option', selector: '#topic', label: 'Interface changes' },
+  { do: 'click', selector: '#subscribe' },
+  { do: 'wait_for_state', state: 'submitted' },
+];
+
+/** The package's demo/ folder, found from this file (src/ under ts-jest, dist/src/ when built). */
+export function demoDir(): string {
+  let dir = __dirname;
+  for (let i = 0; i < 5; i++) {
+    const candidate = path.join(dir, 'demo');
+    if (fs.existsSync(path.join(candidate, 'index.html')) && fs.existsSync(path.join(dir, 'package.json'))) return candidate;
+    dir = path.dirname(dir);
+  }
+  throw new Error(`the demo page was not found next to ${__dirname} (expected <package>/demo/index.html)`);
+}
+
+async function serveDemo(dir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const page = fs.readFileSync(path.join(dir, 'index.html'));
+  const server = http.createServer((req, res) => {
+    if ((req.url || '/').split('?')[0] === '/' || req.url === '/index.html') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(page);
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function ensureRunFolder(root: string): void {
+  fs.mkdirSync(path.join(root, 'evidence'), { recursive: true });
+  const marker = path.join(root, 'plan.md');
+  if (!fs.existsSync(marker)) {
+    fs.writeFileSync(
+      marker,
+      '# Demo run\n\nCreated by `design-playbook-evidence demo`. This file marks the folder as a run root;\nthe evidence lands in `evidence/`.\n',
+    );
+  }
+}
+
+export interface DemoCapture {
+  label: string;
+  args: Record<string, unknown>;
+}
+
+export function demoCaptures(url: string, runRoot: string): DemoCapture[] {
+  const base = { schemaVersion: 1, url, run_root: runRoot, overwrite: true };
+  const light = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
+  const dark = { width: 800, height: 600, devicePixelRatio: 2, colorScheme: 'dark' };
+  return [
+    {
+      label: 'screenshot, idle (light, bound to the declared tokens)',
+      args: { ...base, type: 'screenshot', state: 'idle', artifact_path: 'evidence/demo-idle.png', viewport: light, design: DEMO_DESIGN },
+    },
+    {
+      label: 'screenshot after subscribing (dark, 2x)',
+      args: {
+        ...base,
+        type: 'screenshot',
+        state: 'submitted',
+        actions: SUBSCRIBE_ACTIONS,
+        artifact_path: 'evidence/demo-submitted-dark.png',
+        viewport: dark,
+        design: DEMO_DESIGN,
+      },
+    },
+    {
+      label: 'aria snapshot after subscribing',
+      args: { ...base, type: 'a11y tree', state: 'submitted', actions: SUBSCRIBE_ACTIONS, artifact_path: 'evidence/demo-submitted.a11y.json', viewport: light },
+    },
+    {
+      label: 'interaction trace of subscribing',
+      args: {
+        ...base,
+        type: 'interaction trace',
+        state: 'submitted',
+        actions: SUBSCRIBE_ACTIONS,
+        artifact_path: 'evidence/demo-submitted.trace.zip',
+        viewport: light,
+      },
+    },
+  ];
+}
+
+export async function runDemo(argv: string[]): Promise<number> {
+  const flags = parseFlags(argv, { out: { value: true }, file: { value: false }, help: { value: false } });
+  if (flags.switches.has('help')) {
+    process.stdout.write(DEMO_USAGE);
+    return 0;
+  }
+  const runRoot = path.resolve(single(flags, 'out') ?? 'demo-run');
+  ensureRunFolder(runRoot);
+  const dir = demoDir();
+  const server = flags.switches.has('file') ? null : await serveDemo(dir);
+  const url = server ? server.url : pathToFileURL(path.join(dir, 'index.html')).href;
+  const out = process.stdout;
+  out.write(`demo page: ${url}\nrun folder: ${runRoot}\n\n`);
+  let failures = 0;
+  try {
+    for (const capture of demoCaptures(url, runRoot)) {
+      const started = Date.now();
+      let result: CaptureResult;
+      try {
+        result = await executeCapturePlan(capture.args);
+      } catch (err) {
+        failures++;
+        out.write(`✗ ${capture.label}: ${(err as Error).message}\n`);
+        continue;
+      }
+      const ms = Date.now() - started;
+      if (result.result !== 'captured') {
+        failures++;
+        out.write(`✗ ${capture.label}: ${result.error}\n`);
+        continue;
+      }
+      out.write(`✓ ${capture.label} — observed_state ${result.observed_state}, ${ms} ms\n  ${result.written_path}\n`);
+      if (capture.args.type === 'screenshot') out.write(`  ${path.join(path.dirname(result.written_path), sidecarLeaf(path.basename(result.written_path)))}\n`);
+      for (const warning of result.warnings) out.write(`  warning: ${warning}\n`);
+    }
+  } finally {
+    await closeDefaultAdapter();
+    await server?.close();
+  }
+  out.write(
+    failures
+      ? `\n${failures} capture(s) failed; run \`design-playbook-evidence doctor\` to check the browser.\n`
+      : '\nRead a sidecar from renderTokens.measurement_status, then undecidable, then findings.\n' +
+          'Open the trace ZIP at https://trace.playwright.dev or with `npx playwright show-trace`.\n',
+  );
+  return failures ? 1 : 0;
+}

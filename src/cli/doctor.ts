@@ -1,0 +1,135 @@
+/**
+ * `design-playbook-evidence doctor`: which browser a capture would use (path,
+ * where it was found, its version), whether it launches (or, when attaching,
+ * whether the address answers), and where captures would land (run root and
+ * its markers). Exits 0 when a capture could run, 1 otherwise.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { execFile } from 'child_process';
+import { resolveRunRoot, RUN_MARKERS } from '../runRoot';
+import { BrowserSession } from '../browser/browserSession';
+import { captureTimeoutMs, maxParallel } from '../browser/options';
+import { parseFlags, BROWSER_FLAGS_HELP } from './args';
+
+export const DOCTOR_USAGE = `Usage: design-playbook-evidence doctor [--json]
+
+Reports the browser a capture would use (path, source, version), whether it
+launches or the attach address answers, and where captures would land
+(run root, run markers). Exit status 0 when a capture could run, 1 otherwise.
+
+  --json   print the report as JSON
+  --help   this help
+
+${BROWSER_FLAGS_HELP}`;
+
+export interface DoctorReport {
+  ok: boolean;
+  browser: {
+    mode: 'launch' | 'attach' | 'none';
+    where?: string;
+    source?: string;
+    version?: string;
+    /** launch: did it start; attach: did it answer. */
+    works: boolean;
+    detail: string;
+  };
+  runRoot: {
+    ok: boolean;
+    root?: string;
+    source?: string;
+    markers: string[];
+    evidenceDir?: string;
+    warnings: string[];
+    error?: string;
+  };
+  limits: { maxParallel: number; captureTimeoutMs: number };
+}
+
+function binaryVersion(executable: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(executable, ['--version'], { timeout: 15_000 }, (err, stdout) => resolve(err ? undefined : stdout.trim() || undefined));
+  });
+}
+
+export async function doctorReport(env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
+  const session = new BrowserSession(undefined, env);
+  const browser: DoctorReport['browser'] = { mode: 'none', works: false, detail: '' };
+  try {
+    const described = session.describe();
+    browser.mode = described.mode;
+    browser.where = described.where;
+    browser.source = described.source;
+    if (described.mode === 'launch') browser.version = await binaryVersion(described.where);
+    const started = Date.now();
+    const live = await session.acquire();
+    const product = await live.version();
+    const context = await session.newContext(live);
+    const page = await context.newPage();
+    await page.goto('about:blank');
+    await session.closeContext(context);
+    browser.works = true;
+    browser.version ??= product;
+    browser.detail =
+      described.mode === 'launch'
+        ? `launched headless ${product} in ${Date.now() - started} ms and opened a page`
+        : `attached to ${product}, opened and closed a page in its own context`;
+  } catch (err) {
+    browser.detail = err instanceof Error ? err.message : String(err);
+  } finally {
+    await session.shutdown().catch(() => undefined);
+  }
+
+  const resolved = resolveRunRoot(undefined, env);
+  const runRoot: DoctorReport['runRoot'] = resolved.ok
+    ? {
+        ok: true,
+        root: resolved.root,
+        source: resolved.source,
+        markers: RUN_MARKERS.filter((m) => fs.existsSync(path.join(resolved.root, m))),
+        evidenceDir: path.join(resolved.root, 'evidence'),
+        warnings: resolved.warnings,
+      }
+    : { ok: false, markers: [], warnings: [], error: resolved.error };
+  return {
+    ok: browser.works && runRoot.ok,
+    browser,
+    runRoot,
+    limits: { maxParallel: maxParallel(env), captureTimeoutMs: captureTimeoutMs(env) },
+  };
+}
+
+export function formatDoctorReport(report: DoctorReport): string {
+  const lines: string[] = [];
+  const b = report.browser;
+  if (b.mode === 'none') {
+    lines.push(`browser:   NOT FOUND`, `           ${b.detail}`);
+  } else {
+    lines.push(`browser:   ${b.mode === 'launch' ? 'launch' : 'attach to'} ${b.where} (${b.source})`);
+    if (b.version) lines.push(`version:   ${b.version}`);
+    lines.push(`${b.mode === 'launch' ? 'launches' : 'answers'}:  ${b.works ? 'yes' : 'NO'} — ${b.detail}`);
+  }
+  const r = report.runRoot;
+  if (r.ok) {
+    lines.push(`run root:  ${r.root} (from ${r.source})`);
+    lines.push(`markers:   ${r.markers.length ? r.markers.join(', ') : `none (${RUN_MARKERS.join(' or ')} marks a run folder)`}`);
+    lines.push(`evidence:  ${r.evidenceDir}${fs.existsSync(r.evidenceDir!) ? '' : ' (created on the first capture)'}`);
+    for (const w of r.warnings) lines.push(`warning:   ${w}`);
+  } else {
+    lines.push(`run root:  NOT USABLE — ${r.error}`);
+  }
+  lines.push(`limits:    ${report.limits.maxParallel} captures in parallel, ${report.limits.captureTimeoutMs} ms per capture`);
+  lines.push(report.ok ? 'ready: captures can run' : 'not ready: fix the lines above');
+  return lines.join('\n') + '\n';
+}
+
+export async function runDoctor(argv: string[]): Promise<number> {
+  const flags = parseFlags(argv, { json: { value: false }, help: { value: false } });
+  if (flags.switches.has('help')) {
+    process.stdout.write(DOCTOR_USAGE);
+    return 0;
+  }
+  const report = await doctorReport();
+  process.stdout.write(flags.switches.has('json') ? JSON.stringify(report, null, 2) + '\n' : formatDoctorReport(report));
+  return report.ok ? 0 : 1;
+}
