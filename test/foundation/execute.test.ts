@@ -1,0 +1,394 @@
+/**
+ * executeCapturePlan with a fake provider: manifest refusal, overwrite
+ * refusal (before the provider), the commit that cannot clobber or escape,
+ * failed captures that leave nothing, the screenshot sidecar and the trace
+ * .zip rule.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { executeCapturePlan, sidecarLeaf, MANIFEST_REFUSAL } from '../../src/execute';
+import { captureResultSchema } from '../../src/result';
+import {
+  FakeProvider,
+  FAKE_PNG,
+  FAKE_OBSERVED_STATE,
+  writes,
+  writesThenFails,
+  writesThenThrows,
+  claimsWithoutWriting,
+  during,
+} from '../helpers/fakeProvider';
+import { makeRunFixture, validArgs, listFiles, partialFiles, snapshotTree, type RunFixture } from './fixtures';
+
+let fx: RunFixture;
+beforeEach(() => {
+  fx = makeRunFixture();
+});
+afterEach(() => fx.cleanup());
+
+async function run(args: Record<string, unknown>, provider = new FakeProvider()) {
+  const result = await executeCapturePlan(args, { provider, env: {} });
+  // Every payload, captured or failed, satisfies the advertised output schema.
+  expect(captureResultSchema.safeParse(result).success).toBe(true);
+  return { result, provider };
+}
+
+function existsMessage(abs: string): string {
+  return `artifact already exists: ${abs} (pass overwrite=true to replace)`;
+}
+
+describe('a successful capture', () => {
+  test.each([
+    ['screenshot', 'evidence/L6.3-error.png', ['L6.3-error.png', 'L6.3-error.probe.json']],
+    ['a11y tree', 'evidence/L6.3.json', ['L6.3.json']],
+    ['interaction trace', 'evidence/L6.3.trace.zip', ['L6.3.trace.zip']],
+  ])('%s writes exactly its artifact (and a screenshot its sidecar)', async (type, artifactPath, files) => {
+    const { result, provider } = await run(validArgs(fx.root, { type, artifact_path: artifactPath, state: 'error' }));
+    expect(result).toEqual({
+      artifact: artifactPath,
+      observed_state: FAKE_OBSERVED_STATE,
+      result: 'captured',
+      error: '',
+      written_path: path.join(fx.evidence, path.basename(artifactPath)),
+      request: { schemaVersion: 1, viewport: { width: 800, height: 600, devicePixelRatio: 1, colorScheme: 'light' }, freeze: { enabled: true, waitFonts: true, networkIdle: false } },
+      warnings: [],
+    });
+    expect(listFiles(fx.evidence).sort()).toEqual([...files].sort());
+    expect(fs.readFileSync(result.written_path)).toEqual(FAKE_PNG);
+    expect(provider.calls).toHaveLength(1);
+    const { context } = provider.calls[0];
+    expect(context.writtenPath).toBe(result.written_path);
+    expect(context.runRoot).toBe(fx.root);
+    expect(context.fields).toMatchObject({ type, artifactPath, state: 'error', overwrite: false, actions: [] });
+  });
+
+  test('artifact is the path as given, trimmed; folders are created', async () => {
+    const { result } = await run(validArgs(fx.root, { artifact_path: '  evidence/deep/er/x.png  ' }));
+    expect(result.artifact).toBe('evidence/deep/er/x.png');
+    expect(result.written_path).toBe(path.join(fx.evidence, 'deep', 'er', 'x.png'));
+    expect(fs.existsSync(path.join(fx.evidence, 'deep', 'er', 'x.probe.json'))).toBe(true);
+  });
+
+  test('evidence/ is created when missing', async () => {
+    fs.rmSync(fx.evidence, { recursive: true });
+    const { result } = await run(validArgs(fx.root));
+    expect(result.result).toBe('captured');
+    expect(fs.readFileSync(path.join(fx.evidence, 'shot.png'))).toEqual(FAKE_PNG);
+  });
+
+  test('observed_state is the provider\'s, trimmed; never the requested state; empty -> unknown', async () => {
+    const provider = new FakeProvider(writes(FAKE_PNG, { observed_state: '  open  ' }));
+    expect((await run(validArgs(fx.root, { state: 'closed' }), provider)).result.observed_state).toBe('open');
+    provider.setBehaviour(writes(FAKE_PNG, { observed_state: '   ' }));
+    expect((await run(validArgs(fx.root, { state: 'closed', artifact_path: 'evidence/b.png' }), provider)).result.observed_state).toBe('unknown');
+    provider.setBehaviour(writes(FAKE_PNG, { observed_state: undefined }));
+    expect((await run(validArgs(fx.root, { state: 'closed', artifact_path: 'evidence/c.png' }), provider)).result.observed_state).toBe('unknown');
+  });
+
+  test('provider warnings are passed through (strings only)', async () => {
+    const provider = new FakeProvider(writes(FAKE_PNG, { warnings: ['slow fonts', 3 as unknown as string] }));
+    const { result } = await run(validArgs(fx.root), provider);
+    expect(result.warnings).toEqual(['slow fonts']);
+  });
+
+  test('an unbound call hands the provider no design key; a bound call hands it the declaration', async () => {
+    const provider = new FakeProvider();
+    await run(validArgs(fx.root), provider);
+    expect('design' in provider.calls[0].args).toBe(false);
+    expect(provider.calls[0].context.request.design).toBeUndefined();
+    const design = { colors: ['#fff'] };
+    const { result } = await run(validArgs(fx.root, { design, artifact_path: 'evidence/bound.png' }), provider);
+    expect(provider.calls[1].args.design).toEqual(design);
+    expect(result.request?.design).toEqual(design);
+  });
+});
+
+describe('manifest.jsonl is never written', () => {
+  test.each([
+    'evidence/manifest.jsonl',
+    'evidence/MANIFEST.JSONL',
+    'evidence/Manifest.Jsonl',
+    'evidence/sub/manifest.jsonl',
+    'evidence/a/b/MaNiFeSt.JsOnL',
+    'evidence\\sub\\MANIFEST.jsonl',
+  ])('%s -> refused, provider never called, nothing written', async (artifactPath) => {
+    const before = snapshotTree(fx.base);
+    const { result, provider } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: artifactPath }));
+    expect(result.result).toBe('failed');
+    expect(result.error).toBe(MANIFEST_REFUSAL);
+    expect(result.error).toContain('provider never writes manifest.jsonl');
+    expect(provider.calls).toHaveLength(0);
+    expect(snapshotTree(fx.base)).toEqual(before);
+  });
+
+  test.each(['screenshot', 'interaction trace'])('refused for type %s too', async (type) => {
+    const { result, provider } = await run(validArgs(fx.root, { type, artifact_path: 'evidence/manifest.jsonl' }));
+    expect(result.result).toBe('failed');
+    expect(provider.calls).toHaveLength(0);
+    expect(listFiles(fx.evidence)).toEqual([]);
+  });
+
+  test('a link inside evidence/ that names manifest.jsonl is refused too', async () => {
+    fs.writeFileSync(path.join(fx.evidence, 'manifest.jsonl'), '{"criterion":"L1"}\n');
+    fs.symlinkSync('manifest.jsonl', path.join(fx.evidence, 'alias.json'));
+    const { result, provider } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/alias.json', overwrite: true }));
+    expect(result.error).toBe(MANIFEST_REFUSAL);
+    expect(provider.calls).toHaveLength(0);
+    expect(fs.readFileSync(path.join(fx.evidence, 'manifest.jsonl'), 'utf8')).toBe('{"criterion":"L1"}\n');
+  });
+
+  test('the manifest refusal comes before the overwrite refusal, and the manifest keeps its bytes', async () => {
+    fs.writeFileSync(path.join(fx.evidence, 'manifest.jsonl'), 'line\n');
+    for (const overwrite of [false, true]) {
+      const { result } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/manifest.jsonl', overwrite }));
+      expect(result.error).toBe(MANIFEST_REFUSAL);
+      expect(result.written_path).toBe(path.join(fx.evidence, 'manifest.jsonl'));
+    }
+    expect(fs.readFileSync(path.join(fx.evidence, 'manifest.jsonl'), 'utf8')).toBe('line\n');
+  });
+
+  test('a screenshot sidecar name can never be manifest.jsonl', () => {
+    for (const leaf of ['manifest.png', 'manifest.jsonl.png', 'manifest', 'Manifest.Jsonl.x']) {
+      expect(sidecarLeaf(leaf).toLowerCase()).not.toBe('manifest.jsonl');
+    }
+  });
+});
+
+describe('overwrite', () => {
+  test('refusal keeps the old bytes and happens before the provider is called', async () => {
+    const target = path.join(fx.evidence, 'x.json');
+    fs.writeFileSync(target, 'old');
+    const { result, provider } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/x.json' }));
+    expect(result).toMatchObject({ result: 'failed', error: existsMessage(target), written_path: target, observed_state: 'unknown' });
+    expect(provider.calls).toHaveLength(0);
+    expect(fs.readFileSync(target, 'utf8')).toBe('old');
+    expect(partialFiles(fx.evidence)).toEqual([]);
+  });
+
+  test('an existing link at the name also refuses (and is not followed)', async () => {
+    fs.writeFileSync(path.join(fx.evidence, 'real.json'), 'real');
+    fs.symlinkSync('real.json', path.join(fx.evidence, 'x.json'));
+    const { result, provider } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/x.json' }));
+    expect(result.result).toBe('failed');
+    expect(result.error).toContain('artifact already exists: ');
+    expect(provider.calls).toHaveLength(0);
+    expect(fs.readFileSync(path.join(fx.evidence, 'real.json'), 'utf8')).toBe('real');
+  });
+
+  test('overwrite=true replaces the artifact and its sidecar', async () => {
+    fs.writeFileSync(path.join(fx.evidence, 'shot.png'), 'old png');
+    fs.writeFileSync(path.join(fx.evidence, 'shot.probe.json'), 'old sidecar');
+    const { result } = await run(validArgs(fx.root, { overwrite: true }));
+    expect(result.result).toBe('captured');
+    expect(fs.readFileSync(path.join(fx.evidence, 'shot.png'))).toEqual(FAKE_PNG);
+    expect(JSON.parse(fs.readFileSync(path.join(fx.evidence, 'shot.probe.json'), 'utf8'))).toHaveProperty('renderTokens');
+    expect(partialFiles(fx.evidence)).toEqual([]);
+  });
+
+  test('an existing folder at the name is refused even with overwrite=true', async () => {
+    fs.mkdirSync(path.join(fx.evidence, 'x.json'));
+    const { result, provider } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/x.json', overwrite: true }));
+    expect(result.result).toBe('failed');
+    expect(provider.calls).toHaveLength(0);
+  });
+
+  test('a file appearing between the early check and the commit is not clobbered', async () => {
+    const target = path.join(fx.evidence, 'race.png');
+    const provider = new FakeProvider(during(() => fs.writeFileSync(target, 'the other actor')));
+    const { result } = await run(validArgs(fx.root, { artifact_path: 'evidence/race.png' }), provider);
+    expect(result).toMatchObject({ result: 'failed', error: existsMessage(target), observed_state: 'unknown' });
+    expect(fs.readFileSync(target, 'utf8')).toBe('the other actor');
+    expect(listFiles(fx.evidence)).toEqual(['race.png']);
+  });
+
+  test('a sidecar appearing during the capture refuses the group and leaves no PNG behind', async () => {
+    const sidecar = path.join(fx.evidence, 'race.probe.json');
+    const provider = new FakeProvider(during(() => fs.writeFileSync(sidecar, 'theirs')));
+    const { result } = await run(validArgs(fx.root, { artifact_path: 'evidence/race.png' }), provider);
+    expect(result.result).toBe('failed');
+    expect(result.error).toBe(existsMessage(sidecar));
+    expect(listFiles(fx.evidence)).toEqual(['race.probe.json']);
+    expect(fs.readFileSync(sidecar, 'utf8')).toBe('theirs');
+  });
+});
+
+describe('a failed capture leaves neither the target nor a temporary file', () => {
+  test.each([
+    ['returns failed', writesThenFails('page did not load'), 'page did not load'],
+    ['throws', writesThenThrows('browser crashed'), 'browser crashed'],
+    ['returns failed without a message', () => ({ result: 'failed' as const }), 'capture failed without an error message'],
+    ['returns nothing', () => undefined as never, 'capture failed without an error message'],
+    ['throws a non-Error', () => {
+      throw 'a string';
+    }, 'a string'],
+  ])('provider %s', async (_n, behaviour, phrase) => {
+    const { result } = await run(validArgs(fx.root, { artifact_path: 'evidence/sub/f.png' }), new FakeProvider(behaviour));
+    expect(result).toMatchObject({ result: 'failed', observed_state: 'unknown', written_path: path.join(fx.evidence, 'sub', 'f.png') });
+    expect(result.error).toContain(phrase);
+    expect(listFiles(fx.evidence)).toEqual([]);
+    expect(partialFiles(fx.base)).toEqual([]);
+  });
+
+  test('claiming captured without writing -> failed', async () => {
+    const { result } = await run(validArgs(fx.root, { artifact_path: 'evidence/ghost.png' }), new FakeProvider(claimsWithoutWriting()));
+    expect(result.result).toBe('failed');
+    expect(result.error).toContain('is not a regular file');
+    expect(result.observed_state).toBe('unknown');
+    expect(listFiles(fx.evidence)).toEqual([]);
+  });
+
+  test('a provider that writes writtenPath itself is accepted (verified) and gets a sidecar', async () => {
+    const provider = new FakeProvider((_a, context) => {
+      fs.writeFileSync(context.writtenPath, FAKE_PNG);
+      return { result: 'captured', observed_state: 'x' };
+    });
+    const { result } = await run(validArgs(fx.root), provider);
+    expect(result.result).toBe('captured');
+    expect(listFiles(fx.evidence).sort()).toEqual(['shot.png', 'shot.probe.json']);
+  });
+
+  test('a provider that plants a link at writtenPath pointing outside -> failed', async () => {
+    fs.writeFileSync(path.join(fx.outside, 'elsewhere.png'), 'x');
+    const provider = new FakeProvider((_a, context) => {
+      fs.symlinkSync(path.join(fx.outside, 'elsewhere.png'), context.writtenPath);
+      return { result: 'captured', observed_state: 'x' };
+    });
+    const { result } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/a.json' }), provider);
+    expect(result.result).toBe('failed');
+    expect(fs.readFileSync(path.join(fx.outside, 'elsewhere.png'), 'utf8')).toBe('x');
+  });
+});
+
+describe('a folder swapped for a link during the capture', () => {
+  beforeEach(() => fs.mkdirSync(path.join(fx.evidence, 'sub')));
+
+  test('swap before the provider stages its bytes: refused, nothing outside', async () => {
+    const provider = new FakeProvider(
+      during(() => {
+        fs.renameSync(path.join(fx.evidence, 'sub'), path.join(fx.evidence, 'sub-aside'));
+        fs.symlinkSync(fx.outside, path.join(fx.evidence, 'sub'));
+      }),
+    );
+    const { result } = await run(validArgs(fx.root, { artifact_path: 'evidence/sub/x.png' }), provider);
+    expect(result.result).toBe('failed');
+    expect(result.error).toContain('artifact_path symlink escapes the evidence/ subtree');
+    expect(fs.readdirSync(fx.outside)).toEqual([]);
+    expect(partialFiles(fx.base)).toEqual([]);
+  });
+
+  test('swap after the provider staged its bytes: nothing outside, never reported captured at the link', async () => {
+    const provider = new FakeProvider((_a, context) => {
+      context.writeArtifact(FAKE_PNG);
+      fs.renameSync(path.join(fx.evidence, 'sub'), path.join(fx.evidence, 'sub-aside'));
+      fs.symlinkSync(fx.outside, path.join(fx.evidence, 'sub'));
+      return { result: 'captured', observed_state: 'x' };
+    });
+    const { result } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/sub/x.json' }), provider);
+    expect(result.result).toBe('failed');
+    expect(fs.readdirSync(fx.outside)).toEqual([]);
+    expect(partialFiles(fx.base)).toEqual([]);
+  });
+
+  test('the target folder moved outside evidence/ after staging: refused, nothing lands outside', async () => {
+    const provider = new FakeProvider((_a, context) => {
+      context.writeArtifact(FAKE_PNG);
+      fs.renameSync(path.join(fx.evidence, 'sub'), path.join(fx.outside, 'sub'));
+      return { result: 'captured', observed_state: 'x' };
+    });
+    const { result } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/sub/x.json' }), provider);
+    expect(result.result).toBe('failed');
+    expect(result.error).toContain('symlink escapes');
+    expect(listFiles(fx.outside)).toEqual([]);
+  });
+});
+
+describe('screenshot sidecar', () => {
+  test('<stem>.probe.json beside the PNG; unmeasured face when the provider gives no render_tokens', async () => {
+    const { result } = await run(validArgs(fx.root, { artifact_path: 'evidence/sub/L6.2-x.png' }));
+    expect(result.result).toBe('captured');
+    const sidecar = JSON.parse(fs.readFileSync(path.join(fx.evidence, 'sub', 'L6.2-x.probe.json'), 'utf8'));
+    expect(sidecar.renderTokens.measurement_status).toBe('unmeasured');
+    expect(sidecar.renderTokens.findings).toEqual([]);
+    expect(sidecar.renderTokens.undecidable.length).toBeGreaterThan(0);
+    expect('design' in sidecar).toBe(false);
+  });
+
+  test('a bound capture records the declaration in the sidecar', async () => {
+    const design = { fontSizes: [14, 16], colors: ['#0b6bcb'] };
+    await run(validArgs(fx.root, { design }));
+    const sidecar = JSON.parse(fs.readFileSync(path.join(fx.evidence, 'shot.probe.json'), 'utf8'));
+    expect(sidecar.design).toEqual(design);
+    expect(sidecar.renderTokens.measurement_status).toBe('unmeasured');
+  });
+
+  test('the provider\'s render-token face is written as given', async () => {
+    const face = { measurement_status: 'measured', measurement_error: '', findings: [], undecidable: [], distinctFontSizes: [16] };
+    await run(validArgs(fx.root), new FakeProvider(writes(FAKE_PNG, { render_tokens: face })));
+    const sidecar = JSON.parse(fs.readFileSync(path.join(fx.evidence, 'shot.probe.json'), 'utf8'));
+    expect(sidecar.renderTokens).toEqual(face);
+  });
+
+  test('a malformed render-token face is not passed off as measured', async () => {
+    const face = { measurement_status: 'measured', findings: 'none' };
+    const { result } = await run(validArgs(fx.root), new FakeProvider(writes(FAKE_PNG, { render_tokens: face })));
+    expect(result.result).toBe('captured');
+    const sidecar = JSON.parse(fs.readFileSync(path.join(fx.evidence, 'shot.probe.json'), 'utf8'));
+    expect(sidecar.renderTokens.measurement_status).not.toBe('measured');
+  });
+
+  test('a provider that reports no page facts still gets its PNG and sidecar (no crash, no stray temp file)', async () => {
+    const provider = new FakeProvider((_a, context) => {
+      context.writeArtifact(FAKE_PNG);
+      return { result: 'captured', observed_state: 'ok' };
+    });
+    const { result } = await run(validArgs(fx.root), provider);
+    expect(result.result).toBe('captured');
+    expect(listFiles(fx.evidence).sort()).toEqual(['shot.png', 'shot.probe.json']);
+  });
+
+  test.each([
+    ['x.png', 'x.probe.json'],
+    ['L6.2-x.png', 'L6.2-x.probe.json'],
+    ['x.PNG', 'x.probe.json'],
+    ['noext', 'noext.probe.json'],
+    ['a.b.png', 'a.b.probe.json'],
+    ['.png', '.png.probe.json'],
+  ])('sidecarLeaf(%s) = %s', (leaf, expected) => {
+    expect(sidecarLeaf(leaf)).toBe(expected);
+  });
+
+  test('an existing sidecar refuses the capture without overwrite (provider not called, bytes kept)', async () => {
+    const sidecar = path.join(fx.evidence, 'shot.probe.json');
+    fs.writeFileSync(sidecar, 'old sidecar');
+    const { result, provider } = await run(validArgs(fx.root));
+    expect(result).toMatchObject({ result: 'failed', error: existsMessage(sidecar) });
+    expect(provider.calls).toHaveLength(0);
+    expect(fs.readFileSync(sidecar, 'utf8')).toBe('old sidecar');
+    expect(listFiles(fx.evidence)).toEqual(['shot.probe.json']);
+  });
+
+  test('non-screenshot types write no sidecar and ignore an existing one', async () => {
+    fs.writeFileSync(path.join(fx.evidence, 'a.probe.json'), 'unrelated');
+    const { result } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/a.json' }));
+    expect(result.result).toBe('captured');
+    expect(listFiles(fx.evidence).sort()).toEqual(['a.json', 'a.probe.json']);
+    expect(fs.readFileSync(path.join(fx.evidence, 'a.probe.json'), 'utf8')).toBe('unrelated');
+  });
+});
+
+describe('interaction trace names', () => {
+  test.each(['evidence/t.json', 'evidence/t.trace', 'evidence/t.zip.json', 'evidence/tzip'])('%s is refused before the provider', async (artifactPath) => {
+    const { result, provider } = await run(validArgs(fx.root, { type: 'interaction trace', artifact_path: artifactPath }));
+    expect(result.result).toBe('failed');
+    expect(result.error).toContain('must end in .zip');
+    expect(result.written_path).toBe(path.join(fx.evidence, path.basename(artifactPath)));
+    expect(provider.calls).toHaveLength(0);
+    expect(listFiles(fx.evidence)).toEqual([]);
+  });
+
+  test.each(['evidence/t.zip', 'evidence/t.trace.ZIP', 'evidence/t.Zip'])('%s is accepted (any case)', async (artifactPath) => {
+    const { result } = await run(validArgs(fx.root, { type: 'interaction trace', artifact_path: artifactPath }));
+    expect(result.result).toBe('captured');
+    expect(listFiles(fx.evidence)).toEqual([path.basename(artifactPath)]);
+  });
+});
