@@ -9,13 +9,29 @@ import type { DesignDeclaration } from '../design';
 import { compareRenderTokens } from './comparator';
 import { unmeasuredFace, type RenderTokensFace } from './face';
 
-export async function renderTokenProbe(session: CdpSession, design: DesignDeclaration | undefined): Promise<RenderTokensFace> {
+/** How long the one DOMSnapshot pass may take before the face reports `failed`. */
+export const PROBE_TIMEOUT_MS = 30_000;
+
+export async function renderTokenProbe(
+  session: CdpSession,
+  design: DesignDeclaration | undefined,
+  options: { timeoutMs?: number } = {},
+): Promise<RenderTokensFace> {
+  const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+  let timer: NodeJS.Timeout | undefined;
   let elements;
   try {
-    elements = await walkRenderedStyles(session);
+    elements = await Promise.race([
+      walkRenderedStyles(session),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no snapshot within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return unmeasuredFace('failed', `computed-style walk failed: ${message}`, design);
+  } finally {
+    clearTimeout(timer);
   }
   return compareRenderTokens(elements, design);
 }
