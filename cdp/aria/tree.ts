@@ -92,7 +92,10 @@ function authorFallbackName(facts: ElementFacts, rec: WalkedElement, role: strin
  * a table row is named by its cells, a figure by its caption.
  */
 function fixName(node: AriaNode, rec: WalkedElement, factsOf: FactsLookup): void {
-  if (node.name) return;
+  if (node.name) {
+    if (NAME_FROM_CONTENT.has(node.role)) node.name = domSpelling(node.name, rec, factsOf);
+    return;
+  }
   const facts = factsOf(rec.i);
   if (facts && chromiumRole(facts.ax) !== node.role) {
     // Chromium computes no name for content it leaves out of its tree (inert, behind a modal
@@ -114,6 +117,36 @@ function fixName(node: AriaNode, rec: WalkedElement, factsOf: FactsLookup): void
 const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link',
   'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab', 'tooltip',
   'treeitem']);
+
+/**
+ * Chromium builds names from rendered text: text-transform applies, and it
+ * puts a space between inline images. The snapshot spells a name from content
+ * as the DOM has it. When Chromium's name is the element's own content up to
+ * letter case and spacing, the DOM's spelling is taken; any other name (from
+ * aria-label, a <label>, alt, title) stays exactly as Chromium computed it.
+ */
+function domSpelling(axName: string, rec: WalkedElement, factsOf: FactsLookup): string {
+  const text = normalizeWhiteSpace(contentText(rec, factsOf, true));
+  if (text === axName) return axName;
+  const squash = (s: string) => s.replace(/\s+/g, '').toLowerCase();
+  return squash(text) === squash(axName) ? text : axName;
+}
+
+/** The element's content as accessible-name text: nested named elements (images, labelled parts) count by name. */
+function contentText(rec: WalkedElement, factsOf: FactsLookup, isRoot: boolean): string {
+  if (!isRoot) {
+    const facts = factsOf(rec.i);
+    const named = facts && (facts.tag === 'IMG' || facts.tag === 'INPUT' || facts.tag === 'SELECT' || facts.tag === 'TEXTAREA' || facts.attrs.has('aria-label') || facts.attrs.has('aria-labelledby') || (facts.tag === 'SVG' || facts.tag === 'svg'));
+    if (named) {
+      const name = normalizeWhiteSpace(String(facts!.ax?.name?.value ?? ''));
+      return rec.blk ? ' ' + name + ' ' : name;
+    }
+  }
+  let out = rec.before;
+  for (const k of rec.kids) out += typeof k === 'string' ? k : contentText(k, factsOf, false);
+  out += rec.after;
+  return !isRoot && rec.blk ? ' ' + out + ' ' : out;
+}
 
 function flatText(node: AriaNode): string {
   return node.children.map((c) => (typeof c === 'string' ? c : c.name || flatText(c))).join(' ');
