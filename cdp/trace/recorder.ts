@@ -16,6 +16,7 @@ import { PageEvents } from './pageEvents';
 import { ResourceStore } from './resourceStore';
 import { Screencast } from './screencast';
 import { Snapshotter } from './snapshotter';
+import { SubtreeReferencer } from './subtreeReferences';
 import { writeTraceZip } from './writer';
 
 export type { TracedActionMeta, TracedMethod } from './actions';
@@ -30,7 +31,7 @@ export interface TraceContextOptions {
 }
 
 /** How long finish() lets requests the last action started complete. */
-const NETWORK_SETTLE_MS = 1000;
+const NETWORK_SETTLE_MS = 500;
 
 /** Chromium may drop a body before we ask for it unless its buffers are this large. */
 const NETWORK_BUFFERS = { maxTotalBufferSize: 64 * 1024 * 1024, maxResourceBufferSize: 16 * 1024 * 1024 };
@@ -52,6 +53,8 @@ export class TraceRecorder {
   private network!: NetworkCapture;
   private screencast!: Screencast;
   private snapshotter!: Snapshotter;
+  /** All snapshots are of the main frame, so one encoder numbers them all. */
+  private readonly references = new SubtreeReferencer();
 
   private constructor(
     private readonly session: CdpSession,
@@ -199,8 +202,11 @@ export class TraceRecorder {
       });
       for (const sheet of captured.unrecordedStylesheets)
         this.network.addSynthesizedStylesheet(sheet.url, sheet.text, this.mainFrameCdpId);
+      // Back-references count written snapshots: encode only what is written.
+      if (this.state !== 'recording') return null;
       beforeEmit?.(captured.targetBox);
-      this.emit({ type: 'frame-snapshot', snapshot: captured.snapshot });
+      const snapshot = { ...captured.snapshot, html: this.references.encode(captured.snapshot.html) };
+      this.emit({ type: 'frame-snapshot', snapshot });
       return captured.targetBox;
     } catch (error) {
       this.emit({ type: 'log', callId, time: this.clock.now(), message: `${phase} snapshot failed: ${(error as Error).message}` });

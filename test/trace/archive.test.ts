@@ -40,8 +40,7 @@ function find(node: Node, predicate: (name: string, attrs: Record<string, string
   return elements(node).find(([name, attrs]) => predicate(name, attrs));
 }
 
-const snapshotsOf = (trace: ParsedTrace, callId: string) =>
-  trace.events.filter((e) => e.type === 'frame-snapshot' && e.snapshot.callId === callId).map((e) => e.snapshot);
+const snapshotsOf = (trace: ParsedTrace, callId: string) => trace.snapshots.filter((s) => s.callId === callId);
 
 describe('a four-action trace of a typical page', () => {
   test('is a ZIP under 2 MB whose trace.trace lines all parse as JSON', async () => {
@@ -123,8 +122,16 @@ describe('a four-action trace of a typical page', () => {
     expect(find(afterSelect.html, (n, a) => n === 'OPTION' && a.value === 'free')?.[1].__playwright_selected_).toBe('false');
   });
 
+  test('stores unchanged parts of later snapshots as back-references that resolve', () => {
+    const raw = form.events.filter((e) => e.type === 'frame-snapshot').map((e) => JSON.stringify(e.snapshot.html));
+    expect(raw.filter((html) => /\[\[\d+,\d+\]\]/.test(html)).length).toBeGreaterThan(raw.length / 2);
+    // Resolution (harness, viewer rules) yields a full document every time.
+    for (const snapshot of form.snapshots.filter((s) => s.frameUrl.startsWith('http')))
+      expect(find(snapshot.html, (n) => n === 'H1')?.[2]).toBe('Choose a plan');
+  });
+
   test('serializes what the page shows: no scripts, a base URL, the shadow root with its adopted sheet', () => {
-    const last = form.events.filter((e) => e.type === 'frame-snapshot').pop().snapshot;
+    const last = form.snapshots[form.snapshots.length - 1];
     expect(last.doctype).toBe('html');
     expect(find(last.html, (n) => n.toUpperCase() === 'SCRIPT')).toBeUndefined();
     expect(find(last.html, (n, a) => n === 'BASE' && a.href === server.url('/index.html'))).toBeDefined();
@@ -157,7 +164,7 @@ describe('a four-action trace of a typical page', () => {
 
     // Every URL a snapshot references through a stylesheet link or an image
     // resolves to a recorded response whose body is in the archive.
-    for (const { snapshot } of form.events.filter((e) => e.type === 'frame-snapshot' && e.snapshot.frameUrl.startsWith('http'))) {
+    for (const snapshot of form.snapshots.filter((s) => s.frameUrl.startsWith('http'))) {
       const base = find(snapshot.html, (n) => n === 'BASE')![1].href;
       const refs = elements(snapshot.html)
         .map(([name, attrs]) => (name === 'LINK' && attrs.rel === 'stylesheet' ? attrs.href : name === 'IMG' ? attrs.__playwright_current_src__ : undefined))

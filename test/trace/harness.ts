@@ -152,6 +152,50 @@ export interface ParsedTrace {
   traceLines: string[];
   events: any[];
   network: any[];
+  /** Frame snapshots in trace order with back-references resolved. */
+  snapshots: any[];
+}
+
+type RawNode = string | [[number, number]] | [string, Record<string, string>, ...RawNode[]];
+
+/**
+ * Resolves the `[[snapshotsAgo, nodeIndex]]` back-references of every
+ * frame snapshot, following the viewer's rules (per-frame snapshot order,
+ * post-order numbering of literal nodes), and returns full trees in order.
+ */
+export function expandSnapshotTrees(events: any[]): any[] {
+  const byFrame = new Map<string, RawNode[]>();
+  const literalNodes = (html: RawNode): RawNode[] => {
+    const out: RawNode[] = [];
+    const visit = (n: RawNode) => {
+      if (typeof n === 'string') out.push(n);
+      else if (typeof n[0] === 'string') {
+        for (const child of n.slice(2) as RawNode[]) visit(child);
+        out.push(n);
+      }
+    };
+    visit(html);
+    return out;
+  };
+  const expanded: any[] = [];
+  for (const event of events.filter((e) => e.type === 'frame-snapshot')) {
+    const list = byFrame.get(event.snapshot.frameId) ?? [];
+    byFrame.set(event.snapshot.frameId, list);
+    list.push(event.snapshot.html);
+    const resolve = (n: RawNode, at: number): RawNode => {
+      if (typeof n === 'string') return n;
+      if (Array.isArray(n[0])) {
+        const [ago, nodeIndex] = n[0] as [number, number];
+        const target = literalNodes(list[at - ago])[nodeIndex];
+        if (ago < 0 || at - ago < 0 || target === undefined) throw new Error(`dangling reference [[${ago}, ${nodeIndex}]]`);
+        return resolve(target, at - ago);
+      }
+      const [name, attrs, ...children] = n as [string, Record<string, string>, ...RawNode[]];
+      return [name, attrs, ...children.map((c) => resolve(c, at))];
+    };
+    expanded.push({ ...event.snapshot, html: resolve(event.snapshot.html, list.length - 1) });
+  }
+  return expanded;
 }
 
 export async function readTraceZip(bytes: Buffer): Promise<ParsedTrace> {
@@ -160,11 +204,13 @@ export async function readTraceZip(bytes: Buffer): Promise<ParsedTrace> {
   const traceText = (await zip.file('trace.trace')?.async('string')) ?? '';
   const networkText = (await zip.file('trace.network')?.async('string')) ?? '';
   const traceLines = traceText.split('\n').filter((l) => l.length > 0);
+  const events = traceLines.map((l) => JSON.parse(l));
   return {
     zip,
     names,
     traceLines,
-    events: traceLines.map((l) => JSON.parse(l)),
+    events,
+    snapshots: expandSnapshotTrees(events),
     network: networkText.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l)),
   };
 }
