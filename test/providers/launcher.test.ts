@@ -39,8 +39,8 @@ const baseArgs = (leaf: string): Record<string, unknown> => ({
   viewport: { width: 800, height: 600, devicePixelRatio: 1, colorScheme: 'light' },
 });
 
-function textOf(result: { content?: unknown }): string {
-  return ((result.content as { type: string; text: string }[]) ?? []).map((c) => c.text).join('');
+function textOf(result: unknown): string {
+  return ((result as { content?: { text: string }[] }).content ?? []).map((c) => c.text).join('');
 }
 
 beforeAll(async () => {
