@@ -30,6 +30,9 @@ export interface ElementFacts {
   tag: string; // upper case
   attrs: Map<string, string>;
   ax?: AXNode;
+  /** DOM properties read in the page: a checkbox/radio input's checked state, an option's selectedness. */
+  nativeChecked?: boolean | 'mixed';
+  nativeSelected?: boolean;
 }
 
 /** The roles a snapshot may show (ARIA 1.2 concrete roles plus the HTML-AAM ones Playwright knows); domWalk.ts keeps the same list for the page side. */
@@ -134,7 +137,13 @@ export function statesOf(f: ElementFacts, role: string): StateFacts {
   const ax = chromiumRole(f.ax) === role ? f.ax : undefined;
   const attr = (name: string) => f.attrs.get(name);
   const read = (axName: string, ariaName: string) => (ax ? prop(ax, axName) : attr(ariaName));
-  if (CHECKED_ROLES.has(role)) out.checked = tristate(read('checked', 'aria-checked'));
+  if (CHECKED_ROLES.has(role)) {
+    // A native checkbox or radio has its own state (aria-checked on it is ignored); every other
+    // element has the written aria-checked, "mixed" included (Chromium drops mixed for roles
+    // where ARIA does not allow it, such as switch).
+    if (f.nativeChecked !== undefined) out.checked = ax ? tristate(prop(ax, 'checked')) : f.nativeChecked;
+    else out.checked = tristate(attr('aria-checked'));
+  }
   if (DISABLED_ROLES.has(role)) {
     out.disabled = ax ? prop(ax, 'disabled') === true : attr('aria-disabled') === 'true' || (f.attrs.has('disabled') && NATIVE_CONTROLS.has(f.tag));
   }
@@ -151,7 +160,12 @@ export function statesOf(f: ElementFacts, role: string): StateFacts {
     out.level = native ? Number(native[1]) : Number.isInteger(written) && written >= 1 ? written : 0;
   }
   if (role === 'button') out.pressed = tristate(read('pressed', 'aria-pressed'));
-  if (SELECTED_ROLES.has(role)) out.selected = ax ? prop(ax, 'selected') === true : attr('aria-selected') === 'true';
+  if (SELECTED_ROLES.has(role)) {
+    // An <option> is selected as the select element says; any other element as written in
+    // aria-selected (Chromium also marks a focused option or tab selected when selection follows focus).
+    if (f.nativeSelected !== undefined) out.selected = ax ? prop(ax, 'selected') === true : f.nativeSelected;
+    else out.selected = (attr('aria-selected') || '').toLowerCase() === 'true';
+  }
   return out;
 }
 

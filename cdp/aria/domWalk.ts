@@ -34,6 +34,9 @@ export interface WalkedElement {
    * whitespace-collapsed; only read where Chromium's tree has no node for the element.
    */
   labelText?: string;
+  /** Native checked state of a checkbox or radio input ('mixed' when indeterminate), and an option's selectedness. */
+  nativeChecked?: boolean | 'mixed';
+  nativeSelected?: boolean;
   /** Current value of an input or textarea that shows one. */
   value?: string;
   /**
@@ -373,6 +376,11 @@ export function walkDocumentInPage(): WalkResult {
     } else if (labels && labels.length) {
       rec.labelText = Array.from(labels).map((l) => l.textContent || '').join(' ');
     }
+    if (e instanceof HTMLInputElement) {
+      if (e.indeterminate) rec.nativeChecked = 'mixed';
+      else if (e.type === 'checkbox' || e.type === 'radio') rec.nativeChecked = e.checked;
+    }
+    if (e instanceof HTMLOptionElement) rec.nativeSelected = e.selected;
     if (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement) {
       if (e.type !== 'checkbox' && e.type !== 'radio' && e.type !== 'file') rec.value = e.value;
     }

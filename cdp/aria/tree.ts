@@ -60,11 +60,23 @@ function toAriaNode(rec: WalkedElement, factsOf: FactsLookup): AriaNode | null {
   if (!role) return null;
   // An inline generic around nothing but text is just text.
   if (role === 'generic' && rec.inl && rec.oneText) return null;
-  const node: AriaNode = { role, name: nameOf(facts, role), children: [], ...statesOf(facts, role) };
-  node.name = authorFallbackName(facts, rec, role) ?? node.name;
+  const node: AriaNode = {
+    role,
+    name: nameOf(facts, role),
+    children: [],
+    ...statesOf({ ...facts, nativeChecked: rec.nativeChecked, nativeSelected: rec.nativeSelected }, role),
+  };
+  const ownName = authorFallbackName(facts, rec, role);
+  if (ownName !== undefined) {
+    node.name = ownName;
+    namedByElement.add(node);
+  }
   if (rec.value !== undefined) node.children = [rec.value];
   return node;
 }
+
+/** Nodes whose name the element itself supplied (value, title): no label re-spelling applies. */
+const namedByElement = new WeakSet<AriaNode>();
 
 const INPUT_BUTTON_DEFAULTS: Record<string, string> = { submit: 'Submit', reset: 'Reset', button: '' };
 
@@ -92,8 +104,12 @@ function authorFallbackName(facts: ElementFacts, rec: WalkedElement, role: strin
  * a table row is named by its cells, a figure by its caption.
  */
 function fixName(node: AriaNode, rec: WalkedElement, factsOf: FactsLookup): void {
+  if (namedByElement.has(node)) return;
   if (node.name) {
     if (NAME_FROM_CONTENT.has(node.role)) node.name = domSpelling(node.name, rec, factsOf);
+    // A name from a label that differs only in letter case was upper- or lower-cased by CSS.
+    const label = normalizeWhiteSpace(rec.labelText || '');
+    if (label && label !== node.name && label.toLowerCase() === node.name.toLowerCase()) node.name = label;
     return;
   }
   const facts = factsOf(rec.i);
