@@ -28,7 +28,11 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: 'capture the shipped demo page into ./demo-run and print where the files are',
     run: (argv) => (require('./demo') as typeof import('./demo')).runDemo(argv),
   },
-  // Further subcommands: one entry each, e.g. `manifest: { summary, run: (argv) => require('./manifest').run…(argv) }`.
+  manifest: {
+    summary: 'manifest check <path> [--json]: check manifest.jsonl lines against the v1 schema',
+    run: async (argv) => (require('./manifest') as typeof import('./manifest')).runManifestCli(argv),
+  },
+  // Further subcommands: one entry each.
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -3,7 +3,8 @@
  * caller-written manifest.jsonl against the v1 line rules. Prints one fact
  * per line (`<path>:<line>: <code>: <detail>`) and a summary, or the report as
  * JSON with --json. Exit 0 when every line is good, 1 when any fact was
- * found (including an unreadable file), 2 on a usage error.
+ * found (including an unreadable file), 2 on a usage error; --help prints
+ * the usage and exits 0.
  */
 import { readManifest } from '../manifest';
 
@@ -13,6 +14,10 @@ export const MANIFEST_USAGE = `Usage:
 
 export function runManifestCli(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): number {
   const [sub, ...rest] = argv;
+  if (sub === '--help' || sub === '-h' || rest.includes('--help') || rest.includes('-h')) {
+    out.write(MANIFEST_USAGE);
+    return 0;
+  }
   const json = rest.includes('--json');
   const paths = rest.filter((a) => a !== '--json');
   if (sub !== 'check' || paths.length !== 1) {

@@ -182,6 +182,12 @@ describe('design-playbook-evidence manifest check', () => {
     expect(r.stdout).toContain(':0: unreadable:');
   });
 
+  test('--help prints the usage and exits 0', () => {
+    const r = run('--help');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('manifest check <path/to/manifest.jsonl>');
+  });
+
   test('no path is a usage error (exit 2)', () => {
     const r = run('check');
     expect(r.status).toBe(2);
