@@ -43,6 +43,9 @@ export async function runActions(page: Page, actions: CaptureAction[], wrap?: Ac
   }
 }
 
+/** Grace for the waits inside an action to report their own, more precise timeout first. */
+const GUARD_GRACE_MS = 500;
+
 /** One action within its budget; waits it started are cancelled when the budget ends. */
 export async function runOneAction(page: Page, action: CaptureAction, budgetMs = ACTION_BUDGET_MS): Promise<void> {
   const controller = new AbortController();
@@ -52,7 +55,7 @@ export async function runOneAction(page: Page, action: CaptureAction, budgetMs =
     timer = setTimeout(() => {
       controller.abort();
       reject(new Error(`did not finish within the ${budgetMs} ms action budget`));
-    }, budgetMs);
+    }, budgetMs + GUARD_GRACE_MS);
   });
   const work = perform(page, action, { signal: controller.signal, deadline, budgetMs });
   work.catch(() => undefined);
@@ -118,19 +121,14 @@ function isTimeout(err: unknown): boolean {
 
 async function perform(page: Page, action: CaptureAction, budget: Budget): Promise<void> {
   switch (action.do) {
-    case 'click': {
-      await present(page, action.selector, budget);
-      await page.locator(action.selector).setTimeout(remaining(budget)).setVisibility('visible').click({ signal: budget.signal });
-      return;
-    }
+    case 'click':
+      return clickWhenActionable(page, action.selector, budget);
     case 'fill':
       return fill(page, action.selector, action.value, budget);
-    case 'type': {
-      await present(page, action.selector, budget);
-      await page.locator(action.selector).setTimeout(remaining(budget)).setVisibility('visible').click({ signal: budget.signal });
+    case 'type':
+      await clickWhenActionable(page, action.selector, budget);
       await page.keyboard.type(action.value);
       return;
-    }
     case 'press': {
       if (action.selector) {
         const handle = await present(page, action.selector, budget);
@@ -162,6 +160,17 @@ async function perform(page: Page, action: CaptureAction, budget: Budget): Promi
     case 'sleep':
       await sleep(action.ms);
       return;
+  }
+}
+
+/** Click once the element is visible, stable, enabled and scrolled into view (Puppeteer's locator checks). */
+async function clickWhenActionable(page: Page, selector: string, budget: Budget): Promise<void> {
+  await present(page, selector, budget);
+  try {
+    await page.locator(selector).setTimeout(remaining(budget)).setVisibility('visible').click({ signal: budget.signal });
+  } catch (err) {
+    if (isTimeout(err)) throw new Error(`the element did not become visible, stable and enabled within ${budget.budgetMs} ms`);
+    throw err;
   }
 }
 
