@@ -210,7 +210,20 @@ describe('a four-action trace of a typical page', () => {
   });
 });
 
-describe('failures, errors and late starts', () => {
+describe('redirects, failures, errors and late starts', () => {
+  test('records a redirected navigation as two network entries and snapshots the final page', async () => {
+    const trace = await readTraceZip(await recordTrace(browser, server.url('/moved'), [{ do: 'wait', ms: 10 }]));
+    const moved = trace.network.find((l) => l.snapshot.request.url === server.url('/moved'))?.snapshot;
+    expect(moved.response).toMatchObject({ status: 302, redirectURL: server.url('/index.html') });
+    const landed = trace.network.find((l) => l.snapshot.request.url === server.url('/index.html'))?.snapshot;
+    expect(landed.response.status).toBe(200);
+    expect(landed._monotonicTime).toBeGreaterThanOrEqual(moved._monotonicTime);
+    const goto = trace.events.find((e) => e.type === 'before' && e.method === 'goto');
+    expect(goto.params.url).toBe(server.url('/moved'));
+    const afterGoto = trace.snapshots.find((s) => s.callId === goto.callId && s.phase === 'after');
+    expect(afterGoto.frameUrl).toBe(server.url('/index.html'));
+  });
+
   test('records a failing action with its error, rethrows it, and records page errors and warnings', async () => {
     const failures: Error[] = [];
     const trace = await readTraceZip(

@@ -19,6 +19,10 @@ export const FONT_FILE = ['/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLigh
 
 export function serveFixtures(): Promise<PageServer> {
   return servePages(FIXTURES, {
+    '/moved': (_req, res) => {
+      res.writeHead(302, { location: '/index.html' });
+      res.end();
+    },
     '/font.ttf': (_req, res) => {
       if (!FONT_FILE) {
         res.writeHead(404);
