@@ -102,6 +102,11 @@ export function checkRequestSnapshot(snapshot: unknown, field: string): LineFact
   const fact = validateCaptureSnapshot(snapshot);
   if (fact) return { code: fact, field, detail: `${field} ${SNAPSHOT_DETAILS[fact]}` };
   const record = snapshot as Record<string, unknown>;
+  const viewport = record.viewport as Record<string, number>;
+  // The generated schema bounds integers to the safe range (zod's int); so does this check.
+  if (viewport.width > Number.MAX_SAFE_INTEGER || viewport.height > Number.MAX_SAFE_INTEGER) {
+    return { code: 'bad_viewport_shape', field, detail: `${field} ${SNAPSHOT_DETAILS.bad_viewport_shape}` };
+  }
   const extra = Object.keys(record).filter((k) => !REQUEST_KEYS.includes(k));
   if (extra.length) {
     return { code: 'unknown_request_keys', field, detail: `${field} has unknown keys ${extra.map((k) => `'${k}'`).join(', ')}; allowed keys are ${REQUEST_KEYS.join(', ')}` };
