@@ -209,15 +209,14 @@ export class BrowserSession {
    */
   async closeContext(context: BrowserContext, timeoutMs = 10_000): Promise<void> {
     const id = context.id;
+    if (!id || !this.ownedContexts.has(id)) return; // already closed
+    this.ownedContexts.delete(id);
     try {
       await withTimeout(context.close(), timeoutMs, 'closing the capture context');
     } catch (err) {
-      if (context.browser().connected) {
-        log(`could not close a capture context: ${(err as Error).message}`);
-        if (!this.attachTarget()) this.kill();
-      }
-    } finally {
-      if (id) this.ownedContexts.delete(id);
+      if (!(err instanceof ContextCloseTimeout) || !context.browser().connected) return;
+      log(`could not close a capture context: ${err.message}`);
+      if (!this.attachTarget()) this.kill();
     }
   }
 
@@ -291,12 +290,15 @@ function firstLines(message: string, count = 4): string {
   return message.split('\n').slice(0, count).join(' ').replace(/\s+/g, ' ').trim();
 }
 
+/** A close (or other cleanup step) that did not answer in time. */
+export class ContextCloseTimeout extends Error {}
+
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     promise,
     new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+      timer = setTimeout(() => reject(new ContextCloseTimeout(`${what} took longer than ${ms} ms`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
 }

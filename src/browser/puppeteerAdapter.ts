@@ -113,10 +113,15 @@ class CaptureRun {
     return this.cleaned;
   }
 
-  /** A context created after an abort (the pipeline was mid-await) is closed as soon as it appears. */
+  /**
+   * After an overrun the pipeline may still open a context (it was mid-await);
+   * once it settles, whatever it opened is closed. Closing twice is harmless:
+   * the session skips contexts it already closed.
+   */
   async cleanupLate(): Promise<void> {
-    this.cleaned = null;
     await this.cleanup();
+    await this.typeRun?.dispose().catch(() => undefined);
+    if (this.context) await this.session.closeContext(this.context);
   }
 }
 
