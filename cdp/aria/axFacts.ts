@@ -33,6 +33,8 @@ export interface ElementFacts {
   /** DOM properties read in the page: a checkbox/radio input's checked state, an option's selectedness. */
   nativeChecked?: boolean | 'mixed';
   nativeSelected?: boolean;
+  /** Disabled natively or by aria-disabled on the element or an ancestor (read in the page). */
+  disabled?: boolean;
 }
 
 /** The roles a snapshot may show (ARIA 1.2 concrete roles plus the HTML-AAM ones Playwright knows); domWalk.ts keeps the same list for the page side. */
@@ -144,10 +146,12 @@ export function statesOf(f: ElementFacts, role: string): StateFacts {
     if (f.nativeChecked !== undefined) out.checked = ax ? tristate(prop(ax, 'checked')) : f.nativeChecked;
     else out.checked = tristate(attr('aria-checked'));
   }
-  if (DISABLED_ROLES.has(role)) {
-    out.disabled = ax ? prop(ax, 'disabled') === true : attr('aria-disabled') === 'true' || (f.attrs.has('disabled') && NATIVE_CONTROLS.has(f.tag));
-  }
-  if (EXPANDED_ROLES.has(role)) out.expanded = ax ? prop(ax, 'expanded') === true : attr('aria-expanded') === 'true';
+  // Inherited aria-disabled counts for every role that can be disabled; Chromium passes it down
+  // only in some cases, so the page's reading of the DOM decides.
+  if (DISABLED_ROLES.has(role)) out.disabled = !!f.disabled;
+  // [expanded] is what the author (or an open <details>) says; Chromium also reports expanded
+  // for native popups and drops it on roles where ARIA does not list it.
+  if (EXPANDED_ROLES.has(role)) out.expanded = f.tag === 'DETAILS' ? f.attrs.has('open') : (attr('aria-expanded') || '').toLowerCase() === 'true';
   if (INVALID_ROLES.has(role)) {
     // As written in aria-invalid: Chromium's own validity checks are not part of the format.
     const v = (attr('aria-invalid') || '').toLowerCase();
@@ -163,10 +167,8 @@ export function statesOf(f: ElementFacts, role: string): StateFacts {
   if (SELECTED_ROLES.has(role)) {
     // An <option> is selected as the select element says; any other element as written in
     // aria-selected (Chromium also marks a focused option or tab selected when selection follows focus).
-    if (f.nativeSelected !== undefined) out.selected = ax ? prop(ax, 'selected') === true : f.nativeSelected;
+    if (f.nativeSelected !== undefined) out.selected = f.nativeSelected;
     else out.selected = (attr('aria-selected') || '').toLowerCase() === 'true';
   }
   return out;
 }
-
-const NATIVE_CONTROLS = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'OPTGROUP']);

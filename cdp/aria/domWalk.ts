@@ -37,6 +37,11 @@ export interface WalkedElement {
   /** Native checked state of a checkbox or radio input ('mixed' when indeterminate), and an option's selectedness. */
   nativeChecked?: boolean | 'mixed';
   nativeSelected?: boolean;
+  /**
+   * Disabled as the format reads it: a disabled form control (also inside a disabled fieldset
+   * or optgroup), or aria-disabled="true" on the element or its nearest ancestor that sets it.
+   */
+  disabled?: boolean;
   /** Current value of an input or textarea that shows one. */
   value?: string;
   /**
@@ -205,6 +210,21 @@ export function walkDocumentInPage(): WalkResult {
     if (!fs) return false;
     const legend = fs.querySelector(':scope > LEGEND');
     return !legend || !legend.contains(e);
+  };
+  const disabledChain = new Map<Element, boolean>();
+  const ariaDisabledChain = (e: Element): boolean => {
+    const known = disabledChain.get(e);
+    if (known !== undefined) return known;
+    const v = (e.getAttribute('aria-disabled') || '').toLowerCase();
+    let result: boolean;
+    if (v === 'true') result = true;
+    else if (v === 'false') result = false;
+    else {
+      const p = parentOrHost(e);
+      result = p ? ariaDisabledChain(p) : false;
+    }
+    disabledChain.set(e, result);
+    return result;
   };
   const focusable = (e: Element) => {
     if (nativelyDisabled(e)) return false;
@@ -381,6 +401,7 @@ export function walkDocumentInPage(): WalkResult {
       else if (e.type === 'checkbox' || e.type === 'radio') rec.nativeChecked = e.checked;
     }
     if (e instanceof HTMLOptionElement) rec.nativeSelected = e.selected;
+    if (nativelyDisabled(e) || ariaDisabledChain(e)) rec.disabled = true;
     if (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement) {
       if (e.type !== 'checkbox' && e.type !== 'radio' && e.type !== 'file') rec.value = e.value;
     }

@@ -64,7 +64,7 @@ function toAriaNode(rec: WalkedElement, factsOf: FactsLookup): AriaNode | null {
     role,
     name: nameOf(facts, role),
     children: [],
-    ...statesOf({ ...facts, nativeChecked: rec.nativeChecked, nativeSelected: rec.nativeSelected }, role),
+    ...statesOf({ ...facts, nativeChecked: rec.nativeChecked, nativeSelected: rec.nativeSelected, disabled: rec.disabled }, role),
   };
   const ownName = authorFallbackName(facts, rec, role);
   if (ownName !== undefined) {
