@@ -5,7 +5,7 @@
  * runs ajv over the committed schema and this check on the same lines and
  * requires them to agree.
  */
-import { isPlainObject, validateCaptureSnapshot, type CaptureRequestSnapshot, type SnapshotFact } from '../contract';
+import { isPlainObject, requestSnapshotSchema, validateCaptureSnapshot, type CaptureRequestSnapshot, type SnapshotFact } from '../contract';
 import { DESIGN_AXES } from '../design';
 import { CAPTURE_TYPES } from '../request';
 import {
@@ -32,7 +32,7 @@ export const MANIFEST_FACT_CODES = [
   'bad_viewport_shape',
   'missing_freeze',
   'bad_freeze_shape',
-  // ...plus what the snapshot validator leaves to the schema.
+  // ...plus what the snapshot validator leaves to the contract's zod schema.
   'unknown_request_keys',
   'bad_design_shape',
 ] as const;
@@ -54,8 +54,6 @@ const criterionRe = new RegExp(CRITERION_PATTERN, 'u');
 const artifactRe = new RegExp(ARTIFACT_PATTERN, 'u');
 const captureArtifactPathRe = new RegExp(CAPTURE_ARTIFACT_PATH_PATTERN, 'u');
 const tsRe = new RegExp(TS_PATTERN, 'u');
-
-const REQUEST_KEYS = ['schemaVersion', 'viewport', 'freeze', 'design'];
 
 const SNAPSHOT_DETAILS: Record<SnapshotFact, string> = {
   missing_schema_version: 'has no schemaVersion',
@@ -97,34 +95,32 @@ export function tsInstant(ts: string): number {
   return leap ? Date.parse(leap[1] + '59' + upper.slice(19)) + 1000 : Date.parse(upper);
 }
 
-/** One request snapshot (found at `field`): the contract's read-side facts, then keys and design. */
+/**
+ * One request snapshot (found at `field`): the contract's read-side fact
+ * first, then the contract's zod `requestSnapshotSchema` itself — the schema
+ * the committed JSON Schema is generated from — for what the read-side
+ * validator leaves open (unknown keys, the design declaration, integer range).
+ */
 export function checkRequestSnapshot(snapshot: unknown, field: string): LineFact | null {
   const fact = validateCaptureSnapshot(snapshot);
   if (fact) return { code: fact, field, detail: `${field} ${SNAPSHOT_DETAILS[fact]}` };
-  const record = snapshot as Record<string, unknown>;
-  const viewport = record.viewport as Record<string, number>;
-  // The generated schema bounds integers to the safe range (zod's int); so does this check.
-  if (viewport.width > Number.MAX_SAFE_INTEGER || viewport.height > Number.MAX_SAFE_INTEGER) {
-    return { code: 'bad_viewport_shape', field, detail: `${field} ${SNAPSHOT_DETAILS.bad_viewport_shape}` };
+  const parsed = requestSnapshotSchema.safeParse(snapshot);
+  if (parsed.success) return null;
+  const issue = parsed.error.issues[0];
+  const where = [field, ...issue.path.map(String)].join('.');
+  if (issue.code === 'unrecognized_keys' && issue.path.length === 0) {
+    return { code: 'unknown_request_keys', field, detail: `${field} has unknown keys ${issue.keys.map((k) => `'${k}'`).join(', ')}; allowed keys are ${Object.keys(requestSnapshotSchema.shape).join(', ')}` };
   }
-  const extra = Object.keys(record).filter((k) => !REQUEST_KEYS.includes(k));
-  if (extra.length) {
-    return { code: 'unknown_request_keys', field, detail: `${field} has unknown keys ${extra.map((k) => `'${k}'`).join(', ')}; allowed keys are ${REQUEST_KEYS.join(', ')}` };
-  }
-  if ('design' in record) {
-    const design = record.design;
-    const axisRule = `each of ${DESIGN_AXES.join(', ')} an array of number or string literals`;
-    if (!isPlainObject(design)) return { code: 'bad_design_shape', field: `${field}.design`, detail: `${field}.design must be an object (${axisRule}); got ${typeName(design)}` };
-    for (const [axis, literals] of Object.entries(design)) {
-      if (!(DESIGN_AXES as readonly string[]).includes(axis)) {
-        return { code: 'bad_design_shape', field: `${field}.design`, detail: `${field}.design has unknown axis '${axis}' (${axisRule})` };
-      }
-      if (!Array.isArray(literals) || literals.some((l) => typeof l !== 'number' && typeof l !== 'string')) {
-        return { code: 'bad_design_shape', field: `${field}.design.${axis}`, detail: `${field}.design.${axis} must be an array of number or string literals (got ${show(literals)})` };
-      }
-    }
-  }
-  return null;
+  const top = issue.path[0];
+  if (top === 'viewport') return { code: 'bad_viewport_shape', field, detail: `${field} ${SNAPSHOT_DETAILS.bad_viewport_shape} (${where}: ${issue.message})` };
+  if (top === 'freeze') return { code: 'bad_freeze_shape', field, detail: `${field} ${SNAPSHOT_DETAILS.bad_freeze_shape} (${where}: ${issue.message})` };
+  if (top === 'schemaVersion') return { code: 'unsupported_schema_version', field, detail: `${field} ${SNAPSHOT_DETAILS.unsupported_schema_version}` };
+  // design is the only key left.
+  return {
+    code: 'bad_design_shape',
+    field: where,
+    detail: `${field}.design must be an object of the axes ${DESIGN_AXES.join(', ')}, each an array of literals (${where}: ${issue.message})`,
+  };
 }
 
 function checkCapture(capture: Record<string, unknown>, facts: LineFact[]): void {
