@@ -11,7 +11,7 @@
  * instrumenter rewriting the function body.
  *
  * Input: { targetSelector?: string, knownUrls: string[] }.
- * Output: { html, doctype, frameUrl, viewport, targetBox, stylesheets }.
+ * Output: JSON text of { html, doctype, frameUrl, viewport, targetBox, stylesheets }.
  */
 export const SERIALIZE_FRAME_SOURCE = String.raw`(options) => {
   const doc = document;
@@ -55,11 +55,15 @@ export const SERIALIZE_FRAME_SOURCE = String.raw`(options) => {
     if (upper === 'SCRIPT' || upper === 'BASE') return undefined;
     const isFrame = upper === 'IFRAME' || upper === 'FRAME';
     const attrs = {};
-    for (const attr of Array.from(el.attributes)) {
-      const lower = attr.name.toLowerCase();
+    // Indexed loop, no per-attribute allocation: this is the walk's hot path.
+    const list = el.attributes;
+    for (let i = 0; i < list.length; i++) {
+      const attr = list[i];
+      const attrName = attr.name;
       // Nested frames are not captured: a src would load the live page.
-      if (isFrame && (lower === 'src' || lower === 'srcdoc')) continue;
-      attrs[attr.name] = lower.startsWith('on') ? '' : attr.value;
+      if (isFrame && /^(src|srcdoc)$/i.test(attrName)) continue;
+      const isHandler = attrName.length > 2 && (attrName.charCodeAt(0) | 32) === 111 && (attrName.charCodeAt(1) | 32) === 110;
+      attrs[attrName] = isHandler ? '' : attr.value;
     }
     if (el === target) attrs.__playwright_target__ = '';
     if (upper === 'INPUT') {
@@ -123,12 +127,13 @@ export const SERIALIZE_FRAME_SOURCE = String.raw`(options) => {
     const r = target.getBoundingClientRect();
     targetBox = { x: r.x, y: r.y, width: r.width, height: r.height };
   }
-  return {
+  // One JSON string crosses the protocol much faster than a deep object.
+  return JSON.stringify({
     html,
     doctype: doc.doctype ? doc.doctype.name : undefined,
     frameUrl: doc.URL,
     viewport: { width: window.innerWidth, height: window.innerHeight },
     targetBox,
     stylesheets: linkedSheets,
-  };
+  });
 }`;

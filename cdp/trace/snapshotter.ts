@@ -90,7 +90,7 @@ export class Snapshotter {
           const text = reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text;
           throw new Error(`DOM snapshot script failed: ${text}`);
         }
-        return reply.result.value as SerializedFrame;
+        return JSON.parse(reply.result.value as string) as SerializedFrame;
       } catch (error) {
         // A navigation destroys the world between creation and use; retry once.
         this.contextId = undefined;

@@ -44,6 +44,15 @@ test('each encoded snapshot expands back to the captured tree', () => {
   expect(expanded).toEqual(trees);
 });
 
+test('attribute text cannot make different subtrees look equal', () => {
+  const trees: NodeSnapshot[] = [
+    ['DIV', {}, ['P', { a: 'x3:b1:y' }]],
+    ['DIV', {}, ['P', { a: 'x', b: 'y' }]],
+    ['DIV', {}, ['P', { a: 'x3:b1:y' }], 'tail'],
+  ];
+  expect(encodeAll(trees).expanded).toEqual(trees);
+});
+
 test('an unchanged page is one reference, and a changed one keeps only the change literal', () => {
   const { events } = encodeAll([page('idle', '', 0), page('idle', '', 0), page('done', '', 0)]);
   const [first, same, changed] = events.map((e) => e.snapshot.html as unknown);
