@@ -10,7 +10,7 @@
  *   generated manifest JSON Schema.
  */
 import { z } from 'zod';
-import { checkDesignDeclaration, designInputSchema, type DesignDeclaration } from './design';
+import { checkDesignDeclaration, designInputSchema, designRecordSchema, type DesignDeclaration } from './design';
 
 export const CAPTURE_SCHEMA_VERSION = 1 as const;
 export const COLOR_SCHEMES = ['light', 'dark', 'no-preference'] as const;
@@ -226,7 +226,8 @@ export const requestSnapshotSchema = z
     schemaVersion: z.literal(CAPTURE_SCHEMA_VERSION),
     viewport: viewportInputSchema,
     freeze: freezeSnapshotSchema,
-    design: designInputSchema.optional(),
+    // Recorded as the caller sent it: items the probe reports undecidable are kept too.
+    design: designRecordSchema.optional(),
   })
   .strict();
 
