@@ -310,14 +310,25 @@ class SnapshotReader {
     this.elementIndex[docIndex] = elementIndex;
     this.nthOfType[docIndex] = this.siblingPositions(doc);
     const invisibleByOpacity = new Map<number, boolean>();
-    const opacityHidden = (node: number): boolean => {
-      if (node < 0 || node === undefined) return false;
-      const cached = invisibleByOpacity.get(node);
-      if (cached !== undefined) return cached;
-      const entry = byNode.get(node);
-      const own = entry ? parseFloat(entry.styles[STYLE_INDEX.opacity]) === 0 : false;
-      const result = own || opacityHidden(parentIndex[node]);
-      invisibleByOpacity.set(node, result);
+    // Iterative (not recursive): script-built DOM can be deeper than the JS stack.
+    const opacityHidden = (start: number): boolean => {
+      const path: number[] = [];
+      let result = false;
+      for (let node = start; node !== undefined && node >= 0; node = parentIndex[node]) {
+        const cached = invisibleByOpacity.get(node);
+        if (cached !== undefined) {
+          result = cached;
+          break;
+        }
+        path.push(node);
+        const entry = byNode.get(node);
+        if (entry && parseFloat(entry.styles[STYLE_INDEX.opacity]) === 0) {
+          result = true;
+          break;
+        }
+      }
+      // Everything below a transparent ancestor is hidden; below a visible chain, not.
+      for (const node of path) invisibleByOpacity.set(node, result);
       return result;
     };
 
