@@ -42,6 +42,20 @@ function isInside(child: string, parent: string): boolean {
   return child === parent || child.startsWith(parent + path.sep);
 }
 
+/**
+ * The leaf's first code points, at most 200 UTF-8 bytes: a leaf near the
+ * 255-byte name limit (multi-byte names reach it well before 180 characters)
+ * must still leave room for the temporary name's suffix.
+ */
+function tempStem(leaf: string): string {
+  let stem = '';
+  for (const ch of leaf) {
+    if (Buffer.byteLength(stem + ch) > 200) break;
+    stem += ch;
+  }
+  return stem;
+}
+
 interface Staged {
   leaf: string;
   tempName: string;
@@ -147,7 +161,7 @@ export class ArtifactWriter {
   /** Writes `bytes` to an exclusive temporary file beside `leaf`. */
   stage(leaf: string, bytes: Buffer | string): void {
     if (this.closed) throw new Error('ArtifactWriter already closed');
-    const tempName = `.${leaf.slice(0, 180)}.${crypto.randomBytes(6).toString('hex')}.partial`;
+    const tempName = `.${tempStem(leaf)}.${crypto.randomBytes(6).toString('hex')}.partial`;
     const fd = fs.openSync(this.entry(tempName), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
     this.staged.push({ leaf, tempName });
     try {
