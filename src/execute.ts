@@ -128,6 +128,7 @@ interface ProviderRun {
 async function runProvider(provider: CaptureProvider, args: Record<string, unknown>, run: ProviderRun): Promise<CaptureResult> {
   const { fields, request, target, warnings, fail } = run;
   let writer: ArtifactWriter | null = null;
+  let settled = false;
   let payload: ProviderPayload;
   try {
     payload = await provider.capture(
@@ -138,7 +139,11 @@ async function runProvider(provider: CaptureProvider, args: Record<string, unkno
         request,
         fields,
         writeArtifact(bytes) {
-          if (!writer) writer = ArtifactWriter.open(target);
+          // Bytes staged after capture returned would never be committed or discarded.
+          if (settled) throw new Error('writeArtifact called after capture returned: nothing was staged');
+          // A second call replaces what the first staged (two staged copies would collide at commit).
+          (writer as ArtifactWriter | null)?.discard();
+          writer = ArtifactWriter.open(target);
           writer.stage(target.leaf, bytes);
         },
       },
@@ -146,6 +151,8 @@ async function runProvider(provider: CaptureProvider, args: Record<string, unkno
   } catch (err) {
     (writer as ArtifactWriter | null)?.discard();
     return fail(err instanceof Error ? err.message : String(err));
+  } finally {
+    settled = true;
   }
   const staged = writer as ArtifactWriter | null;
   if (Array.isArray(payload?.warnings)) warnings.push(...payload.warnings.filter((w) => typeof w === 'string'));
@@ -160,11 +167,12 @@ async function runProvider(provider: CaptureProvider, args: Record<string, unkno
     return fail(`provider ${provider.toolName} ${claim}; a provider may only produce the artifact the runtime resolved`);
   }
 
-  const sidecar =
-    fields.type === 'screenshot'
-      ? JSON.stringify(buildProbeSidecar({ pageFacts: payload.page_facts ?? null, renderTokens: payload.render_tokens as never, design: request.design }), null, 2) + '\n'
-      : null;
+  let sidecarWriter: ArtifactWriter | null = null;
   try {
+    const sidecar =
+      fields.type === 'screenshot'
+        ? JSON.stringify(buildProbeSidecar({ pageFacts: payload.page_facts ?? null, renderTokens: payload.render_tokens as never, design: request.design }), null, 2) + '\n'
+        : null;
     if (staged) {
       if (sidecar !== null) staged.stage(sidecarLeaf(target.leaf), sidecar);
       staged.commit(fields.overwrite);
@@ -172,12 +180,15 @@ async function runProvider(provider: CaptureProvider, args: Record<string, unkno
       // The provider wrote the artifact itself: verify it before adding the sidecar beside it.
       const verified = readArtifact(run.rootDir, fields.artifactPath);
       if (verified.ok) {
-        const sidecarWriter = ArtifactWriter.open(target);
+        sidecarWriter = ArtifactWriter.open(target);
         sidecarWriter.stage(sidecarLeaf(target.leaf), sidecar);
         sidecarWriter.commit(fields.overwrite);
       }
     }
   } catch (err) {
+    // A stage that failed before commit leaves temporary files only discard removes.
+    staged?.discard();
+    (sidecarWriter as ArtifactWriter | null)?.discard();
     return fail(err instanceof WriteRefusal ? err.message : `could not write the artifact: ${(err as Error).message}`);
   }
 
