@@ -28,7 +28,7 @@ afterEach(() => fx.cleanup());
 const TABLE: Record<string, string[]> = {
   absolute_path: ['/x', '/evidence/x.png', 'C:\\x', 'C:/x', 'c:x', '\\\\server\\share', '\\\\server\\share\\evidence\\x.png', '\\evidence\\x.png'],
   dotdot_segment: ['evidence/../evidence/x.png', '../x.png', 'evidence/..', 'evidence/sub/../../spec.md', 'evidence\\..\\spec.md', 'evidence/a/..\\b.png'],
-  resolution_failure: ['evidence/a\0b.png', `evidence/${'a'.repeat(5000)}.png`, `evidence/${'a'.repeat(300)}.png`, 'evidence/loop-a/x.png', 'evidence/loop-a', 'evidence/sub/'],
+  resolution_failure: ['evidence/a\0b.png', `evidence/${'a'.repeat(5000)}.png`, `evidence/${'ab/'.repeat(1700)}x.png`, `evidence/${'a'.repeat(300)}.png`, 'evidence/loop-a/x.png', 'evidence/loop-a', 'evidence/sub/'],
   canonical_escape: ['spec.md', 'skills/x', 'skills/evidence/x.png', 'Evidence/x.png', 'evidence', 'evidence/', './spec.md', 'evidencex/y.png'],
   symlink_escape: ['evidence/out/x.png', 'evidence/out', 'evidence/dangling-out.png', 'evidence/up/spec.md'],
 };

@@ -259,6 +259,74 @@ describe('a failed capture leaves neither the target nor a temporary file', () =
   });
 });
 
+describe('how a provider stages its bytes', () => {
+  test('staging twice: the last bytes win (not a false "already exists")', async () => {
+    const provider = new FakeProvider((_a, context) => {
+      context.writeArtifact('first attempt');
+      context.writeArtifact('second attempt');
+      return { result: 'captured', observed_state: 'x' };
+    });
+    const { result } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/twice.json' }), provider);
+    expect(result).toMatchObject({ result: 'captured', error: '' });
+    expect(fs.readFileSync(path.join(fx.evidence, 'twice.json'), 'utf8')).toBe('second attempt');
+    expect(partialFiles(fx.base)).toEqual([]);
+  });
+
+  test('staging after capture returned is refused and leaves no temporary file', async () => {
+    let late: (() => void) | undefined;
+    const provider = new FakeProvider((_a, context) => {
+      late = () => context.writeArtifact('too late');
+      return { result: 'failed', error: 'gave up' };
+    });
+    const { result } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/late.json' }), provider);
+    expect(result.result).toBe('failed');
+    expect(() => late!()).toThrow();
+    expect(listFiles(fx.evidence)).toEqual([]);
+  });
+
+  test('a long multi-byte name that containment accepts can be written (the temporary name fits too)', async () => {
+    const leaf = `${'证'.repeat(83)}.json`; // 254 bytes: within the 255-byte segment limit
+    const { result } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: `evidence/${leaf}` }));
+    expect(result).toMatchObject({ result: 'captured', error: '' });
+    expect(listFiles(fx.evidence)).toEqual([leaf]);
+  });
+
+  test('a long multi-byte screenshot name gets its PNG and sidecar', async () => {
+    const leaf = `${'证'.repeat(75)}.png`; // 229 bytes; its sidecar name is 236
+    const { result } = await run(validArgs(fx.root, { artifact_path: `evidence/${leaf}` }));
+    expect(result).toMatchObject({ result: 'captured', error: '' });
+    expect(listFiles(fx.evidence).sort()).toEqual([leaf, `${'证'.repeat(75)}.probe.json`].sort());
+  });
+
+  test('staging the sidecar fails (disk error): failed, and neither the PNG nor any temporary file is left', async () => {
+    const nodeFs: typeof fs = require('fs'); // the module object itself: the namespace import is not spy-able
+    const realOpen = nodeFs.openSync;
+    const spy = jest.spyOn(nodeFs, 'openSync').mockImplementation(((p: fs.PathLike, ...rest: unknown[]) => {
+      if (String(p).includes('.probe.json.') && String(p).endsWith('.partial')) {
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      }
+      return (realOpen as (...a: unknown[]) => number)(p, ...rest);
+    }) as typeof fs.openSync);
+    let result;
+    try {
+      ({ result } = await run(validArgs(fx.root, { artifact_path: 'evidence/full-disk.png' })));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(result.result).toBe('failed');
+    expect(result.error).toContain('ENOSPC');
+    expect(listFiles(fx.evidence)).toEqual([]);
+  });
+
+  test('a sidecar that cannot be written fails the capture and leaves neither the PNG nor a temporary file', async () => {
+    const leaf = `${'x'.repeat(246)}.png`; // the PNG name fits in 255 bytes, its .probe.json sidecar does not
+    const { result } = await run(validArgs(fx.root, { artifact_path: `evidence/${leaf}` }));
+    expect(result.result).toBe('failed');
+    expect(listFiles(fx.evidence)).toEqual([]);
+    expect(partialFiles(fx.base)).toEqual([]);
+  });
+});
+
 describe('a folder swapped for a link during the capture', () => {
   beforeEach(() => fs.mkdirSync(path.join(fx.evidence, 'sub')));
 

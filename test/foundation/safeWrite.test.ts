@@ -72,6 +72,29 @@ describe('ArtifactWriter basics', () => {
     expect(listFiles(fx.evidence)).toEqual(['x.png']); // the sidecar placed first was removed again
   });
 
+  test('commit(false): a file created in the window after the existence check is still not replaced', () => {
+    // The writer's own lstat sees nothing, then the other actor creates the file before the final step.
+    const t = target('evidence/x.png');
+    const writer = ArtifactWriter.open(t);
+    writer.stage(t.leaf, 'ours');
+    const nodeFs: typeof fs = require('fs'); // the module object itself: the namespace import is not spy-able
+    const realLstat = nodeFs.lstatSync;
+    const spy = jest.spyOn(nodeFs, 'lstatSync').mockImplementation(((p: fs.PathLike, ...rest: unknown[]) => {
+      if (String(p).endsWith('/x.png') && !fs.existsSync(t.path)) {
+        fs.writeFileSync(t.path, 'theirs');
+        throw Object.assign(new Error(`ENOENT: no such file or directory, lstat '${String(p)}'`), { code: 'ENOENT' });
+      }
+      return (realLstat as (...a: unknown[]) => fs.Stats)(p, ...rest);
+    }) as typeof fs.lstatSync);
+    try {
+      expectRefusal(() => writer.commit(false), 'exists', existsMessage(t.path));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.readFileSync(t.path, 'utf8')).toBe('theirs');
+    expect(partialFiles(fx.evidence)).toEqual([]);
+  });
+
   test('commit(false) does not follow a link that appeared at the target name', () => {
     const t = target('evidence/x.png');
     const writer = ArtifactWriter.open(t);
@@ -106,7 +129,6 @@ describe('ArtifactWriter basics', () => {
     // Exclusive, no-follow creation: staging fails rather than writing through a planted link.
     const t = target('evidence/x.png');
     const writer = ArtifactWriter.open(t);
-    const realRandom = require('crypto').randomBytes;
     const spy = jest.spyOn(require('crypto'), 'randomBytes').mockImplementation(() => Buffer.from('000000000000', 'hex'));
     try {
       fs.symlinkSync(path.join(fx.outside, 'planted'), path.join(fx.evidence, '.x.png.000000000000.partial'));
@@ -114,7 +136,6 @@ describe('ArtifactWriter basics', () => {
       expect(fs.readdirSync(fx.outside)).toEqual([]);
     } finally {
       spy.mockRestore();
-      void realRandom;
       writer.discard();
     }
   });
@@ -143,6 +164,15 @@ describe('a folder swapped for a link between check and write', () => {
     swapForLink(path.join(fx.evidence, 'a'), fx.outside);
     expectRefusal(() => ArtifactWriter.open(t), 'symlink_escape');
     expect(listFiles(fx.outside)).toEqual([]);
+  });
+
+  test('a swapped folder whose link target lacks the rest of the path: no folder is created outside', () => {
+    fs.mkdirSync(path.join(fx.evidence, 'a', 'b'), { recursive: true });
+    const t = target('evidence/a/b/c/x.png');
+    swapForLink(path.join(fx.evidence, 'a'), fx.outside);
+    const before = snapshotTree(fx.outside);
+    expectRefusal(() => ArtifactWriter.open(t), 'symlink_escape');
+    expect(snapshotTree(fx.outside)).toEqual(before);
   });
 
   test('a missing folder created as a link before open: open refuses', () => {
