@@ -6,7 +6,7 @@
  *
  * Three protocol reads, sent together:
  * - Runtime.evaluate of the DOM walk (reading order, text, generated content,
- *   field values), see aria/domWalk.ts;
+ *   field values) in an isolated world, see aria/domWalk.ts;
  * - DOM.getDocument (pierce) to learn each walked element's backendNodeId;
  * - Accessibility.getFullAXTree for roles, names and states, see aria/axFacts.ts.
  * The caller needs no domain enabled first.
@@ -34,11 +34,38 @@ interface DomNode {
 const WALK_EXPRESSION = `JSON.stringify((${walkDocumentInPage.toString()})())`;
 const MAX_ATTEMPTS = 3;
 
+/**
+ * The walk runs in an isolated world of the main frame: same DOM, but built-ins
+ * (JSON, Map, Array methods) the page cannot have patched. One world per
+ * session and document; a navigation destroys it and the next call makes a new one.
+ */
+const isolatedWorlds = new WeakMap<CdpSession, number>();
+const WORLD_NAME = 'design-playbook-aria-snapshot';
+
+async function evaluateWalk(session: CdpSession): Promise<any> {
+  for (let attempt = 1; ; attempt++) {
+    let contextId = isolatedWorlds.get(session);
+    if (contextId === undefined) {
+      const { frameTree } = await session.send('Page.getFrameTree');
+      const world = await session.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: WORLD_NAME });
+      contextId = world.executionContextId as number;
+      isolatedWorlds.set(session, contextId);
+    }
+    try {
+      return await session.send('Runtime.evaluate', { expression: WALK_EXPRESSION, contextId, returnByValue: true });
+    } catch (error) {
+      // The world went away with its document (navigation): make a new one, once.
+      isolatedWorlds.delete(session);
+      if (attempt >= 2) throw error;
+    }
+  }
+}
+
 /** The snapshot text of the session's page (main frame). */
 export async function ariaSnapshotText(session: CdpSession): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     const [walk, doc, ax] = await Promise.all([
-      session.send('Runtime.evaluate', { expression: WALK_EXPRESSION, returnByValue: true, awaitPromise: false }),
+      evaluateWalk(session),
       session.send('DOM.getDocument', { depth: -1, pierce: true }),
       session.send('Accessibility.getFullAXTree', {}),
     ]);
