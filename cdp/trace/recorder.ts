@@ -4,7 +4,6 @@ import { traceCallFor, type TraceCall, type TracedActionMeta } from './actions';
 import { monotonicClock, type TraceClock } from './clock';
 import {
   TRACE_FORMAT_VERSION,
-  frameIdFor,
   pageIdFor,
   type ActionPhase,
   type Box,
@@ -53,8 +52,8 @@ export class TraceRecorder {
   private network!: NetworkCapture;
   private screencast!: Screencast;
   private snapshotter!: Snapshotter;
-  /** All snapshots are of the main frame, so one encoder numbers them all. */
-  private readonly references = new SubtreeReferencer();
+  /** Back-references are numbered per frame, as the viewer lists snapshots per frame. */
+  private readonly references = new Map<string, SubtreeReferencer>();
 
   private constructor(
     private readonly session: CdpSession,
@@ -96,14 +95,13 @@ export class TraceRecorder {
     const emit = (event: TraceEvent) => this.emit(event);
     this.network = new NetworkCapture(this.session, this.clock, this.store, this.pageId);
     this.screencast = new Screencast(this.session, this.clock, this.store, this.pageId, emit);
-    this.snapshotter = new Snapshotter(this.session, this.clock, this.pageId, this.mainFrameCdpId, frameIdFor(this.mainFrameCdpId));
+    this.snapshotter = new Snapshotter(this.session, this.clock, this.pageId, this.mainFrameCdpId);
     const pageEvents = new PageEvents(this.clock, this.pageId, emit);
     for (const handlers of [this.network.handlers, this.screencast.handlers, pageEvents.handlers]) {
       for (const [name, handler] of Object.entries(handlers)) this.listen(name, handler);
     }
-    this.listen('Page.frameNavigated', (p) => {
-      if (!p.frame?.parentId) this.snapshotter.invalidate();
-    });
+    this.listen('Page.frameNavigated', (p) => this.snapshotter.invalidate(p.frame?.id));
+    this.listen('Page.frameDetached', (p) => this.snapshotter.invalidate(p.frameId));
     this.listen('Runtime.executionContextsCleared', () => this.snapshotter.invalidate());
 
     const { viewport, deviceScaleFactor, colorScheme, browserName, browserVersion, userAgent } = this.options;
@@ -201,12 +199,15 @@ export class TraceRecorder {
         knownUrls: this.network.recordedUrls(),
       });
       for (const sheet of captured.unrecordedStylesheets)
-        this.network.addSynthesizedStylesheet(sheet.url, sheet.text, this.mainFrameCdpId);
+        this.network.addSynthesizedStylesheet(sheet.url, sheet.text, sheet.frameCdpId);
       // Back-references count written snapshots: encode only what is written.
       if (this.state !== 'recording') return null;
       beforeEmit?.(captured.targetBox);
-      const snapshot = { ...captured.snapshot, html: this.references.encode(captured.snapshot.html) };
-      this.emit({ type: 'frame-snapshot', snapshot });
+      for (const snapshot of captured.snapshots) {
+        let references = this.references.get(snapshot.frameId);
+        if (!references) this.references.set(snapshot.frameId, (references = new SubtreeReferencer()));
+        this.emit({ type: 'frame-snapshot', snapshot: { ...snapshot, html: references.encode(snapshot.html) } });
+      }
       return captured.targetBox;
     } catch (error) {
       this.emit({ type: 'log', callId, time: this.clock.now(), message: `${phase} snapshot failed: ${(error as Error).message}` });

@@ -11,7 +11,9 @@
  * instrumenter rewriting the function body.
  *
  * Input: { targetSelector?: string, knownUrls: string[] }.
- * Output: JSON text of { html, doctype, frameUrl, viewport, targetBox, stylesheets }.
+ * Output: JSON text of { html, doctype, frameUrl, viewport, targetBox,
+ * stylesheets, frameOwnerCount }; iframe/frame elements carry
+ * `__evidence_frame_index__` (their index in `globalThis.__evidenceTraceFrameOwners`).
  */
 export const SERIALIZE_FRAME_SOURCE = String.raw`(options) => {
   const doc = document;
@@ -21,6 +23,10 @@ export const SERIALIZE_FRAME_SOURCE = String.raw`(options) => {
   }
   const known = new Set(options.knownUrls || []);
   const definedCustomElements = new Set();
+  // Kept in this isolated world's global for the snapshotter to resolve
+  // each owner element to its CDP frame id (DOM.describeNode).
+  const frameOwners = [];
+  globalThis.__evidenceTraceFrameOwners = frameOwners;
   const linkedSheets = [];
 
   const rulesText = (sheet) => {
@@ -60,7 +66,7 @@ export const SERIALIZE_FRAME_SOURCE = String.raw`(options) => {
     for (let i = 0; i < list.length; i++) {
       const attr = list[i];
       const attrName = attr.name;
-      // Nested frames are not captured: a src would load the live page.
+      // A frame's src would load the live page; its snapshot replaces it.
       if (isFrame && /^(src|srcdoc)$/i.test(attrName)) continue;
       const isHandler = attrName.length > 2 && (attrName.charCodeAt(0) | 32) === 111 && (attrName.charCodeAt(1) | 32) === 110;
       attrs[attrName] = isHandler ? '' : attr.value;
@@ -76,8 +82,13 @@ export const SERIALIZE_FRAME_SOURCE = String.raw`(options) => {
       attrs.__playwright_selected_ = String(el.selected);
     } else if (upper === 'IMG' && el.currentSrc) {
       attrs.__playwright_current_src__ = el.currentSrc;
-    } else if (upper === 'CANVAS' || isFrame) {
+    } else if (upper === 'CANVAS') {
       attrs.__playwright_bounding_rect__ = rectOf(el);
+    } else if (isFrame) {
+      attrs.__playwright_bounding_rect__ = rectOf(el);
+      // The snapshotter swaps this index for the child frame's snapshot URL.
+      attrs.__evidence_frame_index__ = String(frameOwners.length);
+      frameOwners.push(el);
     } else if (upper === 'DIALOG' && el.open) {
       let modal = false;
       try { modal = el.matches(':modal'); } catch (e) { modal = false; }
@@ -135,5 +146,6 @@ export const SERIALIZE_FRAME_SOURCE = String.raw`(options) => {
     viewport: { width: window.innerWidth, height: window.innerHeight },
     targetBox,
     stylesheets: linkedSheets,
+    frameOwnerCount: frameOwners.length,
   });
 }`;

@@ -40,7 +40,7 @@ function find(node: Node, predicate: (name: string, attrs: Record<string, string
   return elements(node).find(([name, attrs]) => predicate(name, attrs));
 }
 
-const snapshotsOf = (trace: ParsedTrace, callId: string) => trace.snapshots.filter((s) => s.callId === callId);
+const snapshotsOf = (trace: ParsedTrace, callId: string) => trace.snapshots.filter((s) => s.isMainFrame && s.callId === callId);
 
 describe('a four-action trace of a typical page', () => {
   test('is a ZIP under 2 MB whose trace.trace lines all parse as JSON', async () => {
@@ -126,12 +126,25 @@ describe('a four-action trace of a typical page', () => {
     const raw = form.events.filter((e) => e.type === 'frame-snapshot').map((e) => JSON.stringify(e.snapshot.html));
     expect(raw.filter((html) => /\[\[\d+,\d+\]\]/.test(html)).length).toBeGreaterThan(raw.length / 2);
     // Resolution (harness, viewer rules) yields a full document every time.
-    for (const snapshot of form.snapshots.filter((s) => s.frameUrl.startsWith('http')))
+    for (const snapshot of form.snapshots.filter((s) => s.isMainFrame && s.frameUrl.startsWith('http')))
       expect(find(snapshot.html, (n) => n === 'H1')?.[2]).toBe('Choose a plan');
   });
 
+  test('snapshots a same-origin iframe as its own frame snapshot that the owner element points to', () => {
+    const mains = form.snapshots.filter((s) => s.isMainFrame && s.frameUrl === server.url('/index.html'));
+    expect(mains.length).toBeGreaterThan(3);
+    for (const main of mains) {
+      const owner = find(main.html, (n, a) => n === 'IFRAME' && a.id === 'panel')!;
+      expect(owner[1].src).toMatch(/^\/snapshot\/frame@/);
+      const childFrameId = owner[1].src.slice('/snapshot/'.length);
+      const child = form.snapshots.find((s) => s.frameId === childFrameId && s.callId === main.callId && s.phase === main.phase);
+      expect(child).toMatchObject({ isMainFrame: false, frameUrl: server.url('/panel.html') });
+      expect(find(child.html, (n) => n === 'H2')?.[2]).toBe('Panel content');
+    }
+  });
+
   test('serializes what the page shows: no scripts, a base URL, the shadow root with its adopted sheet', () => {
-    const last = form.snapshots[form.snapshots.length - 1];
+    const last = form.snapshots.filter((s) => s.isMainFrame).pop();
     expect(last.doctype).toBe('html');
     expect(find(last.html, (n) => n.toUpperCase() === 'SCRIPT')).toBeUndefined();
     expect(find(last.html, (n, a) => n === 'BASE' && a.href === server.url('/index.html'))).toBeDefined();

@@ -184,6 +184,14 @@ test("an action's after snapshot renders the page's text with its external style
   expect(rendered.nameValue).toBe('Anne');
   expect(rendered.planValue).toBe('pro');
   if (FONT_FILE) expect(rendered.fontLoaded).toBe(true);
+
+  // The same-origin iframe renders from its own snapshot, styled too.
+  const panel = await waitFor(async () => {
+    const child = frame.childFrames().find((f) => f.url().includes('frameId='));
+    const ready = child && (await child.evaluate(() => document.readyState === 'complete' && !!document.querySelector('h2')));
+    return ready ? child : undefined;
+  });
+  expect(await panel.$eval('h2', (el) => [el.textContent, getComputedStyle(el).color])).toEqual(['Panel content', 'rgb(200, 30, 30)']);
 });
 
 test('before and after snapshots of a fill differ by the filled value; the click snapshot marks its target', async () => {
