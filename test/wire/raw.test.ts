@@ -343,6 +343,14 @@ describe('end of input', () => {
     expect(fs.existsSync(path.join(runRoot, 'evidence', 'in-flight.json'))).toBe(true);
   });
 
+  test('SIGTERM: exit code 0', async () => {
+    const server = start();
+    server.write(newlineFrame({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    await server.reply(1);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+
   test('a last frame without a trailing newline still counts', async () => {
     const server = start();
     server.write(JSON.stringify({ jsonrpc: '2.0', id: 'last', method: 'ping' }));
