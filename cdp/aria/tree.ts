@@ -142,26 +142,42 @@ const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader',
  * aria-label, a <label>, alt, title) stays exactly as Chromium computed it.
  */
 function domSpelling(axName: string, rec: WalkedElement, factsOf: FactsLookup): string {
-  const text = normalizeWhiteSpace(contentText(rec, factsOf, true));
-  if (text === axName) return axName;
   const squash = (s: string) => s.replace(/\s+/g, '').toLowerCase();
-  return squash(text) === squash(axName) ? text : axName;
+  const asChromium = normalizeWhiteSpace(contentText(rec, factsOf, true, 'chromium'));
+  if (squash(asChromium) !== squash(axName)) return axName;
+  return normalizeWhiteSpace(contentText(rec, factsOf, true, 'snapshot'));
 }
 
-/** The element's content as accessible-name text: nested named elements (images, labelled parts) count by name. */
-function contentText(rec: WalkedElement, factsOf: FactsLookup, isRoot: boolean): string {
+const RANGE_ROLES = new Set(['progressbar', 'scrollbar', 'slider', 'spinbutton', 'meter']);
+
+/**
+ * The element's content as accessible-name text. Nested images and labelled
+ * parts count by their name. Nested form controls differ between the two
+ * readings: Chromium counts a control inside a button or link by its name,
+ * the snapshot format by its value (a text field's text, a slider's or
+ * progress bar's aria-valuetext / aria-valuenow / value, a menu not at all).
+ */
+function contentText(rec: WalkedElement, factsOf: FactsLookup, isRoot: boolean, reading: 'chromium' | 'snapshot'): string {
+  const pad = (text: string) => (!isRoot && rec.blk ? ' ' + text + ' ' : text);
   if (!isRoot) {
     const facts = factsOf(rec.i);
-    const named = facts && (facts.tag === 'IMG' || facts.tag === 'INPUT' || facts.tag === 'SELECT' || facts.tag === 'TEXTAREA' || facts.attrs.has('aria-label') || facts.attrs.has('aria-labelledby') || (facts.tag === 'SVG' || facts.tag === 'svg'));
-    if (named) {
-      const name = normalizeWhiteSpace(String(facts!.ax?.name?.value ?? ''));
-      return rec.blk ? ' ' + name + ' ' : name;
+    if (facts) {
+      if (reading === 'snapshot') {
+        const role = roleOf(facts, rec.implicit) || '';
+        const a = facts.attrs;
+        if (role === 'textbox' || role === 'searchbox') return pad(rec.value ?? walkedText(rec));
+        if (RANGE_ROLES.has(role)) return pad(a.get('aria-valuetext') ?? a.get('aria-valuenow') ?? a.get('value') ?? '');
+        if (role === 'menu') return '';
+      }
+      const named = facts.tag === 'IMG' || facts.tag === 'INPUT' || facts.tag === 'SELECT' || facts.tag === 'TEXTAREA' ||
+        facts.tag === 'SVG' || facts.attrs.has('aria-label') || facts.attrs.has('aria-labelledby');
+      if (named) return pad(normalizeWhiteSpace(String(facts.ax?.name?.value ?? '')));
     }
   }
   let out = rec.before;
-  for (const k of rec.kids) out += typeof k === 'string' ? k : contentText(k, factsOf, false);
+  for (const k of rec.kids) out += typeof k === 'string' ? k : contentText(k, factsOf, false, reading);
   out += rec.after;
-  return !isRoot && rec.blk ? ' ' + out + ' ' : out;
+  return pad(out);
 }
 
 function flatText(node: AriaNode): string {
