@@ -12,7 +12,7 @@
  * Prints per-round times, both ZIP sizes and the median ratios ours/theirs
  * (< 1 = ours faster / smaller).
  *
- * Run after `npm run build`: node bench/trace.js [rounds]
+ * Run after `npm run build`: node bench/trace.js [rounds, default 9]
  */
 const fs = require('fs');
 const os = require('os');
@@ -28,7 +28,7 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'
   '--disable-sync', '--no-first-run', '--disable-quic'];
 const FIXTURES = path.join(__dirname, '..', 'test', 'trace', 'fixtures');
 const FONT = ['/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf'].find((f) => fs.existsSync(f));
-const ROUNDS = Number(process.argv[2] || 5);
+const ROUNDS = Number(process.argv[2] || 9);
 const VIEWPORT = { width: 800, height: 600 };
 const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.json': 'application/json' };
 
@@ -117,13 +117,14 @@ async function playwrightSession(browser, url, traced, zipPath) {
     }
     const oursMs = median(rows.map((r) => r.ours.ms));
     const theirsMs = median(rows.map((r) => r.theirs.ms));
-    const oursOverhead = median(rows.map((r) => r.ours.ms - r.oursBare.ms));
-    const theirsOverhead = median(rows.map((r) => r.theirs.ms - r.theirsBare.ms));
+    // Difference of medians: steadier than the median of per-round differences on a busy machine.
+    const oursOverhead = oursMs - median(rows.map((r) => r.oursBare.ms));
+    const theirsOverhead = theirsMs - median(rows.map((r) => r.theirsBare.ms));
     const oursSize = median(rows.map((r) => r.ours.size));
     const theirsSize = median(rows.map((r) => r.theirs.size));
     console.log(`\nfour-action traced session, median of ${ROUNDS}: ours ${oursMs.toFixed(0)} ms, playwright ${theirsMs.toFixed(0)} ms, ` +
       `time ratio ours/playwright = ${(oursMs / theirsMs).toFixed(2)}`);
-    console.log(`tracing overhead (traced - untraced): ours ${oursOverhead.toFixed(0)} ms, playwright ${theirsOverhead.toFixed(0)} ms, ` +
+    console.log(`tracing overhead (median traced - median untraced): ours ${oursOverhead.toFixed(0)} ms, playwright ${theirsOverhead.toFixed(0)} ms, ` +
       `ratio = ${(oursOverhead / theirsOverhead).toFixed(2)}`);
     console.log(`ZIP size: ours ${kb(oursSize)}, playwright ${kb(theirsSize)}, ratio = ${(oursSize / theirsSize).toFixed(2)}`);
   } finally {
