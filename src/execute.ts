@@ -116,6 +116,16 @@ function claimMismatch(payload: ProviderPayload, fields: RuntimeFields, targetPa
   return null;
 }
 
+/** Identity and last change of a file, or null when there is none. */
+function fileFingerprint(p: string): string | null {
+  try {
+    const st = fs.lstatSync(p, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return null;
+  }
+}
+
 interface ProviderRun {
   fields: RuntimeFields;
   request: CaptureRequestSnapshot;
@@ -127,6 +137,8 @@ interface ProviderRun {
 
 async function runProvider(provider: CaptureProvider, args: Record<string, unknown>, run: ProviderRun): Promise<CaptureResult> {
   const { fields, request, target, warnings, fail } = run;
+  // An existing file (overwrite=true) must not pass as this capture's artifact unless it was written again.
+  const earlier = fileFingerprint(target.path);
   let writer: ArtifactWriter | null = null;
   let settled = false;
   let payload: ProviderPayload;
@@ -165,6 +177,10 @@ async function runProvider(provider: CaptureProvider, args: Record<string, unkno
   if (claim) {
     staged?.discard();
     return fail(`provider ${provider.toolName} ${claim}; a provider may only produce the artifact the runtime resolved`);
+  }
+
+  if (!staged && earlier !== null && fileFingerprint(target.path) === earlier) {
+    return fail(`provider ${provider.toolName} reported captured but did not write ${target.path}: it still holds the earlier file`);
   }
 
   let sidecarWriter: ArtifactWriter | null = null;
