@@ -201,6 +201,28 @@ describe('overwrite', () => {
     expect(listFiles(fx.evidence)).toEqual(['race.png']);
   });
 
+  test('two concurrent captures of one new name: exactly one lands, the other is refused, nothing mixed', async () => {
+    const slow = (bytes: string) =>
+      new FakeProvider(async (_a, context) => {
+        await new Promise((r) => setTimeout(r, 20));
+        context.writeArtifact(bytes);
+        await new Promise((r) => setTimeout(r, 20));
+        return { result: 'captured', observed_state: 'x', page_facts: undefined };
+      });
+    const args = validArgs(fx.root, { artifact_path: 'evidence/contended.png' });
+    const [a, b] = await Promise.all([
+      executeCapturePlan(args, { provider: slow('A'), env: {} }),
+      executeCapturePlan(args, { provider: slow('B'), env: {} }),
+    ]);
+    const outcomes = [a, b].map((r) => r.result).sort();
+    expect(outcomes).toEqual(['captured', 'failed']);
+    const winner = a.result === 'captured' ? 'A' : 'B';
+    const loser = a.result === 'captured' ? b : a;
+    expect(loser.error).toContain('artifact already exists: ');
+    expect(fs.readFileSync(path.join(fx.evidence, 'contended.png'), 'utf8')).toBe(winner);
+    expect(listFiles(fx.evidence).sort()).toEqual(['contended.png', 'contended.probe.json']);
+  });
+
   test('a sidecar appearing during the capture refuses the group and leaves no PNG behind', async () => {
     const sidecar = path.join(fx.evidence, 'race.probe.json');
     const provider = new FakeProvider(during(() => fs.writeFileSync(sidecar, 'theirs')));
@@ -235,6 +257,27 @@ describe('a failed capture leaves neither the target nor a temporary file', () =
     expect(result.error).toContain('is not a regular file');
     expect(result.observed_state).toBe('unknown');
     expect(listFiles(fx.evidence)).toEqual([]);
+  });
+
+  test('claiming captured without writing while an old artifact exists (overwrite=true) -> failed, not the stale file', async () => {
+    const target = path.join(fx.evidence, 'stale.json');
+    fs.writeFileSync(target, 'yesterday');
+    const { result } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/stale.json', overwrite: true }), new FakeProvider(claimsWithoutWriting()));
+    expect(result.result).toBe('failed');
+    expect(result.observed_state).toBe('unknown');
+    expect(fs.readFileSync(target, 'utf8')).toBe('yesterday');
+  });
+
+  test('a provider that rewrites an existing writtenPath itself (overwrite=true) is captured', async () => {
+    const target = path.join(fx.evidence, 'fresh.json');
+    fs.writeFileSync(target, 'yesterday');
+    const provider = new FakeProvider((_a, context) => {
+      fs.writeFileSync(context.writtenPath, 'today');
+      return { result: 'captured', observed_state: 'x' };
+    });
+    const { result } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/fresh.json', overwrite: true }), provider);
+    expect(result.result).toBe('captured');
+    expect(fs.readFileSync(target, 'utf8')).toBe('today');
   });
 
   test('a provider that writes writtenPath itself is accepted (verified) and gets a sidecar', async () => {
