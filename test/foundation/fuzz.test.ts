@@ -11,6 +11,8 @@ import * as path from 'path';
 import { executeCapturePlan } from '../../src/execute';
 import { ToolInputError } from '../../src/errors';
 import { captureResultSchema } from '../../src/result';
+import { captureToolDeclaration } from '../../src/toolDeclaration';
+import Ajv2020 from 'ajv/dist/2020';
 import { FakeProvider, writes, writesThenFails, writesThenThrows, claimsWithoutWriting, FAKE_PNG, type FakeBehaviour } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, snapshotTree, partialFiles, type RunFixture } from './fixtures';
 
@@ -140,7 +142,9 @@ test(`${CASES} random argument objects (seed ${SEED}): only ToolInputError, noth
   const runRoots = [fx.root, `${fx.root}/`, fx.outside, fx.base, fx.evidence, 'run', '/', path.join(fx.evidence, 'out'), `${fx.root}\0`];
   const before = outsideEvidence();
   const manifestBytes = fs.readFileSync(manifest);
-  const outcomes = { captured: 0, failed: 0, toolInputError: 0 };
+  const outcomes = { captured: 0, failed: 0, toolInputError: 0, bound: 0 };
+  // The schema a client actually receives, checked on what the client actually receives (JSON).
+  const advertised = new Ajv2020({ strict: false }).compile(captureToolDeclaration().outputSchema!);
 
   for (let i = 0; i < CASES; i++) {
     const type = gen.pick(['screenshot', 'a11y tree', 'interaction trace']);
@@ -153,6 +157,7 @@ test(`${CASES} random argument objects (seed ${SEED}): only ToolInputError, noth
       const field = gen.pick(fields);
       if (field === 'run_root') args.run_root = gen.chance(0.7) ? gen.pick(runRoots) : gen.value();
       else if (field === 'viewport' && gen.chance(0.6)) args.viewport = { width: 800, height: 600, devicePixelRatio: 1, colorScheme: 'light', [gen.pick(['width', 'height', 'devicePixelRatio', 'colorScheme', 'zoom'])]: gen.value() };
+      else if (field === 'design' && gen.chance(0.6)) args.design = Object.fromEntries(['fontSizes', 'colors', 'radii'].filter(() => gen.chance(0.6)).map((axis) => [axis, Array.from({ length: gen.int(4) }, () => gen.value(1))]));
       else if (field === 'actions' && gen.chance(0.6)) args.actions = [{ do: gen.pick(['click', 'fill', 'press', 'wait', 'hover', gen.string()]), selector: gen.value(), value: gen.value(), ms: gen.value() }];
       else args[field] = gen.value();
     }
@@ -165,6 +170,8 @@ test(`${CASES} random argument objects (seed ${SEED}): only ToolInputError, noth
       const result = await executeCapturePlan(args, { provider, env: { DESIGN_PLAYBOOK_RUN_ROOT: fx.root } });
       const parsed = captureResultSchema.safeParse(result);
       if (!parsed.success) throw new Error(`${label}: payload breaks the output schema: ${parsed.error.message}`);
+      if (!advertised(JSON.parse(JSON.stringify(result)))) throw new Error(`${label}: payload breaks the advertised outputSchema: ${JSON.stringify(advertised.errors)}`);
+      if (result.request?.design !== undefined) outcomes.bound++;
       if (result.result === 'captured') {
         outcomes.captured++;
         if (!result.written_path.startsWith(fx.evidence + path.sep)) throw new Error(`${label}: captured outside evidence/: ${result.written_path}`);
@@ -193,6 +200,7 @@ test(`${CASES} random argument objects (seed ${SEED}): only ToolInputError, noth
   expect(outcomes.captured).toBeGreaterThan(10);
   expect(outcomes.failed).toBeGreaterThan(10);
   expect(outcomes.toolInputError).toBeGreaterThan(10);
+  expect(outcomes.bound).toBeGreaterThan(5);
 });
 
 function safeJson(value: unknown): string {
