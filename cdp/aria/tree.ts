@@ -90,6 +90,10 @@ function authorFallbackName(facts: ElementFacts, rec: WalkedElement, role: strin
   if ((a.get('aria-label') || '').trim() || a.has('aria-labelledby')) return undefined;
   if (facts.tag === 'INPUT' && role === 'button') {
     const type = (a.get('type') || '').toLowerCase();
+    // An image button is named by its label, alt, title, else "Submit"; never by its value.
+    if (type === 'image' && !rec.labelText) {
+      return normalizeWhiteSpace((a.get('alt') || '').trim() ? a.get('alt')! : (a.get('title') || '').trim() ? a.get('title')! : 'Submit');
+    }
     if (type in INPUT_BUTTON_DEFAULTS) {
       const value = rec.value ?? '';
       return normalizeWhiteSpace(value.trim() ? value : INPUT_BUTTON_DEFAULTS[type] || a.get('title') || '');
