@@ -12,7 +12,7 @@
  * The caller needs no domain enabled first.
  */
 import type { CdpSession } from './types';
-import { walkDocumentInPage, type WalkResult } from './aria/domWalk';
+import { walkDocumentInPage, type WalkedElement, type WalkResult } from './aria/domWalk';
 import type { AXNode, ElementFacts } from './aria/axFacts';
 import { buildAriaTree } from './aria/tree';
 import { renderAriaYaml } from './aria/yaml';
@@ -24,7 +24,6 @@ interface DomNode {
   nodeType: number;
   nodeName: string;
   backendNodeId: number;
-  attributes?: string[];
   children?: DomNode[];
   shadowRoots?: Array<DomNode & { shadowRootType?: string }>;
 }
@@ -80,20 +79,45 @@ export async function ariaSnapshotText(session: CdpSession): Promise<string> {
     for (const node of ax.nodes as AXNode[]) {
       if (node.backendDOMNodeId !== undefined && !axByBackendId.has(node.backendDOMNodeId)) axByBackendId.set(node.backendDOMNodeId, node);
     }
-    const factsCache = new Map<number, ElementFacts | undefined>();
-    const factsOf = (index: number): ElementFacts | undefined => {
-      if (factsCache.has(index)) return factsCache.get(index);
-      const el = elements[index];
-      let facts: ElementFacts | undefined;
-      if (el && (aligned || el.nodeName === result.order[index])) {
-        facts = { tag: el.nodeName.toUpperCase(), attrs: attributeMap(el.attributes), ax: axByBackendId.get(el.backendNodeId) };
-      }
-      factsCache.set(index, facts);
-      return facts;
+    const backendIds = aligned ? elements.map((e) => e.backendNodeId) : pairByName(result.order, elements);
+    const factsOf = (rec: WalkedElement): ElementFacts => {
+      const backendId = rec.i >= 0 ? backendIds[rec.i] : undefined;
+      return {
+        tag: rec.t.toUpperCase(),
+        attrs: new Map(Object.entries(rec.at)),
+        ax: backendId === undefined ? undefined : axByBackendId.get(backendId),
+      };
     };
     const tree = buildAriaTree(result.root, factsOf);
     return renderAriaYaml(tree.children);
   }
+}
+
+/**
+ * When the DOM kept changing between the reads, pairs the walk's elements
+ * with DOM.getDocument's by walking both sequences and re-synchronizing on
+ * equal node names within a small window; unpaired elements get no
+ * accessibility facts (their roles and text still come from the walk).
+ */
+function pairByName(order: string[], elements: DomNode[]): Array<number | undefined> {
+  const WINDOW = 64;
+  const out: Array<number | undefined> = new Array(order.length);
+  let j = 0;
+  for (let i = 0; i < order.length && j < elements.length; i++) {
+    if (order[i] === elements[j].nodeName) {
+      out[i] = elements[j++].backendNodeId;
+      continue;
+    }
+    let skip = -1;
+    for (let k = 1; k <= WINDOW && j + k < elements.length; k++) {
+      if (elements[j + k].nodeName === order[i]) { skip = k; break; }
+    }
+    if (skip >= 0) {
+      j += skip;
+      out[i] = elements[j++].backendNodeId;
+    }
+  }
+  return out;
 }
 
 /** Elements of DOM.getDocument's tree in the walk's canonical order: children, then the open shadow root. */
@@ -110,10 +134,4 @@ function elementsInOrder(root: DomNode): DomNode[] {
   };
   enumerate(root);
   return out;
-}
-
-function attributeMap(flat: string[] | undefined): Map<string, string> {
-  const map = new Map<string, string>();
-  if (flat) for (let i = 0; i + 1 < flat.length; i += 2) map.set(flat[i].toLowerCase(), flat[i + 1]);
-  return map;
 }

@@ -49,6 +49,8 @@ export interface WalkedElement {
    * spells it), '' for none. Only used when no role attribute is written.
    */
   implicit: string;
+  /** The attributes the snapshot rules read (role, aria-*, title, alt, type, open, value), as written. */
+  at: Record<string, string>;
   /** Child content in reading order: text runs and elements. */
   kids: WalkedChild[];
 }
@@ -355,6 +357,16 @@ export function walkDocumentInPage(): WalkResult {
     const implicit = implicitRole(e);
     return hasGlobalAria(e, implicit) || focusable(e) ? implicit : written;
   };
+  const READ_ATTRIBUTES = ['role', 'aria-label', 'aria-labelledby', 'aria-level', 'aria-invalid', 'aria-checked',
+    'aria-selected', 'aria-pressed', 'aria-expanded', 'aria-valuetext', 'aria-valuenow', 'value', 'title', 'alt', 'type', 'open'];
+  const readAttributes = (e: Element): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const name of READ_ATTRIBUTES) {
+      const v = e.getAttribute(name);
+      if (v !== null) out[name] = v;
+    }
+    return out;
+  };
   const visited = new Set<Node>();
   const visit = (into: WalkedChild[], node: Node): void => {
     if (visited.has(node)) return;
@@ -381,6 +393,7 @@ export function walkDocumentInPage(): WalkResult {
       inl: display === 'inline',
       oneText: e.childNodes.length === 1 && e.childNodes[0].nodeType === 3,
       implicit: roleWithoutAuthor(e),
+      at: readAttributes(e),
       before: pseudoText(e, '::before'),
       after: pseudoText(e, '::after'),
       kids: [],

@@ -9,7 +9,8 @@ import type { WalkedChild, WalkedElement } from './domWalk';
 import { chromiumRole, nameOf, normalizeWhiteSpace, roleOf, statesOf, type ElementFacts } from './axFacts';
 import type { AriaNode } from './yaml';
 
-export type FactsLookup = (index: number) => ElementFacts | undefined;
+/** Facts of a walked element: its tag and attributes, and Chromium's node for it when one lines up. */
+export type FactsLookup = (rec: WalkedElement) => ElementFacts;
 
 /** A data: URL keeps its media type; the payload is never useful in a snapshot. */
 export function truncateDataUrl(url: string): string {
@@ -54,7 +55,7 @@ function visitElement(parent: AriaNode, rec: WalkedElement, factsOf: FactsLookup
 function toAriaNode(rec: WalkedElement, factsOf: FactsLookup): AriaNode | null {
   const tag = rec.t.toUpperCase();
   if (tag === 'IFRAME' || tag === 'FRAME') return { role: 'iframe', name: '', children: [] };
-  const facts = factsOf(rec.i);
+  const facts = factsOf(rec);
   if (!facts) return null;
   const role = roleOf(facts, rec.implicit);
   if (!role) return null;
@@ -116,7 +117,7 @@ function fixName(node: AriaNode, rec: WalkedElement, factsOf: FactsLookup): void
     if (label && label !== node.name && label.toLowerCase() === node.name.toLowerCase()) node.name = label;
     return;
   }
-  const facts = factsOf(rec.i);
+  const facts = factsOf(rec);
   if (facts && chromiumRole(facts.ax) !== node.role) {
     // Chromium computes no name for content it leaves out of its tree (inert, behind a modal
     // dialog) or re-maps (an option outside a listbox); the snapshot still names it, by its
@@ -164,7 +165,7 @@ const RANGE_ROLES = new Set(['progressbar', 'scrollbar', 'slider', 'spinbutton',
 function contentText(rec: WalkedElement, factsOf: FactsLookup, isRoot: boolean, reading: 'chromium' | 'snapshot'): string {
   const pad = (text: string) => (!isRoot && rec.blk ? ' ' + text + ' ' : text);
   if (!isRoot) {
-    const facts = factsOf(rec.i);
+    const facts = factsOf(rec);
     if (facts) {
       if (reading === 'snapshot') {
         const role = roleOf(facts, rec.implicit) || '';
