@@ -8,6 +8,7 @@
 export type DifferenceCategory =
   | 'name-from-label-spelling'
   | 'inert-content-names'
-  | 'css-content-unsupported-functions';
+  | 'css-content-unsupported-functions'
+  | 'name-from-content-nesting';
 
 export const KNOWN_DIFFERENCES: Record<string, DifferenceCategory> = {};
