@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+/**
+ * Aria snapshot fidelity on any folder of saved pages: for each *.html, our
+ * CDP snapshot vs Playwright's page.ariaSnapshot() of the same page in the
+ * same system Chromium. Pages are served from 127.0.0.1; every other host is
+ * made unresolvable, so saved pages that reference the web stay offline.
+ * Prints the identical count and, per differing page, the first differing line.
+ *
+ * Run after `npm run build`: node bench/aria-fidelity.js <dir> [--diff-dir out/]
+ */
+const fs = require('fs');
+const path = require('path');
+const http = require('http');
+const puppeteer = require('puppeteer');
+const { chromium } = require('playwright-core');
+const { ariaSnapshotText } = require('../dist/cdp/ariaSnapshot.js');
+
+const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+
+const dir = path.resolve(process.argv[2] || path.join(__dirname, '..', 'test', 'aria', 'corpus'));
+const diffDirIndex = process.argv.indexOf('--diff-dir');
+const diffDir = diffDirIndex > 0 ? path.resolve(process.argv[diffDirIndex + 1]) : null;
+
+function serve(root) {
+  const server = http.createServer((req, res) => {
+    const file = path.join(root, path.normalize(decodeURIComponent(req.url.split('?')[0])));
+    if (!file.startsWith(root) || !fs.existsSync(file) || !fs.statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
+    res.writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+function firstDifference(a, b) {
+  const x = a.split('\n'), y = b.split('\n');
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return { line: i + 1, ours: x[i], playwright: y[i] };
+  }
+  return null;
+}
+
+(async () => {
+  const server = await serve(dir);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const pages = fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort();
+  const [browser, pwBrowser] = await Promise.all([
+    puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ARGS }),
+    chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
+  ]);
+  if (diffDir) fs.mkdirSync(diffDir, { recursive: true });
+  let identical = 0;
+  const differing = [];
+  try {
+    const page = await browser.newPage();
+    await page.setJavaScriptEnabled(false);
+    const session = await page.createCDPSession();
+    const pwContext = await pwBrowser.newContext({ javaScriptEnabled: false });
+    const pwPage = await pwContext.newPage();
+    for (const name of pages) {
+      const url = `${origin}/${encodeURIComponent(name)}`;
+      try {
+        await Promise.all([
+          page.goto(url, { waitUntil: 'load', timeout: 30000 }),
+          pwPage.goto(url, { waitUntil: 'load', timeout: 30000 }),
+        ]);
+        const [ours, theirs] = await Promise.all([ariaSnapshotText(session), pwPage.ariaSnapshot()]);
+        if (ours === theirs) { identical++; continue; }
+        const d = firstDifference(ours, theirs);
+        differing.push({ name, ...d });
+        if (diffDir) {
+          fs.writeFileSync(path.join(diffDir, name + '.ours.txt'), ours);
+          fs.writeFileSync(path.join(diffDir, name + '.playwright.txt'), theirs);
+        }
+      } catch (err) {
+        differing.push({ name, error: String(err && err.message || err).split('\n')[0] });
+      }
+    }
+  } finally {
+    await Promise.allSettled([browser.close(), pwBrowser.close()]);
+    server.close();
+  }
+  for (const d of differing) {
+    if (d.error) console.log(`ERROR ${d.name}: ${d.error}`);
+    else console.log(`DIFF  ${d.name} line ${d.line}\n  ours:       ${JSON.stringify(d.ours)}\n  playwright: ${JSON.stringify(d.playwright)}`);
+  }
+  console.log(`${identical}/${pages.length} pages byte-identical (${((100 * identical) / Math.max(1, pages.length)).toFixed(1)}%)`);
+})().catch((err) => { console.error(err); process.exit(1); });
