@@ -1,16 +1,10 @@
 /**
- * Roles, names and states of elements, read from Chromium's accessibility
- * tree (Accessibility.getFullAXTree) and expressed in the vocabulary of
- * Playwright's aria snapshot: ARIA role names, Playwright's choice of which
- * roles carry which state, and its convention of leaving text-only wrappers
- * (div, span, label, ...) without a role.
- *
- * Chromium's tree is the source; the DOM (tag and attributes from
- * DOM.getDocument) decides only where the snapshot format asks for something
- * Chromium does not expose as such (Chromium-internal roles like LabelText or
- * DisclosureTriangle, heading levels that were not written, aria-invalid as
- * written) or where the two conventions are known to differ. Each such rule
- * is listed in docs/aria-snapshot-differences.md.
+ * Names and states of elements for the snapshot. Names come from
+ * Chromium's accessibility tree (Accessibility.getFullAXTree); states follow
+ * the format's definitions: which roles show which state, and whether the
+ * state is the author's (aria-*) or the element's own (native checked,
+ * selected, disabled). Roles are decided in the page (domWalk.ts). Each rule
+ * that departs from Chromium's tree is listed in docs/aria-snapshot-differences.md.
  */
 
 export interface AXValue { type?: string; value?: any }
@@ -37,19 +31,6 @@ export interface ElementFacts {
   disabled?: boolean;
 }
 
-/** The roles a snapshot may show (ARIA 1.2 concrete roles plus the HTML-AAM ones Playwright knows); domWalk.ts keeps the same list for the page side. */
-export const KNOWN_ROLES = new Set([
-  'alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote', 'button', 'caption', 'cell', 'checkbox',
-  'code', 'columnheader', 'combobox', 'complementary', 'contentinfo', 'definition', 'deletion', 'dialog', 'directory',
-  'document', 'emphasis', 'feed', 'figure', 'form', 'generic', 'grid', 'gridcell', 'group', 'heading', 'img',
-  'insertion', 'link', 'list', 'listbox', 'listitem', 'log', 'main', 'mark', 'marquee', 'math', 'meter', 'menu',
-  'menubar', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'navigation', 'none', 'note', 'option', 'paragraph',
-  'presentation', 'progressbar', 'radio', 'radiogroup', 'region', 'row', 'rowgroup', 'rowheader', 'scrollbar',
-  'search', 'searchbox', 'separator', 'slider', 'spinbutton', 'status', 'strong', 'subscript', 'superscript',
-  'switch', 'tab', 'table', 'tablist', 'tabpanel', 'term', 'textbox', 'time', 'timer', 'toolbar', 'tooltip', 'tree',
-  'treegrid', 'treeitem',
-]);
-
 // Which roles show which state in the snapshot.
 const CHECKED_ROLES = new Set(['checkbox', 'menuitemcheckbox', 'option', 'radio', 'switch', 'menuitemradio', 'treeitem']);
 const DISABLED_ROLES = new Set(['application', 'button', 'composite', 'gridcell', 'group', 'input', 'link', 'menuitem',
@@ -66,34 +47,12 @@ const SELECTED_ROLES = new Set(['gridcell', 'option', 'row', 'tab', 'rowheader',
 const UNNAMED_ROLES = new Set(['caption', 'code', 'definition', 'deletion', 'emphasis', 'generic', 'insertion',
   'mark', 'paragraph', 'presentation', 'strong', 'subscript', 'suggestion', 'superscript', 'term', 'time']);
 
-/** First role token the snapshot knows, as written in role="...". */
-export function explicitRole(attrs: Map<string, string>): string | null {
-  const tokens = (attrs.get('role') || '').toLowerCase().split(' ').map((t) => t.trim());
-  return tokens.find((t) => KNOWN_ROLES.has(t)) || null;
-}
-
 const CHROMIUM_ROLE_ALIASES: Record<string, string> = {
   image: 'img',
   LayoutTable: 'table',
   LayoutTableRow: 'row',
   LayoutTableCell: 'cell',
 };
-
-/**
- * The snapshot role of an element, or null when it only passes its content
- * through: the first role token the format knows, as written; without one,
- * the role HTML-AAM gives the tag in its DOM context (`implicit`, computed in
- * the page), because Chromium's implicit mapping uses internal roles
- * (LabelText, DescriptionList, ...) and differs from the format for several
- * tags (see docs/aria-snapshot-differences.md).
- */
-export function roleOf(f: ElementFacts, implicit: string): string | null {
-  const explicit = explicitRole(f.attrs);
-  // The snapshot keeps a written role even where Chromium re-maps it for context (an option
-  // outside a listbox is generic to Chromium); statesOf then reads the written states.
-  const role = explicit && explicit !== 'none' && explicit !== 'presentation' ? explicit : implicit || null;
-  return role === 'none' || role === 'presentation' ? null : role;
-}
 
 /** Chromium's role for the element in the snapshot's vocabulary, or undefined when it has none. */
 export function chromiumRole(ax: AXNode | undefined): string | undefined {

@@ -1,3 +1,4 @@
+/* istanbul ignore file -- walkDocumentInPage is serialized into the page; coverage counters would break it there. */
 /**
  * The part of the snapshot that only the live DOM knows: which text nodes and
  * elements a reader meets, in which order (light DOM, open shadow roots, slot
@@ -45,10 +46,12 @@ export interface WalkedElement {
   /** Current value of an input or textarea that shows one. */
   value?: string;
   /**
-   * Role the HTML element implies by itself (HTML-AAM, as Playwright's snapshot
-   * spells it), '' for none. Only used when no role attribute is written.
+   * The element's role in the snapshot's vocabulary, '' for none: the first
+   * role token the format knows as written (role="none"/"presentation" yield
+   * to the implicit role on focusable elements or ones with global ARIA
+   * attributes), else the role HTML-AAM gives the tag in its DOM context.
    */
-  implicit: string;
+  role: string;
   /** The attributes the snapshot rules read (role, aria-*, title, alt, type, open, value), as written. */
   at: Record<string, string>;
   /** Child content in reading order: text runs and elements. */
@@ -348,14 +351,12 @@ export function walkDocumentInPage(): WalkResult {
     return role;
   };
 
-  // '' when the author's role stands; else the implicit role (also when role="none" must yield
-  // because the element is focusable or carries global ARIA attributes).
-  const roleWithoutAuthor = (e: Element): string => {
+  const roleOf = (e: Element): string => {
     const written = explicitRole(e);
     if (!written) return implicitRole(e);
-    if (written !== 'none' && written !== 'presentation') return '';
+    if (written !== 'none' && written !== 'presentation') return written;
     const implicit = implicitRole(e);
-    return hasGlobalAria(e, implicit) || focusable(e) ? implicit : written;
+    return hasGlobalAria(e, implicit) || focusable(e) ? implicit : '';
   };
   const READ_ATTRIBUTES = ['role', 'aria-label', 'aria-labelledby', 'aria-level', 'aria-invalid', 'aria-checked',
     'aria-selected', 'aria-pressed', 'aria-expanded', 'aria-valuetext', 'aria-valuenow', 'value', 'title', 'alt', 'type', 'open'];
@@ -392,7 +393,7 @@ export function walkDocumentInPage(): WalkResult {
       blk: display !== 'inline' || e.nodeName === 'BR',
       inl: display === 'inline',
       oneText: e.childNodes.length === 1 && e.childNodes[0].nodeType === 3,
-      implicit: roleWithoutAuthor(e),
+      role: roleOf(e),
       at: readAttributes(e),
       before: pseudoText(e, '::before'),
       after: pseudoText(e, '::after'),

@@ -6,7 +6,7 @@
  * the name goes, and empty nameless generic wrappers vanish.
  */
 import type { WalkedChild, WalkedElement } from './domWalk';
-import { chromiumRole, nameOf, normalizeWhiteSpace, roleOf, statesOf, type ElementFacts } from './axFacts';
+import { chromiumRole, nameOf, normalizeWhiteSpace, statesOf, type ElementFacts } from './axFacts';
 import type { AriaNode } from './yaml';
 
 /** Facts of a walked element: its tag and attributes, and Chromium's node for it when one lines up. */
@@ -57,7 +57,7 @@ function toAriaNode(rec: WalkedElement, factsOf: FactsLookup): AriaNode | null {
   if (tag === 'IFRAME' || tag === 'FRAME') return { role: 'iframe', name: '', children: [] };
   const facts = factsOf(rec);
   if (!facts) return null;
-  const role = roleOf(facts, rec.implicit);
+  const role = rec.role === 'none' || rec.role === 'presentation' ? '' : rec.role;
   if (!role) return null;
   // An inline generic around nothing but text is just text.
   if (role === 'generic' && rec.inl && rec.oneText) return null;
@@ -168,7 +168,7 @@ function contentText(rec: WalkedElement, factsOf: FactsLookup, isRoot: boolean, 
     const facts = factsOf(rec);
     if (facts) {
       if (reading === 'snapshot') {
-        const role = roleOf(facts, rec.implicit) || '';
+        const role = rec.role;
         const a = facts.attrs;
         if (role === 'textbox' || role === 'searchbox') return pad(rec.value ?? walkedText(rec));
         if (RANGE_ROLES.has(role)) return pad(a.get('aria-valuetext') ?? a.get('aria-valuenow') ?? a.get('value') ?? '');
