@@ -1,0 +1,168 @@
+/**
+ * The page-level pieces against real Chromium (one browser for the file):
+ * the freeze sheet (even under a strict Content-Security-Policy), the
+ * observed_state rule, and the actions' Playwright-like edges.
+ */
+import type { Browser, BrowserContext, Page } from 'puppeteer';
+import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
+import { applyFreeze, FREEZE_CSS } from '../../src/browser/freeze';
+import { readObservedState } from '../../src/browser/observedState';
+import { runActions, runOneAction } from '../../src/browser/actions';
+import type { CaptureAction } from '../../src/actions';
+
+jest.setTimeout(60_000);
+
+const ANIMATION_CSS = `@keyframes spin { to { transform: rotate(360deg); } }
+  #a { animation: spin 1s infinite; transition: color 2s; }
+  #a::before { content: 'x'; animation: spin 1s infinite; }`;
+const ANIMATED = `<!doctype html><style>${ANIMATION_CSS}</style><div id="a">spinning</div><input id="i">`;
+/** The same page for a strict CSP: its styles come from a same-origin sheet. */
+const ANIMATED_CSP = `<!doctype html><link rel="stylesheet" href="/anim.css"><div id="a">spinning</div><input id="i">`;
+
+let browser: Browser;
+let server: PageServer;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchTestBrowser();
+  server = await servePages(__dirname, {
+    '/animated': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(ANIMATED);
+    },
+    '/csp': (_req, res) => {
+      // No inline styles or scripts, no eval: the freeze must still apply.
+      res.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': "default-src 'none'; style-src 'self'; script-src 'self'" });
+      res.end(ANIMATED_CSP);
+    },
+    '/anim.css': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/css' });
+      res.end(ANIMATION_CSS);
+    },
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+beforeEach(async () => {
+  context = await browser.createBrowserContext();
+  page = await context.newPage();
+});
+
+afterEach(async () => {
+  await context.close();
+});
+
+const frozenStyles = () =>
+  page.evaluate(() => {
+    const el = document.getElementById('a')!;
+    const style = getComputedStyle(el);
+    return {
+      animation: style.animationName,
+      before: getComputedStyle(el, '::before').animationName,
+      transition: style.transitionProperty,
+      caret: getComputedStyle(document.getElementById('i')!).caretColor,
+      styleElements: document.querySelectorAll('style').length,
+    };
+  });
+
+test.each(['/animated', '/csp'])('the freeze stops animations, transitions and the caret on %s without adding DOM', async (route) => {
+  await page.goto(server.url(route));
+  const before = await frozenStyles();
+  expect(before.animation).toBe('spin');
+  const warnings = await applyFreeze(page, { enabled: true, waitFonts: true, networkIdle: false });
+  expect(warnings).toEqual([]);
+  const after = await frozenStyles();
+  expect(after).toEqual({ animation: 'none', before: 'none', transition: 'none', caret: 'rgba(0, 0, 0, 0)', styleElements: before.styleElements });
+  // Applying it again (after the actions) does not stack sheets.
+  await applyFreeze(page, { enabled: true, waitFonts: false, networkIdle: false });
+  expect(await page.evaluate(() => document.adoptedStyleSheets.length)).toBe(1);
+  expect(FREEZE_CSS).toContain('caret-color: transparent !important');
+});
+
+test('freeze.enabled false leaves the page as it is', async () => {
+  await page.goto(server.url('/animated'));
+  await applyFreeze(page, { enabled: false, waitFonts: true, networkIdle: false });
+  expect((await frozenStyles()).animation).toBe('spin');
+});
+
+test('observed_state: body, else html, else the first non-empty marker, trimmed; else unknown', async () => {
+  const cases: Array<[string, string]> = [
+    ['<html data-state="h"><body data-state="  b  "><i data-state="x"></i></body></html>', 'b'],
+    ['<html data-state=" h "><body data-state="   "><i data-state="x"></i></body></html>', 'h'],
+    ['<html><body><i data-state=""></i><i data-state="  "></i><b data-state=" first "></b><u data-state="second"></u></body></html>', 'first'],
+    ['<html><body><p>no marker</p></body></html>', 'unknown'],
+  ];
+  for (const [html, expected] of cases) {
+    await page.setContent(html);
+    expect(await readObservedState(page)).toBe(expected);
+  }
+  // A page whose main thread is busy (or a probe that throws) reads as unknown, within the probe's own limit.
+  await page.setContent('<body data-state="busy"></body>');
+  void page.evaluate(() => {
+    const end = Date.now() + 3000;
+    while (Date.now() < end) {
+      /* busy */
+    }
+  }).catch(() => undefined);
+  expect(await readObservedState(page, 300)).toBe('unknown');
+});
+
+const act = (action: CaptureAction, budgetMs = 1500) => runOneAction(page, action, budgetMs);
+
+test('select_option waits for an option that arrives late, and refuses a non-select', async () => {
+  await page.setContent(`<select id="s"><option value="a">A</option></select><div id="d">x</div>
+    <script>
+      const s = document.getElementById('s');
+      s.addEventListener('change', () => document.body.dataset.state = 'changed:' + s.value);
+      setTimeout(() => s.add(new Option('Late one', 'late')), 300);
+    </script>`);
+  await act({ do: 'select_option', selector: '#s', label: 'Late one' });
+  expect(await readObservedState(page)).toBe('changed:late');
+  await expect(act({ do: 'select_option', selector: '#d', value: 'a' })).rejects.toThrow(/is a <div>, not a <select>/);
+  await expect(act({ do: 'select_option', selector: '#s', value: 'zzz' }, 400)).rejects.toThrow(/no enabled <option> with value 'zzz'.*a=A/);
+});
+
+test('fill replaces content in inputs and contenteditable, and refuses what cannot be filled', async () => {
+  await page.setContent(`<input id="t" value="old"><div id="ce" contenteditable>old text</div>
+    <input id="cb" type="checkbox"><input id="ro" readonly value="r"><p id="p">text</p>`);
+  await act({ do: 'fill', selector: '#t', value: 'new' });
+  await act({ do: 'fill', selector: '#ce', value: 'edited' });
+  await act({ do: 'fill', selector: '#t', value: '' });
+  expect(await page.$eval('#t', (el) => (el as HTMLInputElement).value)).toBe('');
+  expect(await page.$eval('#ce', (el) => el.textContent)).toBe('edited');
+  await expect(act({ do: 'fill', selector: '#cb', value: 'x' })).rejects.toThrow(/type "checkbox" cannot be filled/);
+  await expect(act({ do: 'fill', selector: '#p', value: 'x' })).rejects.toThrow(/not an <input>, <textarea> or \[contenteditable\]/);
+  await expect(act({ do: 'fill', selector: '#ro', value: 'x' }, 400)).rejects.toThrow(/read-only/);
+});
+
+test('click waits for a hidden element to show, and fails on one that never does', async () => {
+  await page.setContent(`<button id="later" style="display:none">later</button><button id="never" style="visibility:hidden">never</button>
+    <script>
+      const b = document.getElementById('later');
+      b.addEventListener('click', () => document.body.dataset.state = 'clicked');
+      setTimeout(() => b.style.display = '', 200);
+    </script>`);
+  await act({ do: 'click', selector: '#later' });
+  expect(await readObservedState(page)).toBe('clicked');
+  await expect(act({ do: 'click', selector: '#never' }, 500)).rejects.toThrow(/did not become visible/);
+});
+
+test('press sends key combos to the element; errors name the action index, kind and selector', async () => {
+  await page.setContent('<input id="k">');
+  await runActions(page, [
+    { do: 'press', selector: '#k', key: 'Shift+KeyA' },
+    { do: 'press', key: 'b' },
+  ]);
+  expect(await page.$eval('#k', (el) => (el as HTMLInputElement).value)).toBe('Ab');
+  await expect(runActions(page, [{ do: 'wait', ms: 1 }, { do: 'wait_for_selector', selector: '#nope' }], undefined, 300)).rejects.toThrow(
+    "actions[1] wait_for_selector '#nope' failed: no element matches the selector within 300 ms",
+  );
+  await expect(runActions(page, [{ do: 'wait_for_state', state: 'ready' }], undefined, 300)).rejects.toThrow(
+    /actions\[0\] wait_for_state failed: no element matches \[data-state="ready"\] within 300 ms; no element carries data-state/,
+  );
+});

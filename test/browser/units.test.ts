@@ -1,0 +1,191 @@
+/**
+ * The browser layer's pure parts: where the browser comes from (in order,
+ * with explicit paths never silently skipped), attach addresses, the env
+ * limits, key combos, the CLI's viewport and argument mapping, the limiter.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { findBrowser, BrowserNotFoundError } from '../../src/browser/findBrowser';
+import { attachTarget, parseCdpUrl, captureTimeoutMs, maxParallel } from '../../src/browser/options';
+import { splitKeyCombo } from '../../src/browser/actions';
+import { Limiter } from '../../src/browser/limiter';
+import { captureArguments, parseViewportFlag } from '../../src/cli/capture';
+import { takeBrowserFlags } from '../../src/cli/args';
+
+describe('findBrowser', () => {
+  let dir: string;
+  const exe = (name: string) => {
+    const p = path.join(dir, name);
+    fs.writeFileSync(p, '#!/bin/sh\n');
+    fs.chmodSync(p, 0o755);
+    return p;
+  };
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-find-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('takes the first source in the documented order', () => {
+    const all = {
+      flag: exe('flag'),
+      dp: exe('dp'),
+      pup: exe('pup'),
+      chrome: exe('chrome'),
+      system: exe('system'),
+      cache: exe('cache'),
+    };
+    const base = { locations: [all.system], puppeteerBrowsers: () => [all.cache] };
+    const env = { DESIGN_PLAYBOOK_CHROME_PATH: all.dp, PUPPETEER_EXECUTABLE_PATH: all.pup, CHROME_PATH: all.chrome };
+    expect(findBrowser({ ...base, executablePath: all.flag, env })).toEqual({ executablePath: all.flag, source: '--executable-path' });
+    expect(findBrowser({ ...base, env })).toEqual({ executablePath: all.dp, source: 'DESIGN_PLAYBOOK_CHROME_PATH' });
+    expect(findBrowser({ ...base, env: { PUPPETEER_EXECUTABLE_PATH: all.pup, CHROME_PATH: all.chrome } }).source).toBe('PUPPETEER_EXECUTABLE_PATH');
+    expect(findBrowser({ ...base, env: { CHROME_PATH: all.chrome } }).source).toBe('CHROME_PATH');
+    expect(findBrowser({ ...base, env: {} })).toEqual({ executablePath: all.system, source: 'system location' });
+    expect(findBrowser({ locations: [path.join(dir, 'absent')], puppeteerBrowsers: () => [all.cache], env: {} })).toEqual({
+      executablePath: all.cache,
+      source: "Puppeteer's browser cache",
+    });
+  });
+
+  test('a named path that is missing is an error naming its source, not a fall-through', () => {
+    const system = exe('system');
+    expect(() => findBrowser({ env: { DESIGN_PLAYBOOK_CHROME_PATH: path.join(dir, 'nope') }, locations: [system], puppeteerBrowsers: () => [] })).toThrow(
+      /DESIGN_PLAYBOOK_CHROME_PATH names .*nope, which is not an executable file/,
+    );
+    const plain = path.join(dir, 'not-executable');
+    fs.writeFileSync(plain, '');
+    fs.chmodSync(plain, 0o644);
+    expect(() => findBrowser({ executablePath: plain, env: {}, locations: [system], puppeteerBrowsers: () => [] })).toThrow(/--executable-path/);
+  });
+
+  test('none found: the error says how to get one', () => {
+    let error: unknown;
+    try {
+      findBrowser({ env: {}, locations: [path.join(dir, 'absent')], puppeteerBrowsers: () => [] });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(BrowserNotFoundError);
+    const message = (error as Error).message;
+    expect(message).toContain('apt-get install chromium');
+    expect(message).toContain('--executable-path');
+    expect(message).toContain('--browser-url');
+    expect(message).toContain('DESIGN_PLAYBOOK_CDP_URL');
+  });
+});
+
+describe('attach addresses and limits', () => {
+  test('either CDP URL form is read, flags outrank the environment', () => {
+    expect(parseCdpUrl('http://127.0.0.1:9222', 'x')).toEqual({ kind: 'browser-url', url: 'http://127.0.0.1:9222', source: 'x' });
+    expect(parseCdpUrl('localhost:9222', 'x')).toEqual({ kind: 'browser-url', url: 'http://localhost:9222', source: 'x' });
+    expect(parseCdpUrl(' ws://127.0.0.1:9222/devtools/browser/abc ', 'x')).toEqual({
+      kind: 'ws-endpoint',
+      url: 'ws://127.0.0.1:9222/devtools/browser/abc',
+      source: 'x',
+    });
+    expect(() => parseCdpUrl('ftp://nope', 'DESIGN_PLAYBOOK_CDP_URL')).toThrow(/DESIGN_PLAYBOOK_CDP_URL must be/);
+    const env = { DESIGN_PLAYBOOK_CDP_URL: 'ws://127.0.0.1:1/devtools/browser/x' };
+    expect(attachTarget({}, env)?.source).toBe('DESIGN_PLAYBOOK_CDP_URL');
+    expect(attachTarget({ browserUrl: 'http://127.0.0.1:2' }, env)).toEqual({ kind: 'browser-url', url: 'http://127.0.0.1:2', source: '--browser-url' });
+    expect(attachTarget({}, {})).toBeNull();
+  });
+
+  test('the budget and parallelism come from the environment, with defaults', () => {
+    expect(captureTimeoutMs({})).toBe(60000);
+    expect(captureTimeoutMs({ DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS: '2500' })).toBe(2500);
+    expect(maxParallel({})).toBe(4);
+    expect(maxParallel({ DESIGN_PLAYBOOK_MAX_PARALLEL: '2' })).toBe(2);
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    expect(maxParallel({ DESIGN_PLAYBOOK_MAX_PARALLEL: 'lots' })).toBe(4);
+    expect(stderr).toHaveBeenCalledWith(expect.stringContaining('DESIGN_PLAYBOOK_MAX_PARALLEL=lots'));
+    stderr.mockRestore();
+  });
+});
+
+test('key combos split like Playwright', () => {
+  expect(splitKeyCombo('Enter')).toEqual(['Enter']);
+  expect(splitKeyCombo('Shift+ArrowDown')).toEqual(['Shift', 'ArrowDown']);
+  expect(splitKeyCombo('+')).toEqual(['+']);
+  expect(splitKeyCombo('Shift++')).toEqual(['Shift', '+']);
+  expect(splitKeyCombo('ControlOrMeta+a')).toEqual([process.platform === 'darwin' ? 'Meta' : 'Control', 'a']);
+});
+
+test('the limiter never runs more than its limit and serves waiters in order', async () => {
+  const limiter = new Limiter(2);
+  let running = 0;
+  let peak = 0;
+  const order: number[] = [];
+  const gates = Array.from({ length: 5 }, () => {
+    let open!: () => void;
+    const promise = new Promise<void>((resolve) => (open = resolve));
+    return { promise, open };
+  });
+  const jobs = gates.map(async (gate, i) => {
+    const release = await limiter.acquire();
+    order.push(i);
+    running++;
+    peak = Math.max(peak, running);
+    await gate.promise;
+    running--;
+    release();
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(limiter.running).toBe(2);
+  expect(limiter.queued).toBe(3);
+  for (const gate of gates) {
+    gate.open();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await Promise.all(jobs);
+  expect(peak).toBe(2);
+  expect(order).toEqual([0, 1, 2, 3, 4]);
+  expect(limiter.running).toBe(0);
+});
+
+describe('CLI argument mapping', () => {
+  test('viewport flag', () => {
+    expect(parseViewportFlag('1280x800')).toEqual({ width: 1280, height: 800, devicePixelRatio: 1 });
+    expect(parseViewportFlag('390x844@3')).toEqual({ width: 390, height: 844, devicePixelRatio: 3 });
+    expect(parseViewportFlag('800x600@1.5')).toEqual({ width: 800, height: 600, devicePixelRatio: 1.5 });
+    expect(() => parseViewportFlag('wide')).toThrow(/--viewport must look like/);
+  });
+
+  test('capture flags become tool arguments', () => {
+    const args = captureArguments([
+      '--url', 'http://127.0.0.1:1/',
+      '--out', 'evidence/x.png',
+      '--action', '{"do":"click","selector":"#a"}',
+      '--action=[{"do":"wait","ms":5},{"do":"press","key":"Enter"}]',
+      '--color-scheme', 'dark',
+      '--run-root', 'rel/run',
+      '--design', '{"radii":[4]}',
+      '--overwrite',
+      '--network-idle',
+    ]);
+    expect(args).toEqual({
+      schemaVersion: 1,
+      url: 'http://127.0.0.1:1/',
+      type: 'screenshot',
+      state: 'default',
+      actions: [{ do: 'click', selector: '#a' }, { do: 'wait', ms: 5 }, { do: 'press', key: 'Enter' }],
+      artifact_path: 'evidence/x.png',
+      viewport: { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'dark' },
+      freeze: { enabled: true, waitFonts: true, networkIdle: true },
+      overwrite: true,
+      run_root: path.resolve('rel/run'),
+      design: { radii: [4] },
+    });
+    expect(() => captureArguments(['--url', 'x'])).toThrow(/--out is required/);
+    expect(() => captureArguments(['--url', 'x', '--out', 'y', '--bogus'])).toThrow(/unknown option --bogus/);
+    expect(() => captureArguments(['--url', 'x', '--out', 'y', '--action', '{oops'])).toThrow(/--action is not valid JSON/);
+  });
+
+  test('browser flags are taken from anywhere in argv', () => {
+    expect(takeBrowserFlags(['--browser-url', 'http://h:1', 'capture', '--executable-path=/c', '--url', 'u'])).toEqual({
+      browser: { 'browser-url': 'http://h:1', 'executable-path': '/c' },
+      rest: ['capture', '--url', 'u'],
+    });
+    expect(() => takeBrowserFlags(['--ws-endpoint'])).toThrow(/needs a value/);
+  });
+});
