@@ -11,6 +11,7 @@ import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { servePages, CHROMIUM_PATH, type PageServer } from '../helpers/browser';
+import { probeSidecarSchema } from '../../src/probe';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const BIN = path.join(REPO, 'dist', 'src', 'bin.js');
@@ -44,7 +45,13 @@ async function capture(leaf: string, page: string, extra: Record<string, unknown
 }
 
 const evidence = (name: string) => path.join(root, 'evidence', name);
-const sidecarOf = (leaf: string) => JSON.parse(fs.readFileSync(evidence(`${leaf}.probe.json`), 'utf8'));
+/** Reads a sidecar and checks it against the published sidecar schema. */
+const sidecarOf = (leaf: string) => {
+  const sidecar = JSON.parse(fs.readFileSync(evidence(`${leaf}.probe.json`), 'utf8'));
+  const parsed = probeSidecarSchema.safeParse(sidecar);
+  if (!parsed.success) throw new Error(`sidecar ${leaf} does not match probeSidecarSchema: ${parsed.error.message}`);
+  return sidecar;
+};
 
 beforeAll(async () => {
   if (!fs.existsSync(BIN)) throw new Error('run npm run build first');
@@ -144,7 +151,7 @@ describe('bound and unbound captures', () => {
     expect('design' in payload.request).toBe(false);
     const raw = fs.readFileSync(evidence('unbound.probe.json'), 'utf8');
     expect(raw).not.toMatch(/"design"/);
-    const face = JSON.parse(raw).renderTokens;
+    const face = sidecarOf('unbound').renderTokens;
     expect(face.measurement_status).toBe('measured');
     expect(face.undecidable.map((u: Payload) => [u.axis, u.kind])).toEqual([
       ['fontSizes', 'unbound'],
