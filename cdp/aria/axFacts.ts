@@ -65,6 +65,11 @@ function prop(ax: AXNode | undefined, name: string): any {
   return ax?.properties?.find((p) => p.name === name)?.value?.value;
 }
 
+/** Whether the snapshot shows a name for this role at all. */
+export function takesName(role: string): boolean {
+  return !UNNAMED_ROLES.has(role);
+}
+
 /** Accessible name as the snapshot shows it: whitespace collapsed, none for roles that take no name. */
 export function nameOf(f: ElementFacts, role: string): string {
   if (UNNAMED_ROLES.has(role)) return '';

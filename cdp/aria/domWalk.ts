@@ -35,6 +35,8 @@ export interface WalkedElement {
    * whitespace-collapsed; only read where Chromium's tree has no node for the element.
    */
   labelText?: string;
+  /** Text of an <svg>'s own <title> child (which is never rendered, so not among `kids`). */
+  svgTitle?: string;
   /** Native checked state of a checkbox or radio input ('mixed' when indeterminate), and an option's selectedness. */
   nativeChecked?: boolean | 'mixed';
   nativeSelected?: boolean;
@@ -409,6 +411,11 @@ export function walkDocumentInPage(): WalkResult {
         .map((id) => (root.getElementById ? root.getElementById(id) : null)?.textContent || '').join(' ');
     } else if (labels && labels.length) {
       rec.labelText = Array.from(labels).map((l) => l.textContent || '').join(' ');
+    }
+    if (upperTag(e) === 'SVG') {
+      for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
+        if (upperTag(c) === 'TITLE') { rec.svgTitle = c.textContent || ''; break; }
+      }
     }
     if (e instanceof HTMLInputElement) {
       if (e.indeterminate) rec.nativeChecked = 'mixed';

@@ -6,7 +6,7 @@
  * the name goes, and empty nameless generic wrappers vanish.
  */
 import type { WalkedChild, WalkedElement } from './domWalk';
-import { chromiumRole, nameOf, normalizeWhiteSpace, statesOf, type ElementFacts } from './axFacts';
+import { chromiumRole, nameOf, normalizeWhiteSpace, statesOf, takesName, type ElementFacts } from './axFacts';
 import type { AriaNode } from './yaml';
 
 /** Facts of a walked element: its tag and attributes, and Chromium's node for it when one lines up. */
@@ -49,7 +49,7 @@ function visitElement(parent: AriaNode, rec: WalkedElement, factsOf: FactsLookup
   if (target.role === 'link' && rec.href !== undefined) target.url = truncateDataUrl(rec.href);
   if (target.role === 'textbox' && rec.placeholder !== undefined && rec.placeholder !== target.name)
     target.placeholder = rec.placeholder;
-  if (node && node.role !== 'iframe') fixName(node, rec, factsOf);
+  if (node && node.role === 'row' && !node.name) node.name = rowName(node);
 }
 
 function toAriaNode(rec: WalkedElement, factsOf: FactsLookup): AriaNode | null {
@@ -68,16 +68,11 @@ function toAriaNode(rec: WalkedElement, factsOf: FactsLookup): AriaNode | null {
     ...statesOf({ ...facts, nativeChecked: rec.nativeChecked, nativeSelected: rec.nativeSelected, disabled: rec.disabled }, role),
   };
   const ownName = authorFallbackName(facts, rec, role);
-  if (ownName !== undefined) {
-    node.name = ownName;
-    namedByElement.add(node);
-  }
+  if (ownName !== undefined) node.name = ownName;
+  else fixName(node, rec, factsOf);
   if (rec.value !== undefined) node.children = [rec.value];
   return node;
 }
-
-/** Nodes whose name the element itself supplied (value, title): no label re-spelling applies. */
-const namedByElement = new WeakSet<AriaNode>();
 
 const INPUT_BUTTON_DEFAULTS: Record<string, string> = { submit: 'Submit', reset: 'Reset', button: '' };
 
@@ -105,11 +100,12 @@ function authorFallbackName(facts: ElementFacts, rec: WalkedElement, role: strin
 }
 
 /**
- * Names Chromium leaves empty but the snapshot format derives from content:
- * a table row is named by its cells, a figure by its caption.
+ * Brings Chromium's name to the format's: re-spelled from the DOM where it is
+ * the element's content (or a label) up to case and spacing; computed from the
+ * walk where Chromium has no node for the element; a figure Chromium leaves
+ * unnamed is named by its caption. (Rows are named after their cells are built.)
  */
 function fixName(node: AriaNode, rec: WalkedElement, factsOf: FactsLookup): void {
-  if (namedByElement.has(node)) return;
   if (node.name) {
     if (NAME_FROM_CONTENT.has(node.role)) node.name = domSpelling(node.name, rec, factsOf);
     // A name from a label that differs only in letter case was upper- or lower-cased by CSS.
@@ -118,21 +114,56 @@ function fixName(node: AriaNode, rec: WalkedElement, factsOf: FactsLookup): void
     return;
   }
   const facts = factsOf(rec);
-  if (facts && chromiumRole(facts.ax) !== node.role) {
-    // Chromium computes no name for content it leaves out of its tree (inert, behind a modal
-    // dialog) or re-maps (an option outside a listbox); the snapshot still names it, by its
-    // label or its content.
-    const label = (facts.attrs.get('aria-label') || '').trim() || (rec.labelText || '').trim();
-    if (label) node.name = normalizeWhiteSpace(label);
-    else if (NAME_FROM_CONTENT.has(node.role)) node.name = normalizeWhiteSpace(flatText(node));
+  if (chromiumRole(facts.ax) !== node.role) {
+    // Chromium has no node of this role for the element: content it ignores or skips (inert,
+    // behind a modal dialog, inside content-visibility:auto not yet rendered) or a written
+    // role it re-maps (an option outside a listbox). The snapshot still names it.
+    node.name = fallbackName(rec, facts, node.role, factsOf);
     return;
   }
-  if (node.role === 'row') {
-    node.name = normalizeWhiteSpace(node.children.map((c) => (typeof c === 'string' ? c : c.name || flatText(c))).join(' '));
-  } else if (node.role === 'figure') {
+  if (node.role === 'figure') {
     const caption = rec.kids.find((k): k is WalkedElement => typeof k !== 'string' && k.t.toUpperCase() === 'FIGCAPTION');
     if (caption) node.name = normalizeWhiteSpace(walkedText(caption));
   }
+}
+
+const LABELABLE = new Set(['INPUT', 'TEXTAREA', 'SELECT', 'METER', 'PROGRESS', 'OUTPUT']);
+const PLACEHOLDER_TYPES = new Set(['text', 'password', 'number', 'search', 'tel', 'email', 'url']);
+const CAPTION_CHILD: Record<string, string> = { FIELDSET: 'LEGEND', FIGURE: 'FIGCAPTION', TABLE: 'CAPTION' };
+
+/**
+ * The HTML-AAM name of an element Chromium's tree has no node for, from what
+ * the walk read: aria-labelledby, aria-label, <label>, title and placeholder
+ * of fields, legend / figcaption / caption, alt, an <svg>'s <title>, content
+ * for roles named by content, else title. Only used in that case, so a
+ * snapshot never replaces a name Chromium computed with this one.
+ */
+function fallbackName(rec: WalkedElement, facts: ElementFacts, role: string, factsOf: FactsLookup): string {
+  if (!takesName(role)) return '';
+  const a = facts.attrs;
+  const tag = facts.tag;
+  const title = a.get('title') || '';
+  if (a.has('aria-labelledby') && (rec.labelText || '').trim()) return normalizeWhiteSpace(rec.labelText!);
+  if ((a.get('aria-label') || '').trim()) return normalizeWhiteSpace(a.get('aria-label')!);
+  if (LABELABLE.has(tag)) {
+    if ((rec.labelText || '').trim()) return normalizeWhiteSpace(rec.labelText!);
+    const type = (a.get('type') || 'text').toLowerCase();
+    const usesPlaceholder = tag === 'TEXTAREA' || (tag === 'INPUT' && PLACEHOLDER_TYPES.has(type));
+    return normalizeWhiteSpace(!usesPlaceholder || title ? title : rec.placeholder || '');
+  }
+  const captionTag = CAPTION_CHILD[tag];
+  if (captionTag) {
+    const caption = rec.kids.find((k): k is WalkedElement => typeof k !== 'string' && k.t.toUpperCase() === captionTag);
+    if (caption) return normalizeWhiteSpace(contentText(caption, factsOf, true, 'snapshot'));
+    return normalizeWhiteSpace(title);
+  }
+  if (tag === 'IMG' || tag === 'AREA') return normalizeWhiteSpace((a.get('alt') || '').trim() ? a.get('alt')! : title);
+  if (tag === 'SVG' && rec.svgTitle) return normalizeWhiteSpace(rec.svgTitle);
+  if (NAME_FROM_CONTENT.has(role) || tag === 'SUMMARY') {
+    const text = normalizeWhiteSpace(contentText(rec, factsOf, true, 'snapshot'));
+    if (text) return text;
+  }
+  return normalizeWhiteSpace(title);
 }
 
 const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link',
@@ -176,13 +207,23 @@ function contentText(rec: WalkedElement, factsOf: FactsLookup, isRoot: boolean, 
       }
       const named = facts.tag === 'IMG' || facts.tag === 'INPUT' || facts.tag === 'SELECT' || facts.tag === 'TEXTAREA' ||
         facts.tag === 'SVG' || facts.attrs.has('aria-label') || facts.attrs.has('aria-labelledby');
-      if (named) return pad(normalizeWhiteSpace(String(facts.ax?.name?.value ?? '')));
+      if (named) {
+        const name = chromiumRole(facts.ax) === rec.role || (!rec.role && facts.ax && !facts.ax.ignored)
+          ? String(facts.ax?.name?.value ?? '')
+          : fallbackName(rec, facts, rec.role, factsOf);
+        return pad(normalizeWhiteSpace(name));
+      }
     }
   }
   let out = rec.before;
   for (const k of rec.kids) out += typeof k === 'string' ? k : contentText(k, factsOf, false, reading);
   out += rec.after;
   return pad(out);
+}
+
+/** A table row Chromium leaves unnamed is named by its cells, as the format names rows from content. */
+function rowName(row: AriaNode): string {
+  return normalizeWhiteSpace(row.children.map((c) => (typeof c === 'string' ? c : c.name || flatText(c))).join(' '));
 }
 
 function flatText(node: AriaNode): string {
