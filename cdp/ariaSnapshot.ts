@@ -5,11 +5,15 @@
  * their content, as in Playwright's default mode).
  *
  * Three protocol reads, sent together:
- * - Runtime.evaluate of the DOM walk (reading order, text, generated content,
- *   field values) in an isolated world, see aria/domWalk.ts;
+ * - Runtime.evaluate, in an isolated world, of the DOM walk: reading order,
+ *   text, generated content, field values, roles (written or HTML-AAM
+ *   implicit); see aria/domWalk.ts;
  * - DOM.getDocument (pierce) to learn each walked element's backendNodeId;
- * - Accessibility.getFullAXTree for roles, names and states, see aria/axFacts.ts.
- * The caller needs no domain enabled first.
+ * - Accessibility.getFullAXTree for accessible names and some states; see
+ *   aria/axFacts.ts.
+ * The caller needs no domain enabled first. DOM.getDocument resets the
+ * session's DOM node ids. docs/aria-snapshot-differences.md says which fact
+ * comes from where and where the text can still differ from Playwright's.
  */
 import type { CdpSession } from './types';
 import { walkDocumentInPage, type WalkedElement, type WalkResult } from './aria/domWalk';

@@ -145,7 +145,7 @@ export function walkDocumentInPage(): WalkResult {
     return hiddenByAncestry(e);
   };
   // Text of `content` on ::before/::after: strings and attr() only, alt text after "/".
-  const contentText = (e: Element, value: string): string | undefined => {
+  const cssContentText = (e: Element, value: string): string | undefined => {
     const tokens: Array<{ k: string; v: string }> = [];
     let i = 0;
     while (i < value.length) {
@@ -189,7 +189,7 @@ export function walkDocumentInPage(): WalkResult {
     const s = view.getComputedStyle(e, pseudo);
     const c = s.content;
     if (!c || c === 'none' || c === 'normal' || s.display === 'none' || s.visibility === 'hidden') return '';
-    const text = contentText(e, c);
+    const text = cssContentText(e, c);
     if (text === undefined) return '';
     return (s.display || 'inline') !== 'inline' ? ' ' + text + ' ' : text;
   };
