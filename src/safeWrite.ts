@@ -107,7 +107,19 @@ export class ArtifactWriter {
         throw err;
       }
     };
-    let fd = openDir(this.evidenceRoot, true);
+    // Anchor at the run root (evidence/'s parent, a real path when containment judged it): if it or an
+    // ancestor was swapped for a link since, refuse before creating evidence/ wherever the link leads.
+    const runRoot = path.dirname(this.evidenceRoot);
+    const rootFd = openDir(runRoot, false);
+    let fd: number;
+    try {
+      if (fs.readlinkSync(`${PROC_FD}/${rootFd}`) !== runRoot) {
+        throw new WriteRefusal('symlink_escape', 'artifact_path symlink escapes the evidence/ subtree (the run root was replaced by a link)');
+      }
+      fd = openDir(`${PROC_FD}/${rootFd}/${path.basename(this.evidenceRoot)}`, true);
+    } finally {
+      fs.closeSync(rootFd);
+    }
     try {
       for (const segment of segments) {
         const child = openDir(`${PROC_FD}/${fd}/${segment}`, true);
