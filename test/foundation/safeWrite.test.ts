@@ -224,6 +224,31 @@ describe('a folder swapped for a link between check and write', () => {
     expect(snapshotTree(fx.outside).size).toBe(before.size + 1);
   });
 
+  test('the run root itself swapped for a link after the check: nothing is created at the link target', () => {
+    fs.rmSync(fx.evidence, { recursive: true });
+    const t = target('evidence/x.png');
+    swapForLink(fx.root, fx.outside);
+    expect(() => {
+      const writer = ArtifactWriter.open(t);
+      writer.stage(t.leaf, 'bytes');
+      writer.commit(false);
+    }).toThrow(WriteRefusal);
+    expect(fs.readdirSync(fx.outside)).toEqual([]);
+  });
+
+  test('an ancestor of the run root swapped for a link after the check: nothing is created at the link target', () => {
+    const ancestor = path.join(fx.base, 'ancestor');
+    const root = path.join(ancestor, 'run');
+    fs.mkdirSync(root, { recursive: true });
+    fs.writeFileSync(path.join(root, 'plan.md'), '');
+    const resolved = writeTarget(root, 'evidence/x.png');
+    if (!resolved.ok) throw new Error(resolved.code);
+    fs.mkdirSync(path.join(fx.outside, 'run'));
+    swapForLink(ancestor, fx.outside);
+    expect(() => ArtifactWriter.open(resolved)).toThrow(WriteRefusal);
+    expect(fs.readdirSync(path.join(fx.outside, 'run'))).toEqual([]);
+  });
+
   test('evidence/ itself swapped for a link after the check: open refuses', () => {
     const t = target('evidence/x.png');
     swapForLink(fx.evidence, fx.outside);
