@@ -16,7 +16,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import CDP from 'chrome-remote-interface';
-import puppeteer, { type Browser, type BrowserContext, type Target } from 'puppeteer';
+import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer';
 import { attachTarget, browserFlags, captureTimeoutMs, type AttachTarget, type BrowserFlags } from './options';
 import { findBrowser, type FoundBrowser } from './findBrowser';
 import { log } from '../log';
@@ -64,6 +64,7 @@ export class BrowserSession {
   /** Bumped whenever the browser goes away, so a capture can tell it lost its browser. */
   private generationCounter = 0;
   private exitHookInstalled = false;
+  private spare: { browser: Browser; ready: Promise<{ context: BrowserContext; page: Page }> } | null = null;
 
   constructor(
     private readonly flags: () => BrowserFlags = browserFlags,
@@ -203,6 +204,46 @@ export class BrowserSession {
   }
 
   /**
+   * A fresh context with a blank page in it. With a launched browser one such
+   * pair is prepared ahead (after each capture) so the next capture skips the
+   * page start-up; the spare has never loaded anything, so isolation holds.
+   * An attached browser gets none: an idle spare would be an extra tab in the
+   * user's browser.
+   */
+  async newContextAndPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+    const spare = this.spare;
+    this.spare = null;
+    if (spare && spare.browser === browser && browser.connected) {
+      const ready = await spare.ready.catch(() => null);
+      if (ready && !ready.page.isClosed()) return ready;
+    }
+    const context = await this.newContext(browser);
+    try {
+      return { context, page: await context.newPage() };
+    } catch (err) {
+      await this.closeContext(context);
+      throw err;
+    }
+  }
+
+  /** Prepares the next capture's context and page in the background (launched browsers only). */
+  prepareSpare(): void {
+    const browser = this.browser;
+    if (this.spare || this.shuttingDown || !browser?.connected || this.attachTarget()) return;
+    const ready = (async () => {
+      const context = await this.newContext(browser);
+      try {
+        return { context, page: await context.newPage() };
+      } catch (err) {
+        await this.closeContext(context);
+        throw err;
+      }
+    })();
+    ready.catch(() => undefined);
+    this.spare = { browser, ready };
+  }
+
+  /**
    * Closes a capture's context, even when its renderer hangs (the browser
    * disposes the context from its own process). If even that does not
    * answer, a launched browser is killed so the next capture starts clean.
@@ -214,7 +255,7 @@ export class BrowserSession {
     try {
       await withTimeout(context.close(), timeoutMs, 'closing the capture context');
     } catch (err) {
-      if (!(err instanceof ContextCloseTimeout) || !context.browser().connected) return;
+      if (!(err instanceof StepTimeout) || !context.browser().connected) return;
       log(`could not close a capture context: ${err.message}`);
       if (!this.attachTarget()) this.kill();
     }
@@ -231,6 +272,7 @@ export class BrowserSession {
   /** Closes what this process opened: the launched browser, or only our contexts of an attached one. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
+    this.spare = null;
     const browser = this.browser ?? (this.pending ? await this.pending.catch(() => null) : null);
     this.browser = null;
     if (!browser) return;
@@ -290,15 +332,15 @@ function firstLines(message: string, count = 4): string {
   return message.split('\n').slice(0, count).join(' ').replace(/\s+/g, ' ').trim();
 }
 
-/** A close (or other cleanup step) that did not answer in time. */
-export class ContextCloseTimeout extends Error {}
+/** A step (closing a context, a cleanup) that did not answer in time. */
+export class StepTimeout extends Error {}
 
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     promise,
     new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ContextCloseTimeout(`${what} took longer than ${ms} ms`)), ms);
+      timer = setTimeout(() => reject(new StepTimeout(`${what} took longer than ${ms} ms`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
 }

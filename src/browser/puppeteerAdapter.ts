@@ -9,7 +9,7 @@
  */
 import type { BrowserContext, CDPSession, Page } from 'puppeteer';
 import type { AdapterOutcome, BrowserAdapter, CaptureJob } from './bundledProvider';
-import { BrowserSession } from './browserSession';
+import { BrowserSession, withTimeout } from './browserSession';
 import { Limiter } from './limiter';
 import { captureTimeoutMs, maxParallel } from './options';
 import { emulate, navigate } from './pageSetup';
@@ -17,6 +17,9 @@ import { applyFreeze } from './freeze';
 import { runActions } from './actions';
 import { readObservedState } from './observedState';
 import { CAPTURE_TYPE_MODULES, type CaptureTypeRun } from './captureTypes';
+
+/** Each cleanup step's limit, so a stuck page cannot hold the reply. */
+const CLEANUP_STEP_MS = 5_000;
 
 class CaptureAborted extends Error {
   constructor() {
@@ -51,9 +54,9 @@ class CaptureRun {
     const browser = await this.session.acquire();
     this.check();
     this.stage = 'opening a browser context';
-    this.context = await this.session.newContext(browser);
-    this.check();
-    const page = (this.page = await this.context.newPage());
+    const opened = await this.session.newContextAndPage(browser);
+    this.context = opened.context;
+    const page = (this.page = opened.page);
     this.check();
     await emulate(page, request.viewport);
     this.cdp = await page.createCDPSession();
@@ -105,8 +108,9 @@ class CaptureRun {
   cleanup(): Promise<void> {
     if (!this.cleaned) {
       this.cleaned = (async () => {
-        await this.typeRun?.dispose().catch(() => undefined);
-        await this.cdp?.detach().catch(() => undefined);
+        // Bounded: a stuck renderer must not hold the reply; closing the context ends it anyway.
+        await withTimeout(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, 'disposing the capture type').catch(() => undefined);
+        await withTimeout(this.cdp?.detach() ?? Promise.resolve(), CLEANUP_STEP_MS, 'detaching the CDP session').catch(() => undefined);
         if (this.context) await this.session.closeContext(this.context);
       })();
     }
@@ -120,7 +124,7 @@ class CaptureRun {
    */
   async cleanupLate(): Promise<void> {
     await this.cleanup();
-    await this.typeRun?.dispose().catch(() => undefined);
+    await withTimeout(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, 'disposing the capture type').catch(() => undefined);
     if (this.context) await this.session.closeContext(this.context);
   }
 }
@@ -148,6 +152,7 @@ export class PuppeteerAdapter implements BrowserAdapter {
       return await this.runWithinBudget(job);
     } finally {
       release();
+      this.session.prepareSpare();
     }
   }
 
