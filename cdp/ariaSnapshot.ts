@@ -84,13 +84,20 @@ export async function ariaSnapshotText(session: CdpSession): Promise<string> {
       if (node.backendDOMNodeId !== undefined && !axByBackendId.has(node.backendDOMNodeId)) axByBackendId.set(node.backendDOMNodeId, node);
     }
     const backendIds = aligned ? elements.map((e) => e.backendNodeId) : pairByName(result.order, elements);
+    // Name rules look at descendants' facts again and again: built once per element.
+    const factsCache = new Map<WalkedElement, ElementFacts>();
     const factsOf = (rec: WalkedElement): ElementFacts => {
-      const backendId = rec.i >= 0 ? backendIds[rec.i] : undefined;
-      return {
-        tag: rec.t.toUpperCase(),
-        attrs: new Map(Object.entries(rec.at)),
-        ax: backendId === undefined ? undefined : axByBackendId.get(backendId),
-      };
+      let facts = factsCache.get(rec);
+      if (!facts) {
+        const backendId = rec.i >= 0 ? backendIds[rec.i] : undefined;
+        facts = {
+          tag: rec.t.toUpperCase(),
+          attrs: new Map(Object.entries(rec.at)),
+          ax: backendId === undefined ? undefined : axByBackendId.get(backendId),
+        };
+        factsCache.set(rec, facts);
+      }
+      return facts;
     };
     const tree = buildAriaTree(result.root, factsOf);
     return renderAriaYaml(tree.children);
