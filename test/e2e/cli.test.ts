@@ -113,6 +113,16 @@ test('doctor names the browser, its version, that it launches, and the run root'
   }
 });
 
+test('a capture with no browser to be found fails saying how to get one', async () => {
+  const run = await runBin(['capture', '--executable-path', '/nonexistent/chrome', '--url', pages.url('/plain.html'), '--out', 'evidence/nobrowser.png', '--run-root', root]);
+  expect(run.code).toBe(1);
+  const payload = JSON.parse(run.stdout);
+  expect(payload.result).toBe('failed');
+  expect(payload.error).toContain('--executable-path names /nonexistent/chrome');
+  expect(payload.error).toContain('apt-get install chromium');
+  expect(fs.existsSync(path.join(root, 'evidence', 'nobrowser.png'))).toBe(false);
+});
+
 test('doctor says how to get a browser when none is found, and exits 1', async () => {
   const run = await runBin(['doctor', '--executable-path', '/nonexistent/chrome']);
   expect(run.code).toBe(1);

@@ -28,9 +28,23 @@ jest.setTimeout(120_000);
 const BUDGET_MS = 6000;
 let pages: PageServer;
 let root: string;
+/** In-flight and peak concurrent requests to /held, which answers after HOLD_MS. */
+const HOLD_MS = 400;
+const held = { inFlight: 0, peak: 0, total: 0 };
 
 beforeAll(async () => {
-  pages = await servePages(PAGES);
+  pages = await servePages(PAGES, {
+    '/held': (_req, res) => {
+      held.inFlight++;
+      held.total++;
+      held.peak = Math.max(held.peak, held.inFlight);
+      setTimeout(() => {
+        held.inFlight--;
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<body data-state="served">held</body>');
+      }, HOLD_MS);
+    },
+  });
   root = makeRunRoot('lifecycle');
 });
 
@@ -39,10 +53,17 @@ afterAll(async () => {
   if (root) fs.rmSync(root, { recursive: true, force: true });
 });
 
-describe('one server with a small capture budget', () => {
+describe('one server with a small capture budget and two captures at a time', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ env: { DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS: String(BUDGET_MS) } });
+    server = await startServer({ env: { DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS: String(BUDGET_MS), DESIGN_PLAYBOOK_MAX_PARALLEL: '2' } });
+  });
+
+  test('calls that arrive together run in parallel up to DESIGN_PLAYBOOK_MAX_PARALLEL, the rest queue', async () => {
+    const payloads = await Promise.all([0, 1, 2, 3, 4].map((i) => server.capture(captureArgs(root, pages.url('/held'), `held-${i}.png`))));
+    for (const payload of payloads) expect(payload.observed_state).toBe('served');
+    expect(held.total).toBe(5);
+    expect(held.peak).toBe(2);
   });
   afterAll(async () => {
     await server?.close();
