@@ -207,6 +207,30 @@ describe('tools over the wire (built bin)', () => {
     expect(textOf(reply)).toContain("actions[0]: unsupported do='hover'");
   });
 
+  test('every runtime field refusal is an isError result carrying its message', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ url: '' }, 'url must be a non-empty string'],
+      [{ url: 'ftp://127.0.0.1/x' }, 'url must start with http://, https://, file:// or about:'],
+      [{ type: 'video' }, 'type must be one of'],
+      [{ state: '' }, 'state must be a non-empty string'],
+      [{ actions: 'click' }, 'actions must be an array of objects'],
+      [{ actions: [7] }, 'actions[0] must be an object'],
+      [{ actions: [{ do: 'click' }] }, 'actions[0].selector required for click'],
+      [{ actions: [{ do: 'press' }] }, 'actions[0].key required for press'],
+      [{ artifact_path: '' }, 'artifact_path must be a non-empty string'],
+      [{ overwrite: 'yes' }, 'overwrite must be a boolean'],
+    ];
+    const server = start();
+    cases.forEach(([overrides], i) => server.write(newlineFrame(toolCall(i, callArgs(overrides)))));
+    const replies = await server.waitFor((rs) => rs.length >= cases.length);
+    cases.forEach(([, phrase], i) => {
+      const reply = replies.find((r) => r.message.id === i)!;
+      expect((reply.message.result as { isError: boolean }).isError).toBe(true);
+      expect(textOf(reply)).toContain(phrase);
+    });
+    expect(fs.readdirSync(path.join(runRoot, 'evidence')).filter((f) => f.startsWith('a.json'))).toEqual([]);
+  });
+
   test('a payload -> a text block (the JSON, 2-space indent) plus the same structuredContent', async () => {
     const server = start();
     server.write(newlineFrame(toolCall(1, callArgs({ schemaVersion: 99 }))));
