@@ -24,6 +24,7 @@ import { activeCaptureProvider, type CaptureProvider, type ProviderPayload } fro
 import { buildProbeSidecar } from './probe';
 
 export const MANIFEST_REFUSAL = 'provider never writes manifest.jsonl';
+const MAX_NAME_BYTES = 255;
 
 /** `evidence/L6.2-x.png` -> `L6.2-x.probe.json` (the screenshot's probe sidecar). */
 export function sidecarLeaf(leaf: string): string {
@@ -37,8 +38,9 @@ function isManifestName(name: string): boolean {
 }
 
 /** Names a capture type's artifact must have; the trace viewer only opens ZIPs. */
-function artifactNameRule(fields: RuntimeFields): string | null {
-  if (fields.type === 'interaction trace' && !fields.artifactPath.toLowerCase().endsWith('.zip')) {
+function artifactNameRule(fields: RuntimeFields, target: ResolvedArtifact): string | null {
+  // The resolved name too: a link named x.zip may lead to a file that is not.
+  if (fields.type === 'interaction trace' && !(fields.artifactPath.toLowerCase().endsWith('.zip') && target.leaf.toLowerCase().endsWith('.zip'))) {
     return `interaction trace artifacts are Playwright trace ZIPs: artifact_path must end in .zip (got '${fields.artifactPath}'); name it evidence/<leaf>.trace.zip`;
   }
   return null;
@@ -78,12 +80,19 @@ export async function executeCapturePlan(rawArgs: unknown, options: ExecuteOptio
   if (!target.ok) return failedResult({ artifact: fields.artifactPath, error: CONTAINMENT_MESSAGES[target.code], request, warnings });
   const fail = (error: string) => failedResult({ artifact: fields.artifactPath, error, writtenPath: target.path, request, warnings });
 
-  const nameRule = artifactNameRule(fields);
+  const nameRule = artifactNameRule(fields, target);
   if (nameRule) return fail(nameRule);
   if (isManifestName(path.basename(fields.artifactPath.replace(/\\/g, '/'))) || isManifestName(target.leaf)) return fail(MANIFEST_REFUSAL);
 
   const outputs = [target.leaf];
-  if (fields.type === 'screenshot') outputs.push(sidecarLeaf(target.leaf));
+  if (fields.type === 'screenshot') {
+    const sidecar = sidecarLeaf(target.leaf);
+    // Refuse now rather than after the browser work: the file system would refuse the name at commit.
+    if (Buffer.byteLength(sidecar) > MAX_NAME_BYTES) {
+      return fail(`artifact name too long for its probe sidecar ${sidecar} (over ${MAX_NAME_BYTES} bytes); shorten the artifact_path leaf`);
+    }
+    outputs.push(sidecar);
+  }
   const folder = path.dirname(target.path);
   for (const leaf of outputs) {
     const p = path.join(folder, leaf);

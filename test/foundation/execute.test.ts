@@ -502,4 +502,24 @@ describe('interaction trace names', () => {
     expect(result.result).toBe('captured');
     expect(listFiles(fx.evidence)).toEqual([path.basename(artifactPath)]);
   });
+  test('a link named .zip that resolves to another name is refused', async () => {
+    fs.writeFileSync(path.join(fx.evidence, 'notes.txt'), 'keep');
+    fs.symlinkSync('notes.txt', path.join(fx.evidence, 'link.zip'));
+    const { result, provider } = await run(validArgs(fx.root, { type: 'interaction trace', artifact_path: 'evidence/link.zip', overwrite: true }));
+    expect(result.result).toBe('failed');
+    expect(result.error).toContain('must end in .zip');
+    expect(provider.calls).toHaveLength(0);
+    expect(fs.readFileSync(path.join(fx.evidence, 'notes.txt'), 'utf8')).toBe('keep');
+  });
+});
+
+describe('screenshot sidecar names', () => {
+  test('a leaf whose sidecar name would exceed 255 bytes is refused before the provider', async () => {
+    const leaf = 'a'.repeat(250) + '.png'; // 254 bytes: the artifact fits, `<stem>.probe.json` does not
+    const { result, provider } = await run(validArgs(fx.root, { type: 'screenshot', artifact_path: `evidence/${leaf}` }));
+    expect(result.result).toBe('failed');
+    expect(result.error).toContain('too long for its probe sidecar');
+    expect(provider.calls).toHaveLength(0);
+    expect(listFiles(fx.evidence)).toEqual([]);
+  });
 });
