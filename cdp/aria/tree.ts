@@ -107,6 +107,14 @@ function authorFallbackName(facts: ElementFacts, rec: WalkedElement, role: strin
  */
 function fixName(node: AriaNode, rec: WalkedElement, factsOf: FactsLookup): void {
   if (node.name) {
+    if (NAME_FROM_CONTENT.has(node.role) && namedOnlyByContent(rec, factsOf(rec))) {
+      // Chromium found a name where the DOM content has no text (an <svg><use> pulling in a
+      // <symbol>'s <title>, text in a closed shadow root): the format reads only the content.
+      if (!normalizeWhiteSpace(contentText(rec, factsOf, true, 'snapshot'))) {
+        node.name = '';
+        return;
+      }
+    }
     if (NAME_FROM_CONTENT.has(node.role)) node.name = domSpelling(node.name, rec, factsOf);
     // A name from a label that differs only in letter case was upper- or lower-cased by CSS.
     const label = normalizeWhiteSpace(rec.labelText || '');
@@ -125,6 +133,14 @@ function fixName(node: AriaNode, rec: WalkedElement, factsOf: FactsLookup): void
     const caption = rec.kids.find((k): k is WalkedElement => typeof k !== 'string' && k.t.toUpperCase() === 'FIGCAPTION');
     if (caption) node.name = normalizeWhiteSpace(walkedText(caption));
   }
+}
+
+/** Elements whose only possible name source, by HTML-AAM, is their content. */
+function namedOnlyByContent(rec: WalkedElement, facts: ElementFacts): boolean {
+  const a = facts.attrs;
+  if (['INPUT', 'IMG', 'AREA', 'OPTION', 'SELECT', 'TEXTAREA', 'SVG', 'FIELDSET', 'FIGURE', 'TABLE'].includes(facts.tag)) return false;
+  if (a.has('aria-label') || a.has('aria-labelledby') || a.has('title') || a.has('alt')) return false;
+  return !(rec.labelText || '').trim();
 }
 
 const LABELABLE = new Set(['INPUT', 'TEXTAREA', 'SELECT', 'METER', 'PROGRESS', 'OUTPUT']);
