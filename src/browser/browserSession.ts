@@ -198,7 +198,8 @@ export class BrowserSession {
 
   /** A fresh browser context (no cookies, storage or cache shared with any other capture). */
   async newContext(browser: Browser): Promise<BrowserContext> {
-    const context = await browser.createBrowserContext();
+    // Downloads denied: a capture writes exactly one artifact, through the runtime.
+    const context = await browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
     if (context.id) this.ownedContexts.add(context.id);
     return context;
   }
