@@ -27,6 +27,12 @@ export interface WalkedElement {
   /** Text produced by ::before / ::after (already padded for non-inline pseudo boxes). */
   before: string;
   after: string;
+  /**
+   * A ::before / ::after box shows content the format does not read (counter(), quotes, url()):
+   * Chromium's name includes what it renders there, the snapshot text does not.
+   */
+  beforeUnread?: boolean;
+  afterUnread?: boolean;
   /** href / placeholder attributes as written, when present. */
   href?: string;
   placeholder?: string;
@@ -183,14 +189,15 @@ export function walkDocumentInPage(): WalkResult {
     }
     return out;
   };
-  const pseudoText = (e: Element, pseudo: '::before' | '::after'): string => {
+  // undefined: the pseudo box shows content the format does not read.
+  const pseudoText = (e: Element, pseudo: '::before' | '::after'): string | undefined => {
     const view = e.ownerDocument.defaultView;
     if (!view) return '';
     const s = view.getComputedStyle(e, pseudo);
     const c = s.content;
     if (!c || c === 'none' || c === 'normal' || s.display === 'none' || s.visibility === 'hidden') return '';
     const text = cssContentText(e, c);
-    if (text === undefined) return '';
+    if (text === undefined) return undefined;
     return (s.display || 'inline') !== 'inline' ? ' ' + text + ' ' : text;
   };
 
@@ -397,10 +404,16 @@ export function walkDocumentInPage(): WalkResult {
       oneText: e.childNodes.length === 1 && e.childNodes[0].nodeType === 3,
       role: roleOf(e),
       at: readAttributes(e),
-      before: pseudoText(e, '::before'),
-      after: pseudoText(e, '::after'),
+      before: '',
+      after: '',
       kids: [],
     };
+    const before = pseudoText(e, '::before');
+    const after = pseudoText(e, '::after');
+    if (before === undefined) rec.beforeUnread = true;
+    else rec.before = before;
+    if (after === undefined) rec.afterUnread = true;
+    else rec.after = after;
     if (e.hasAttribute('href')) rec.href = e.getAttribute('href') as string;
     if (e.hasAttribute('placeholder')) rec.placeholder = e.getAttribute('placeholder') as string;
     const labelledBy = e.getAttribute('aria-labelledby');

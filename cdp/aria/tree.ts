@@ -195,10 +195,20 @@ const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader',
  */
 function domSpelling(axName: string, rec: WalkedElement, factsOf: FactsLookup): string {
   const squash = (s: string) => s.replace(/\s+/g, '').toLowerCase();
-  const asChromium = normalizeWhiteSpace(contentText(rec, factsOf, true, 'chromium'));
-  if (squash(asChromium) !== squash(axName)) return axName;
-  return normalizeWhiteSpace(contentText(rec, factsOf, true, 'snapshot'));
+  const asChromium = squash(contentText(rec, factsOf, true, 'chromium'));
+  const target = squash(axName);
+  let same = asChromium === target;
+  if (!same && asChromium.includes(UNREAD)) {
+    // Generated content the format does not read (counters, quotes) is text only Chromium has:
+    // any text may stand in its place.
+    const pattern = asChromium.split(UNREAD).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^]*?');
+    same = new RegExp('^' + pattern + '$', 'u').test(target);
+  }
+  return same ? normalizeWhiteSpace(contentText(rec, factsOf, true, 'snapshot')) : axName;
 }
+
+/** Stands, in Chromium's reading of content, for generated content the format does not read. */
+const UNREAD = '\u0000';
 
 const RANGE_ROLES = new Set(['progressbar', 'scrollbar', 'slider', 'spinbutton', 'meter']);
 
@@ -231,9 +241,10 @@ function contentText(rec: WalkedElement, factsOf: FactsLookup, isRoot: boolean, 
       }
     }
   }
-  let out = rec.before;
+  const unread = reading === 'chromium' ? UNREAD : '';
+  let out = rec.beforeUnread ? unread : rec.before;
   for (const k of rec.kids) out += typeof k === 'string' ? k : contentText(k, factsOf, false, reading);
-  out += rec.after;
+  out += rec.afterUnread ? unread : rec.after;
   return pad(out);
 }
 
