@@ -7,7 +7,7 @@
  * out of budget (a page hanging its main thread) has its context closed from
  * the browser side, and the server keeps serving.
  */
-import type { BrowserContext, CDPSession, Page } from 'puppeteer';
+import type { BrowserContext, CDPSession } from 'puppeteer';
 import type { AdapterOutcome, BrowserAdapter, CaptureJob } from './bundledProvider';
 import { BrowserSession, withTimeout } from './browserSession';
 import { Limiter } from './limiter';
@@ -33,7 +33,6 @@ class CaptureRun {
   stage = 'waiting for the browser';
   private aborted = false;
   private context: BrowserContext | null = null;
-  private page: Page | null = null;
   private cdp: CDPSession | null = null;
   private typeRun: CaptureTypeRun | null = null;
   private cleaned: Promise<void> | null = null;
@@ -56,7 +55,7 @@ class CaptureRun {
     this.stage = 'opening a browser context';
     const opened = await this.session.newContextAndPage(browser);
     this.context = opened.context;
-    const page = (this.page = opened.page);
+    const page = opened.page;
     this.check();
     await emulate(page, request.viewport);
     this.cdp = await page.createCDPSession();
@@ -104,14 +103,17 @@ class CaptureRun {
     this.aborted = true;
   }
 
-  /** Idempotent: disposes the capture type, then closes the context (and everything in it). */
+  /**
+   * Idempotent: closes the context first — the browser disposes it even when
+   * its renderer hangs, and every call still waiting on that page then fails
+   * at once — then releases the capture type and the CDP session (bounded).
+   */
   cleanup(): Promise<void> {
     if (!this.cleaned) {
       this.cleaned = (async () => {
-        // Bounded: a stuck renderer must not hold the reply; closing the context ends it anyway.
+        if (this.context) await this.session.closeContext(this.context);
         await withTimeout(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, 'disposing the capture type').catch(() => undefined);
         await withTimeout(this.cdp?.detach() ?? Promise.resolve(), CLEANUP_STEP_MS, 'detaching the CDP session').catch(() => undefined);
-        if (this.context) await this.session.closeContext(this.context);
       })();
     }
     return this.cleaned;
