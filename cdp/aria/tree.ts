@@ -1,6 +1,6 @@
 /**
  * Builds the snapshot tree from the DOM walk (reading order, text, generated
- * content) and the accessibility facts (role, name, states) of each element,
+ * content, roles) and the accessibility facts (names, states) of each element,
  * then normalizes it the way Playwright's default snapshot does: adjacent
  * text runs merge with collapsed whitespace, a lone text child that repeats
  * the name goes, and empty nameless generic wrappers vanish.
@@ -56,7 +56,6 @@ function toAriaNode(rec: WalkedElement, factsOf: FactsLookup): AriaNode | null {
   const tag = rec.t.toUpperCase();
   if (tag === 'IFRAME' || tag === 'FRAME') return { role: 'iframe', name: '', children: [] };
   const facts = factsOf(rec);
-  if (!facts) return null;
   const role = rec.role === 'none' || rec.role === 'presentation' ? '' : rec.role;
   if (!role) return null;
   // An inline generic around nothing but text is just text.
@@ -77,9 +76,10 @@ function toAriaNode(rec: WalkedElement, factsOf: FactsLookup): AriaNode | null {
 const INPUT_BUTTON_DEFAULTS: Record<string, string> = { submit: 'Submit', reset: 'Reset', button: '' };
 
 /**
- * Names the snapshot format takes from the element itself where Chromium's
- * tree has none: an <input> button without a label-by-ARIA is named by its
- * value (or the default caption), an image with empty alt by its title.
+ * Names the format takes from the element itself, ahead of Chromium's: an
+ * <input> button without ARIA naming is named by its value or default
+ * caption (Chromium prefers a wrapping <label>), an image button by label,
+ * alt, title or "Submit", an <img alt=""> by its title (Chromium: no name).
  */
 function authorFallbackName(facts: ElementFacts, rec: WalkedElement, role: string): string | undefined {
   const a = facts.attrs;
