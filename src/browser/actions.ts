@@ -5,6 +5,7 @@
  * kind and selector.
  */
 import type { ElementHandle, KeyInput, Page } from 'puppeteer';
+import type { CdpSession } from '../../cdp/types';
 import { ACTION_BUDGET_MS, stateSelector, type CaptureAction } from '../actions';
 
 export class ActionError extends Error {
@@ -29,17 +30,32 @@ function reason(err: unknown): string {
   return message.replace(/\s+/g, ' ').trim();
 }
 
+export interface RunActionsOptions {
+  /** Lets a capture type (the trace) wrap each action. */
+  wrap?: ActionWrapper;
+  /** Per-action budget (tests shorten it). */
+  budgetMs?: number;
+  /** A CDP session on the page: input actions that navigate then wait for the new document. */
+  session?: CdpSession;
+}
+
 /** Runs every action in order; the first failure stops the capture. */
-export async function runActions(page: Page, actions: CaptureAction[], wrap?: ActionWrapper, budgetMs = ACTION_BUDGET_MS): Promise<void> {
-  for (let index = 0; index < actions.length; index++) {
-    const action = actions[index];
-    const run = () => runOneAction(page, action, budgetMs);
-    try {
-      if (wrap) await wrap(index, action, run);
-      else await run();
-    } catch (err) {
-      throw new ActionError(`${describeAction(index, action)} failed: ${reason(err)}`);
+export async function runActions(page: Page, actions: CaptureAction[], options: RunActionsOptions = {}): Promise<void> {
+  const { wrap, budgetMs = ACTION_BUDGET_MS } = options;
+  const watch = options.session ? await NavigationWatch.start(options.session) : null;
+  try {
+    for (let index = 0; index < actions.length; index++) {
+      const action = actions[index];
+      const run = () => runOneAction(page, action, budgetMs, watch);
+      try {
+        if (wrap) await wrap(index, action, run);
+        else await run();
+      } catch (err) {
+        throw new ActionError(`${describeAction(index, action)} failed: ${reason(err)}`);
+      }
     }
+  } finally {
+    watch?.stop();
   }
 }
 
@@ -47,7 +63,7 @@ export async function runActions(page: Page, actions: CaptureAction[], wrap?: Ac
 const GUARD_GRACE_MS = 500;
 
 /** One action within its budget; waits it started are cancelled when the budget ends. */
-export async function runOneAction(page: Page, action: CaptureAction, budgetMs = ACTION_BUDGET_MS): Promise<void> {
+export async function runOneAction(page: Page, action: CaptureAction, budgetMs = ACTION_BUDGET_MS, watch: NavigationWatch | null = null): Promise<void> {
   const controller = new AbortController();
   const deadline = Date.now() + budgetMs;
   let timer: NodeJS.Timeout | undefined;
@@ -57,7 +73,8 @@ export async function runOneAction(page: Page, action: CaptureAction, budgetMs =
       reject(new Error(`did not finish within the ${budgetMs} ms action budget`));
     }, budgetMs + GUARD_GRACE_MS);
   });
-  const work = perform(page, action, { signal: controller.signal, deadline, budgetMs });
+  const budget = { signal: controller.signal, deadline, budgetMs };
+  const work = watch && INPUT_ACTIONS.has(action.do) ? watch.around(() => perform(page, action, budget), budget) : perform(page, action, budget);
   work.catch(() => undefined);
   try {
     await Promise.race([work, expired]);
@@ -117,6 +134,72 @@ async function actionable(page: Page, selector: string, budget: Budget, needEdit
 
 function isTimeout(err: unknown): boolean {
   return err instanceof Error && (err.name === 'TimeoutError' || /timed? ?out|waiting for selector/i.test(err.message));
+}
+
+/** Actions that act as a user would and so may start a navigation. */
+const INPUT_ACTIONS = new Set<CaptureAction['do']>(['click', 'fill', 'type', 'press', 'select_option']);
+/** Longest wait for the document a navigation started by an action (as Playwright's auto-wait). */
+const NAVIGATION_SETTLE_MS = 5_000;
+
+/**
+ * Watches the main frame over raw CDP for navigations an action starts. The
+ * browser reports the request (Page.frameRequestedNavigation) before the
+ * input that caused it is acknowledged, so none is missed; the wait ends at
+ * the new document's DOMContentLoaded, a same-document navigation, or when
+ * the frame stops loading (a failed or 204 navigation, a refused download).
+ */
+export class NavigationWatch {
+  private pending = false;
+  private wake: (() => void) | null = null;
+  private readonly handlers: Array<[string, (params: any) => void]>;
+
+  private constructor(
+    private readonly session: CdpSession,
+    private readonly mainFrameId: string,
+  ) {
+    const settle = () => {
+      this.pending = false;
+      this.wake?.();
+    };
+    const mainOnly = (fn: () => void) => (params: { frameId?: string }) => {
+      if (params.frameId === this.mainFrameId) fn();
+    };
+    this.handlers = [
+      ['Page.frameRequestedNavigation', mainOnly(() => (this.pending = true))],
+      ['Page.domContentEventFired', () => this.pending && settle()],
+      ['Page.navigatedWithinDocument', mainOnly(settle)],
+      ['Page.frameStoppedLoading', mainOnly(settle)],
+    ];
+  }
+
+  static async start(session: CdpSession): Promise<NavigationWatch | null> {
+    if (typeof session.on !== 'function') return null;
+    await session.send('Page.enable');
+    const { frameTree } = await session.send('Page.getFrameTree');
+    const watch = new NavigationWatch(session, frameTree.frame.id);
+    for (const [event, handler] of watch.handlers) session.on!(event, handler);
+    return watch;
+  }
+
+  /** Runs the action; if it started a main-frame navigation, waits for the new document. */
+  async around(act: () => Promise<void>, budget: Budget): Promise<void> {
+    this.pending = false;
+    await act();
+    await sleep(0);
+    if (!this.pending) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.min(NAVIGATION_SETTLE_MS, remaining(budget)));
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = null;
+  }
+
+  stop(): void {
+    for (const [event, handler] of this.handlers) this.session.off?.(event, handler);
+  }
 }
 
 async function perform(page: Page, action: CaptureAction, budget: Budget): Promise<void> {

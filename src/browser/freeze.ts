@@ -40,26 +40,50 @@ async function adoptFreezeSheet(frame: Frame): Promise<void> {
   }, FREEZE_CSS);
 }
 
+const NAVIGATING = /Execution context was destroyed|Cannot find context|context.*(?:destroyed|detached)|navigat/i;
+const SETTLE_ATTEMPTS = 20;
+const SETTLE_DELAY_MS = 100;
+
+/**
+ * Runs `step` on the page, again if an action had just started a navigation
+ * that destroyed the document it ran in (a submitted form, a followed link):
+ * the freeze belongs on the document that will be captured.
+ */
+async function onSettledDocument<T>(page: Page, step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (err) {
+      if (attempt >= SETTLE_ATTEMPTS || !(err instanceof Error) || !NAVIGATING.test(err.message)) throw err;
+      await page.waitForFunction(() => document.readyState !== 'loading', { timeout: 10_000, polling: SETTLE_DELAY_MS }).catch(() => undefined);
+    }
+  }
+}
+
 /** Returns warnings (fonts that never settled); throws when network idle never came. */
 export async function applyFreeze(page: Page, freeze: Freeze): Promise<string[]> {
   const warnings: string[] = [];
   if (!freeze.enabled) return warnings;
-  await Promise.all(
-    page.frames().map((frame) =>
-      adoptFreezeSheet(frame).catch((err) => {
-        // A detached or navigating subframe is not worth failing the capture for; the main frame is.
-        if (frame === page.mainFrame()) throw err;
-      }),
+  await onSettledDocument(page, () =>
+    Promise.all(
+      page.frames().map((frame) =>
+        adoptFreezeSheet(frame).catch((err) => {
+          // A detached or navigating subframe is not worth failing the capture for; the main frame is.
+          if (frame === page.mainFrame()) throw err;
+        }),
+      ),
     ),
   );
   if (freeze.waitFonts) {
-    const settled = await page.evaluate(
-      (ms) =>
-        Promise.race([
-          document.fonts.ready.then(() => true),
-          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
-        ]),
-      FONTS_BUDGET_MS,
+    const settled = await onSettledDocument(page, () =>
+      page.evaluate(
+        (ms) =>
+          Promise.race([
+            document.fonts.ready.then(() => true),
+            new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
+          ]),
+        FONTS_BUDGET_MS,
+      ),
     );
     if (!settled) warnings.push(`freeze: web fonts were still loading after ${FONTS_BUDGET_MS} ms; captured with what had loaded`);
   }

@@ -75,11 +75,14 @@ class CaptureRun {
     this.warnings.push(...(await applyFreeze(page, request.freeze)));
     this.check();
     if (fields.actions.length) {
-      await runActions(page, fields.actions, async (index, action, run) => {
-        this.check();
-        this.stage = `running actions[${index}] ${action.do}`;
-        if (typeRun.wrapAction) await typeRun.wrapAction(index, action, run);
-        else await run();
+      await runActions(page, fields.actions, {
+        session: this.cdp,
+        wrap: async (index, action, run) => {
+          this.check();
+          this.stage = `running actions[${index}] ${action.do}`;
+          if (typeRun.wrapAction) await typeRun.wrapAction(index, action, run);
+          else await run();
+        },
       });
       this.check();
       this.stage = 'freezing the page after the actions';

@@ -124,7 +124,7 @@ test('select_option waits for an option that arrives late, and refuses a non-sel
   await act({ do: 'select_option', selector: '#s', label: 'Late one' });
   expect(await readObservedState(page)).toBe('changed:late');
   await expect(act({ do: 'select_option', selector: '#d', value: 'a' })).rejects.toThrow(/is a <div>, not a <select>/);
-  await expect(act({ do: 'select_option', selector: '#s', value: 'zzz' }, 400)).rejects.toThrow(/no enabled <option> with value 'zzz'.*a=A/);
+  await expect(act({ do: 'select_option', selector: '#s', value: 'zzz' }, 1500)).rejects.toThrow(/no enabled <option> with value 'zzz'.*a=A/);
 });
 
 test('fill replaces content in inputs and contenteditable, and refuses what cannot be filled', async () => {
@@ -137,7 +137,7 @@ test('fill replaces content in inputs and contenteditable, and refuses what cann
   expect(await page.$eval('#ce', (el) => el.textContent)).toBe('edited');
   await expect(act({ do: 'fill', selector: '#cb', value: 'x' })).rejects.toThrow(/type "checkbox" cannot be filled/);
   await expect(act({ do: 'fill', selector: '#p', value: 'x' })).rejects.toThrow(/not an <input>, <textarea> or \[contenteditable\]/);
-  await expect(act({ do: 'fill', selector: '#ro', value: 'x' }, 400)).rejects.toThrow(/read-only/);
+  await expect(act({ do: 'fill', selector: '#ro', value: 'x' }, 1500)).rejects.toThrow(/read-only/);
 });
 
 test('click waits for a hidden element to show, and fails on one that never does', async () => {
@@ -149,7 +149,7 @@ test('click waits for a hidden element to show, and fails on one that never does
     </script>`);
   await act({ do: 'click', selector: '#later' });
   expect(await readObservedState(page)).toBe('clicked');
-  await expect(act({ do: 'click', selector: '#never' }, 500)).rejects.toThrow(/did not become visible/);
+  await expect(act({ do: 'click', selector: '#never' }, 1500)).rejects.toThrow(/did not become visible/);
 });
 
 test('press sends key combos to the element; errors name the action index, kind and selector', async () => {
@@ -159,10 +159,10 @@ test('press sends key combos to the element; errors name the action index, kind 
     { do: 'press', key: 'b' },
   ]);
   expect(await page.$eval('#k', (el) => (el as HTMLInputElement).value)).toBe('Ab');
-  await expect(runActions(page, [{ do: 'wait', ms: 1 }, { do: 'wait_for_selector', selector: '#nope' }], undefined, 300)).rejects.toThrow(
+  await expect(runActions(page, [{ do: 'wait', ms: 1 }, { do: 'wait_for_selector', selector: '#nope' }], { budgetMs: 300 })).rejects.toThrow(
     "actions[1] wait_for_selector '#nope' failed: no element matches the selector within 300 ms",
   );
-  await expect(runActions(page, [{ do: 'wait_for_state', state: 'ready' }], undefined, 300)).rejects.toThrow(
+  await expect(runActions(page, [{ do: 'wait_for_state', state: 'ready' }], { budgetMs: 300 })).rejects.toThrow(
     /actions\[0\] wait_for_state failed: no element matches \[data-state="ready"\] within 300 ms; no element carries data-state/,
   );
 });

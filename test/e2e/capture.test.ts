@@ -17,7 +17,14 @@ let server: RunningServer;
 let root: string;
 
 beforeAll(async () => {
-  pages = await servePages(PAGES);
+  pages = await servePages(PAGES, {
+    '/slow-page': (_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<body data-state="slow-arrived">slow</body>');
+      }, 1500);
+    },
+  });
   server = await startServer();
   root = makeRunRoot('capture');
 });
@@ -62,6 +69,19 @@ test('every action runs, in order, with its effect visible to the page', async (
   expect(parts.late).toBe('yes');
   expect(parts.date).toBe('2024-05-01');
   expect(fs.statSync(payload.written_path).isFile()).toBe(true);
+});
+
+test.each([
+  ['following a link', [{ do: 'click', selector: '#go' }], true],
+  ['following a link to a slow page, freeze off', [{ do: 'click', selector: '#slow' }], false],
+  ['submitting a form with Enter', [{ do: 'fill', selector: '#q', value: 'x' }, { do: 'press', selector: '#q', key: 'Enter' }], true],
+])('an action that navigates (%s): the new document is captured', async (_label, actions, freeze) => {
+  const payload = await server.capture(
+    captureArgs(root, pages.url('/link.html'), `navigates-${Date.now()}.png`, { actions, freeze: { enabled: freeze } }),
+  );
+  expect(payload.error).toBe('');
+  expect(payload.result).toBe('captured');
+  expect(payload.observed_state).toBe(actions[0].selector === '#slow' ? 'slow-arrived' : 'plain');
 });
 
 test('the PNG is full-page at the requested pixel ratio, with no marker read as unknown', async () => {
