@@ -107,7 +107,7 @@ export function formatDoctorReport(report: DoctorReport): string {
   } else {
     lines.push(`browser:   ${b.mode === 'launch' ? 'launch' : 'attach to'} ${b.where} (${b.source})`);
     if (b.version) lines.push(`version:   ${b.version}`);
-    lines.push(`${b.mode === 'launch' ? 'launches' : 'answers'}:  ${b.works ? 'yes' : 'NO'} — ${b.detail}`);
+    lines.push(`${`${b.mode === 'launch' ? 'launches' : 'answers'}:`.padEnd(11)}${b.works ? 'yes' : 'NO'} — ${b.detail}`);
   }
   const r = report.runRoot;
   if (r.ok) {
