@@ -1,6 +1,7 @@
 import type { CdpSession } from '../types';
 import type { TraceClock } from './clock';
 import type { HarHeader, ResourceSnapshot } from './format';
+import { withDeadline } from './deadline';
 import { frameIdFor } from './format';
 import type { ResourceStore } from './resourceStore';
 
@@ -94,9 +95,12 @@ export class NetworkCapture {
     while (this.pending.size > 0 && this.clock.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   }
 
-  /** Waits for in-flight body fetches; returns the finished entries by request time. */
-  async drain(): Promise<ResourceSnapshot[]> {
-    await Promise.all(this.bodyFetches);
+  /**
+   * Waits (at most `maxMs`) for in-flight body fetches; returns the finished
+   * entries by request time.
+   */
+  async drain(maxMs: number): Promise<ResourceSnapshot[]> {
+    await withDeadline(Promise.all(this.bodyFetches), maxMs, 'response bodies').catch(() => undefined);
     return [...this.entries].sort((a, b) => a._monotonicTime - b._monotonicTime);
   }
 

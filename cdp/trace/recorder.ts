@@ -2,6 +2,7 @@ import type { Page } from 'puppeteer';
 import type { CdpSession } from '../types';
 import { traceCallFor, type TraceCall, type TracedActionMeta } from './actions';
 import { monotonicClock, type TraceClock } from './clock';
+import { withDeadline } from './deadline';
 import {
   TRACE_FORMAT_VERSION,
   pageIdFor,
@@ -32,6 +33,15 @@ export interface TraceContextOptions {
 /** How long finish() lets requests the last action started complete. */
 const NETWORK_SETTLE_MS = 500;
 
+/** Longest a snapshot, the final frame or a body fetch may take before it is skipped. */
+const DEFAULT_STEP_TIMEOUT_MS = 5000;
+
+/** Knobs for tests; the provider needs none. */
+export interface TraceRecorderTuning {
+  clock?: TraceClock;
+  stepTimeoutMs?: number;
+}
+
 /** Chromium may drop a body before we ask for it unless its buffers are this large. */
 const NETWORK_BUFFERS = { maxTotalBufferSize: 64 * 1024 * 1024, maxResourceBufferSize: 16 * 1024 * 1024 };
 
@@ -59,6 +69,7 @@ export class TraceRecorder {
     private readonly session: CdpSession,
     private readonly options: TraceContextOptions,
     private readonly clock: TraceClock,
+    private readonly stepTimeoutMs: number,
     private readonly pageId: string,
     private readonly mainFrameCdpId: string,
   ) {}
@@ -71,7 +82,7 @@ export class TraceRecorder {
     _page: Page,
     session: CdpSession,
     options: TraceContextOptions,
-    clock: TraceClock = monotonicClock,
+    tuning: TraceRecorderTuning = {},
   ): Promise<TraceRecorder> {
     if (typeof session.on !== 'function')
       throw new Error('TraceRecorder needs a CDP session that emits events (session.on)');
@@ -81,7 +92,14 @@ export class TraceRecorder {
     ]);
     const targetId: string = targetInfo?.targetInfo?.targetId ?? randomId();
     const mainFrameCdpId: string = frameTree.frameTree.frame.id;
-    const recorder = new TraceRecorder(session, options, clock, pageIdFor(targetId), mainFrameCdpId);
+    const recorder = new TraceRecorder(
+      session,
+      options,
+      tuning.clock ?? monotonicClock,
+      tuning.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
+      pageIdFor(targetId),
+      mainFrameCdpId,
+    );
     try {
       await recorder.begin();
     } catch (error) {
@@ -160,7 +178,7 @@ export class TraceRecorder {
     await this.snapshot(callId, 'before');
     if (call.isInput) {
       let point: Point | undefined;
-      if (inputPoint) point = await inputPoint().catch(() => undefined);
+      if (inputPoint) point = await withDeadline(inputPoint(), this.stepTimeoutMs, 'input point').catch(() => undefined);
       const box = await this.snapshot(callId, 'action', call.target, (targetBox) => {
         if (!point && targetBox && call.method === 'click')
           point = { x: targetBox.x + targetBox.width / 2, y: targetBox.y + targetBox.height / 2 };
@@ -194,10 +212,11 @@ export class TraceRecorder {
     beforeEmit?: (targetBox: Box | undefined) => void,
   ): Promise<Box | undefined | null> {
     try {
-      const captured = await this.snapshotter.capture(callId, phase, {
-        targetSelector,
-        knownUrls: this.network.recordedUrls(),
-      });
+      const captured = await withDeadline(
+        this.snapshotter.capture(callId, phase, { targetSelector, knownUrls: this.network.recordedUrls() }),
+        this.stepTimeoutMs,
+        `${phase} snapshot`,
+      );
       for (const sheet of captured.unrecordedStylesheets)
         this.network.addSynthesizedStylesheet(sheet.url, sheet.text, sheet.frameCdpId);
       // Back-references count written snapshots: encode only what is written.
@@ -220,11 +239,11 @@ export class TraceRecorder {
     this.assertRecording();
     try {
       await this.network.settle(NETWORK_SETTLE_MS);
-      await this.screencast.captureFinalFrame(this.options.viewport).catch(() => undefined);
-      await this.screencast.stop();
+      await withDeadline(this.screencast.captureFinalFrame(this.options.viewport), this.stepTimeoutMs, 'final frame').catch(() => undefined);
+      await withDeadline(this.screencast.stop(), this.stepTimeoutMs, 'stop screencast').catch(() => undefined);
       this.state = 'finished';
       this.unlisten();
-      const network = await this.network.drain();
+      const network = await this.network.drain(this.stepTimeoutMs);
       return await writeTraceZip(this.events, network, this.store);
     } finally {
       this.state = 'finished';
@@ -237,7 +256,7 @@ export class TraceRecorder {
     if (this.state === 'disposed') return;
     this.state = 'disposed';
     this.unlisten();
-    await this.screencast?.stop().catch(() => undefined);
+    if (this.screencast) await withDeadline(this.screencast.stop(), this.stepTimeoutMs, 'stop screencast').catch(() => undefined);
   }
 
   private emit(event: TraceEvent): void {

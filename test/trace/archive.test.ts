@@ -5,6 +5,7 @@
  */
 import { createHash } from 'crypto';
 import type { Browser } from 'puppeteer';
+import type { CdpSession } from '../../cdp/types';
 import { launchTestBrowser, type PageServer } from '../helpers/browser';
 import { TraceRecorder } from '../../cdp/trace/recorder';
 import { FONT_FILE, FORM_ACTIONS, contextOptions, readTraceZip, recordTrace, runTracedAction, serveFixtures, VIEWPORT, type ParsedTrace } from './harness';
@@ -275,6 +276,36 @@ describe('redirects, failures, errors and late starts', () => {
     } finally {
       await page.close();
     }
+  });
+
+  test('a page that stops answering (a JavaScript dialog is open) skips snapshots instead of hanging the capture', async () => {
+    // A page blocked on alert() never answers Runtime.evaluate or
+    // Page.captureScreenshot. This session answers setup calls and never
+    // answers those two, so the outcome does not depend on dialog timing.
+    const never = new Promise<never>(() => undefined);
+    const blocked: CdpSession = {
+      send: (method: string) => {
+        if (method === 'Page.getFrameTree') return Promise.resolve({ frameTree: { frame: { id: 'MAIN' } } });
+        if (method === 'Target.getTargetInfo') return Promise.resolve({ targetInfo: { targetId: 'TARGET' } });
+        if (method === 'Page.createIsolatedWorld') return Promise.resolve({ executionContextId: 7 });
+        if (method === 'Runtime.evaluate' || method === 'Page.captureScreenshot') return never;
+        return Promise.resolve({});
+      },
+      on: () => undefined,
+      off: () => undefined,
+    };
+    const recorder = await TraceRecorder.start(undefined as never, blocked, await contextOptions(browser), { stepTimeoutMs: 200 });
+    await recorder.action({ method: 'click', selector: '#ask', params: {} }, async () => undefined);
+    const trace = await readTraceZip(await recorder.finish());
+    const click = trace.events.find((e) => e.type === 'before' && e.method === 'click');
+    const logs = trace.events.filter((e) => e.type === 'log' && e.callId === click.callId).map((e) => e.message);
+    expect(logs).toEqual([
+      expect.stringMatching(/^before snapshot failed: .*timed out/),
+      expect.stringMatching(/^action snapshot failed: .*timed out/),
+      expect.stringMatching(/^after snapshot failed: .*timed out/),
+    ]);
+    expect(trace.events.filter((e) => e.type === 'after' && e.callId === click.callId)).toHaveLength(1);
+    expect(trace.events.filter((e) => e.type === 'screencast-frame')).toHaveLength(0);
   });
 
   test('dispose stops recording without bytes and finish cannot follow', async () => {
