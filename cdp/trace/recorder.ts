@@ -238,8 +238,11 @@ export class TraceRecorder {
   async finish(): Promise<Buffer> {
     this.assertRecording();
     try {
-      await this.network.settle(NETWORK_SETTLE_MS);
-      await withDeadline(this.screencast.captureFinalFrame(this.options.viewport), this.stepTimeoutMs, 'final frame').catch(() => undefined);
+      // Independent waits: let in-flight requests finish while the final frame is taken.
+      await Promise.all([
+        this.network.settle(NETWORK_SETTLE_MS),
+        withDeadline(this.screencast.captureFinalFrame(this.options.viewport), this.stepTimeoutMs, 'final frame').catch(() => undefined),
+      ]);
       await withDeadline(this.screencast.stop(), this.stepTimeoutMs, 'stop screencast').catch(() => undefined);
       this.state = 'finished';
       this.unlisten();
