@@ -6,7 +6,18 @@
  * made unresolvable, so saved pages that reference the web stay offline.
  * Prints the identical count and, per differing page, the first differing line.
  *
- * Run after `npm run build`: node bench/aria-fidelity.js <dir> [--diff-dir out/]
+ * Both browsers show the page at the same viewport (Playwright's default,
+ * 1280x720), so responsive CSS hides and shows the same content.
+ *
+ * JavaScript is disabled in both browsers unless --js is given. With --js each
+ * browser loads the page and runs its scripts separately (offline: every
+ * request off 127.0.0.1 fails), so the two DOMs are the same only when the
+ * scripts are deterministic: timers, Math.random, Date and failed-request
+ * handlers racing the load event can leave different DOMs, and such a page
+ * differs without either snapshot being wrong. After load the script waits
+ * --settle ms (default 500) before both snapshots are taken.
+ *
+ * Run after `npm run build`: node bench/aria-fidelity.js <dir> [--diff-dir out/] [--js] [--settle ms]
  */
 const fs = require('fs');
 const path = require('path');
@@ -22,6 +33,10 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'
 const dir = path.resolve(process.argv[2] || path.join(__dirname, '..', 'test', 'aria', 'corpus'));
 const diffDirIndex = process.argv.indexOf('--diff-dir');
 const diffDir = diffDirIndex > 0 ? path.resolve(process.argv[diffDirIndex + 1]) : null;
+const javaScriptEnabled = process.argv.includes('--js');
+const settleIndex = process.argv.indexOf('--settle');
+const settleMs = settleIndex > 0 ? Number(process.argv[settleIndex + 1]) : 500;
+const VIEWPORT = { width: 1280, height: 720 };
 
 function serve(root) {
   const server = http.createServer((req, res) => {
@@ -54,9 +69,10 @@ function firstDifference(a, b) {
   const differing = [];
   try {
     const page = await browser.newPage();
-    await page.setJavaScriptEnabled(false);
+    await page.setJavaScriptEnabled(javaScriptEnabled);
+    await page.setViewport(VIEWPORT);
     const session = await page.createCDPSession();
-    const pwContext = await pwBrowser.newContext({ javaScriptEnabled: false });
+    const pwContext = await pwBrowser.newContext({ javaScriptEnabled, viewport: VIEWPORT });
     const pwPage = await pwContext.newPage();
     for (const name of pages) {
       const url = `${origin}/${encodeURIComponent(name)}`;
@@ -65,6 +81,7 @@ function firstDifference(a, b) {
           page.goto(url, { waitUntil: 'load', timeout: 30000 }),
           pwPage.goto(url, { waitUntil: 'load', timeout: 30000 }),
         ]);
+        if (javaScriptEnabled && settleMs > 0) await new Promise((r) => setTimeout(r, settleMs));
         const [ours, theirs] = await Promise.all([ariaSnapshotText(session), pwPage.ariaSnapshot()]);
         if (ours === theirs) { identical++; continue; }
         const d = firstDifference(ours, theirs);
@@ -85,5 +102,5 @@ function firstDifference(a, b) {
     if (d.error) console.log(`ERROR ${d.name}: ${d.error}`);
     else console.log(`DIFF  ${d.name} line ${d.line}\n  ours:       ${JSON.stringify(d.ours)}\n  playwright: ${JSON.stringify(d.playwright)}`);
   }
-  console.log(`${identical}/${pages.length} pages byte-identical (${((100 * identical) / Math.max(1, pages.length)).toFixed(1)}%)`);
+  console.log(`JavaScript ${javaScriptEnabled ? 'enabled' : 'disabled'}: ${identical}/${pages.length} pages byte-identical (${((100 * identical) / Math.max(1, pages.length)).toFixed(1)}%)`);
 })().catch((err) => { console.error(err); process.exit(1); });

@@ -1,21 +1,24 @@
 /* istanbul ignore file -- walkDocumentInPage is serialized into the page; coverage counters would break it there. */
 /**
- * The part of the snapshot that only the live DOM knows: which text nodes and
- * elements a reader meets, in which order (light DOM, open shadow roots, slot
- * assignment, aria-owns), what CSS generated content and layout (block or
- * inline) surround them, and the current values of form fields. It runs in the
- * page through Runtime.evaluate and returns plain JSON; roles, names and states
- * come from the Accessibility domain afterwards (see axFacts.ts).
+ * Everything the snapshot says, read from the live DOM in the page: which
+ * text nodes and elements a reader meets, in which order (light DOM, open
+ * shadow roots, slot assignment, aria-owns), what CSS generated content and
+ * layout (block or inline) surround them, roles (written or HTML-AAM
+ * implicit), accessible names, the attributes the states are read from, and
+ * the current values of form fields. It runs in the page through
+ * Runtime.evaluate and returns plain JSON.
  *
- * Elements are numbered in one canonical pre-order (child nodes, then the open
- * shadow root) so that the Node side can line them up with DOM.getDocument's
- * nodes, which carry the backendNodeId the accessibility tree is keyed by.
+ * Names are computed here, not taken from Chromium's accessibility tree: the
+ * snapshot format defines them by the accname / HTML-AAM rules as Playwright
+ * implements them over the DOM (text as the DOM spells it, hidden and
+ * unrendered text skipped, nested controls counted by value), and Chromium's
+ * tree departs from those rules in many real pages. The computation reads
+ * only browser facts: attributes, computed styles, the layout box of text
+ * runs, form state and label association.
  */
 
 /** One element the walk reached and that is not hidden from assistive technology. */
 export interface WalkedElement {
-  /** Index in the canonical element order. */
-  i: number;
   /** nodeName as the DOM spells it (upper case for HTML). */
   t: string;
   /** Computed display is something other than inline, or the element is <br>. */
@@ -27,22 +30,11 @@ export interface WalkedElement {
   /** Text produced by ::before / ::after (already padded for non-inline pseudo boxes). */
   before: string;
   after: string;
-  /**
-   * A ::before / ::after box shows content the format does not read (counter(), quotes, url()):
-   * Chromium's name includes what it renders there, the snapshot text does not.
-   */
-  beforeUnread?: boolean;
-  afterUnread?: boolean;
   /** href / placeholder attributes as written, when present. */
   href?: string;
   placeholder?: string;
-  /**
-   * Text of the elements that label this one (aria-labelledby, else <label>),
-   * whitespace-collapsed; only read where Chromium's tree has no node for the element.
-   */
-  labelText?: string;
-  /** Text of an <svg>'s own <title> child (which is never rendered, so not among `kids`). */
-  svgTitle?: string;
+  /** Accessible name (flattened), for elements with a role that can be named. */
+  name?: string;
   /** Native checked state of a checkbox or radio input ('mixed' when indeterminate), and an option's selectedness. */
   nativeChecked?: boolean | 'mixed';
   nativeSelected?: boolean;
@@ -68,8 +60,6 @@ export interface WalkedElement {
 export type WalkedChild = string | WalkedElement;
 
 export interface WalkResult {
-  /** nodeName of every element in canonical order, to check the alignment with DOM.getDocument. */
-  order: string[];
   /** Children of the snapshot's root fragment; null when the document has no body yet. */
   root: WalkedChild[] | null;
 }
@@ -79,21 +69,6 @@ export interface WalkResult {
  * Function.prototype.toString), so helpers live inside it.
  */
 export function walkDocumentInPage(): WalkResult {
-  const order: string[] = [];
-  const indexOf = new Map<Element, number>();
-  const enumerate = (node: Node) => {
-    for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 1) {
-        indexOf.set(child as Element, order.length);
-        order.push(child.nodeName);
-      }
-      enumerate(child);
-    }
-    const shadow = node.nodeType === 1 ? (node as Element).shadowRoot : null;
-    if (shadow) enumerate(shadow);
-  };
-  enumerate(document);
-
   const styleCache = new Map<Element, CSSStyleDeclaration | undefined>();
   const style = (e: Element): CSSStyleDeclaration | undefined => {
     if (styleCache.has(e)) return styleCache.get(e);
@@ -151,7 +126,7 @@ export function walkDocumentInPage(): WalkResult {
     return hiddenByAncestry(e);
   };
   // Text of `content` on ::before/::after: strings and attr() only, alt text after "/".
-  const cssContentText = (e: Element, value: string): string | undefined => {
+  const cssContentText = (e: Element, value: string, requireSlash = false): string | undefined => {
     const tokens: Array<{ k: string; v: string }> = [];
     let i = 0;
     while (i < value.length) {
@@ -180,6 +155,7 @@ export function walkDocumentInPage(): WalkResult {
       i += other ? other[0].length : 1;
     }
     const slash = tokens.findIndex((t) => t.k === 'slash');
+    if (slash < 0 && requireSlash) return undefined;
     const used = slash >= 0 ? tokens.slice(slash + 1) : tokens;
     let out = '';
     for (const t of used) {
@@ -240,14 +216,14 @@ export function walkDocumentInPage(): WalkResult {
     disabledChain.set(e, result);
     return result;
   };
-  const focusable = (e: Element) => {
-    if (nativelyDisabled(e)) return false;
+  const nativelyFocusable = (e: Element) => {
     const tag = upperTag(e);
     if (['BUTTON', 'DETAILS', 'SELECT', 'TEXTAREA'].includes(tag)) return true;
     if (tag === 'A' || tag === 'AREA') return e.hasAttribute('href');
     if (tag === 'INPUT') return !(e as HTMLInputElement).hidden;
-    return hasTabIndex(e);
+    return false;
   };
+  const focusable = (e: Element) => !nativelyDisabled(e) && (nativelyFocusable(e) || hasTabIndex(e));
   const VALID = new Set(['alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote', 'button', 'caption',
     'cell', 'checkbox', 'code', 'columnheader', 'combobox', 'complementary', 'contentinfo', 'definition', 'deletion',
     'dialog', 'directory', 'document', 'emphasis', 'feed', 'figure', 'form', 'generic', 'grid', 'gridcell', 'group',
@@ -367,6 +343,260 @@ export function walkDocumentInPage(): WalkResult {
     const implicit = implicitRole(e);
     return hasGlobalAria(e, implicit) || focusable(e) ? implicit : '';
   };
+  // ---- accessible names, computed over the live DOM as the snapshot format computes them ----
+  // The format's names follow the accname / HTML-AAM rules as Playwright implements them, which
+  // differ from Chromium's tree in many places (docs/aria-snapshot-differences.md), so they are
+  // computed here from the same facts: attributes, computed styles, layout of text, form state.
+  const fullRoleCache = new Map<Element, string>();
+  // roleOf, except that an unresolved role="none"/"presentation" is kept (naming rules read it).
+  const ariaRole = (e: Element): string => {
+    let role = fullRoleCache.get(e);
+    if (role === undefined) {
+      const written = explicitRole(e);
+      if (written === 'none' || written === 'presentation') {
+        const implicit = implicitRole(e);
+        role = hasGlobalAria(e, implicit) || focusable(e) ? implicit : written;
+      } else {
+        role = written || implicitRole(e);
+      }
+      fullRoleCache.set(e, role);
+    }
+    return role;
+  };
+  const NAME_PROHIBITED = new Set(['caption', 'code', 'definition', 'deletion', 'emphasis', 'generic', 'insertion',
+    'mark', 'paragraph', 'presentation', 'strong', 'subscript', 'suggestion', 'superscript', 'term', 'time']);
+  const FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link',
+    'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab',
+    'tooltip', 'treeitem']);
+  // Roles that take their name from content only when met inside another element's name computation.
+  const FROM_CONTENT_INSIDE = new Set(['', 'caption', 'code', 'contentinfo', 'definition', 'deletion', 'emphasis',
+    'insertion', 'list', 'listitem', 'mark', 'none', 'paragraph', 'presentation', 'region', 'row', 'rowgroup',
+    'section', 'strong', 'subscript', 'superscript', 'table', 'term', 'time']);
+  const RANGE = ['progressbar', 'scrollbar', 'slider', 'spinbutton', 'meter'];
+  const PLACEHOLDER_INPUTS = ['text', 'password', 'number', 'search', 'tel', 'email', 'url'];
+  interface NameState {
+    seen: Set<Element>;
+    /** 'self' for the element being named, 'descendant' below it, undefined inside a label/labelledby detour. */
+    target?: 'self' | 'descendant';
+    /** Set while reading an aria-labelledby target, a <label>, or a legend/caption/figcaption/svg title; value: that root was hidden. */
+    byRef?: boolean;
+    byLabel?: boolean;
+    byNative?: boolean;
+  }
+  const idRefs = (e: Element, value: string | null): Element[] => {
+    if (!value) return [];
+    const root = e.getRootNode() as Document | ShadowRoot;
+    if (!root || !root.querySelector) return [];
+    const out: Element[] = [];
+    for (const id of value.split(/[ \t\n\f\r]+/)) {
+      if (!id) continue;
+      let hit: Element | null = null;
+      try { hit = root.querySelector('#' + CSS.escape(id)); } catch { hit = null; }
+      if (hit && !out.includes(hit)) out.push(hit);
+    }
+    return out;
+  };
+  const inAriaOwned = (e: Element, css: string): Element[] => {
+    const out = Array.from(e.querySelectorAll(css));
+    for (const owned of idRefs(e, e.getAttribute('aria-owns'))) {
+      if (owned.matches(css)) out.push(owned);
+      out.push(...Array.from(owned.querySelectorAll(css)));
+    }
+    return out;
+  };
+  // The element's own `content` (not a pseudo box) counts only as alternative text after "/".
+  const ownContentText = (e: Element): string | undefined => {
+    const s = style(e);
+    if (!s) return undefined;
+    const c = s.content;
+    if (!c || c === 'none' || c === 'normal' || s.display === 'none' || s.visibility === 'hidden') return undefined;
+    return cssContentText(e, c, true);
+  };
+  const labelsOf = (e: Element): Element[] => Array.from(((e as HTMLInputElement).labels || []) as ArrayLike<Element>);
+  const fromLabels = (labels: Element[], st: NameState): string =>
+    labels.map((l) => textAlternative(l, { seen: st.seen, byLabel: hiddenForAria(l) }))
+      .filter((t) => !!t).join(' ');
+  const withinHiddenRoot = (st: NameState) => !!(st.byRef || st.byLabel || st.byNative);
+  const textAlternative = (e: Element, st: NameState): string => {
+    if (st.seen.has(e)) return '';
+    const inner: NameState = { ...st, target: st.target === 'self' ? 'descendant' : st.target };
+    const tag = upperTag(e);
+    const ignored = tag === 'STYLE' || tag === 'SCRIPT' || tag === 'NOSCRIPT' || tag === 'TEMPLATE';
+    if (ignored || (!withinHiddenRoot(st) && hiddenForAria(e))) {
+      st.seen.add(e);
+      return '';
+    }
+    const labelledBy = idRefs(e, e.getAttribute('aria-labelledby'));
+    if (st.byRef === undefined) {
+      const text = labelledBy.map((ref) => textAlternative(ref, { seen: st.seen, byRef: hiddenForAria(ref) })).join(' ');
+      if (text) return text;
+    }
+    const role = ariaRole(e);
+    const presentational = role === 'presentation' || role === 'none';
+    // A control inside another element's name counts by its value, not its own name.
+    if ((st.byLabel !== undefined || st.byRef !== undefined || st.target === 'descendant') && !labelledBy.includes(e)) {
+      if (role === 'textbox' || role === 'searchbox') {
+        st.seen.add(e);
+        return tag === 'INPUT' || tag === 'TEXTAREA' ? (e as HTMLInputElement).value : e.textContent || '';
+      }
+      if (role === 'combobox' || role === 'listbox') {
+        st.seen.add(e);
+        let chosen: Element[];
+        if (tag === 'SELECT') {
+          const sel = e as HTMLSelectElement;
+          chosen = Array.from(sel.selectedOptions);
+          if (!chosen.length && sel.options.length) chosen.push(sel.options[0]);
+        } else {
+          const listbox = role === 'combobox' ? inAriaOwned(e, '*').find((x) => ariaRole(x) === 'listbox') : e;
+          chosen = listbox ? inAriaOwned(listbox, '[aria-selected="true" i]').filter((x) => ariaRole(x) === 'option') : [];
+        }
+        if (!chosen.length && tag === 'INPUT') return (e as HTMLInputElement).value;
+        return chosen.map((o) => textAlternative(o, inner)).join(' ');
+      }
+      if (RANGE.includes(role)) {
+        st.seen.add(e);
+        return e.getAttribute('aria-valuetext') ?? e.getAttribute('aria-valuenow') ?? e.getAttribute('value') ?? '';
+      }
+      if (role === 'menu') {
+        st.seen.add(e);
+        return '';
+      }
+    }
+    const ariaLabel = e.getAttribute('aria-label') || '';
+    if (ariaLabel.trim()) {
+      st.seen.add(e);
+      return ariaLabel;
+    }
+    if (!presentational) {
+      const type = tag === 'INPUT' ? (e as HTMLInputElement).type : '';
+      const title = e.getAttribute('title') || '';
+      const captionChild = (childTag: string): string | undefined => {
+        for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
+          if (upperTag(c) === childTag) return textAlternative(c, { ...inner, byNative: hiddenForAria(c) });
+        }
+        return undefined;
+      };
+      if (tag === 'INPUT' && (type === 'button' || type === 'submit' || type === 'reset')) {
+        st.seen.add(e);
+        const value = (e as HTMLInputElement).value || '';
+        if (value.trim()) return value;
+        return type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : title;
+      }
+      if (tag === 'INPUT' && (type === 'file' || type === 'image')) {
+        st.seen.add(e);
+        const labels = labelsOf(e);
+        if (labels.length && st.byRef === undefined) return fromLabels(labels, st);
+        if (type === 'file') return 'Choose File';
+        const alt = e.getAttribute('alt') || '';
+        return alt.trim() ? alt : title.trim() ? title : 'Submit';
+      }
+      if (!labelledBy.length && tag === 'BUTTON') {
+        st.seen.add(e);
+        const labels = labelsOf(e);
+        if (labels.length) return fromLabels(labels, st);
+      }
+      if (!labelledBy.length && tag === 'OUTPUT') {
+        st.seen.add(e);
+        const labels = labelsOf(e);
+        return labels.length ? fromLabels(labels, st) : title;
+      }
+      if (!labelledBy.length && ['TEXTAREA', 'SELECT', 'INPUT', 'METER', 'PROGRESS'].includes(tag)) {
+        st.seen.add(e);
+        const labels = labelsOf(e);
+        if (labels.length) return fromLabels(labels, st);
+        const usesPlaceholder = (tag === 'INPUT' && PLACEHOLDER_INPUTS.includes(type)) || tag === 'TEXTAREA';
+        return !usesPlaceholder || title ? title : e.getAttribute('placeholder') || '';
+      }
+      if (!labelledBy.length && (tag === 'FIELDSET' || tag === 'FIGURE')) {
+        st.seen.add(e);
+        const caption = captionChild(tag === 'FIELDSET' ? 'LEGEND' : 'FIGCAPTION');
+        return caption !== undefined ? caption : title;
+      }
+      if (tag === 'IMG' || tag === 'AREA') {
+        st.seen.add(e);
+        const alt = e.getAttribute('alt') || '';
+        return alt.trim() ? alt : title;
+      }
+      if (tag === 'TABLE') {
+        st.seen.add(e);
+        const caption = captionChild('CAPTION');
+        if (caption !== undefined) return caption;
+        const summary = e.getAttribute('summary') || '';
+        if (summary) return summary;
+      }
+      const svgPart = (e as SVGElement).ownerSVGElement;
+      if (tag === 'SVG' || svgPart) {
+        st.seen.add(e);
+        for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
+          if (upperTag(c) === 'TITLE' && (c as SVGElement).ownerSVGElement) return textAlternative(c, { ...inner, byRef: hiddenForAria(c) });
+        }
+      }
+      if (svgPart && tag === 'A') {
+        const xlinkTitle = e.getAttribute('xlink:title') || '';
+        if (xlinkTitle.trim()) {
+          st.seen.add(e);
+          return xlinkTitle;
+        }
+      }
+    }
+    const summaryNamedByContent = tag === 'SUMMARY' && !presentational;
+    if (FROM_CONTENT.has(role) || (st.target === 'descendant' && FROM_CONTENT_INSIDE.has(role)) || summaryNamedByContent ||
+        st.byRef !== undefined || st.byLabel !== undefined || st.byNative !== undefined) {
+      st.seen.add(e);
+      const text = contentOf(e, inner);
+      // An element's own empty content falls through to its title; inside another name it counts as is.
+      if (st.target === 'self' ? text.trim() : text) return text;
+    }
+    if (!presentational || tag === 'IFRAME' || tag === 'FRAME') {
+      st.seen.add(e);
+      const title = e.getAttribute('title') || '';
+      if (title.trim()) return title;
+    }
+    st.seen.add(e);
+    return '';
+  };
+  const contentOf = (e: Element, st: NameState): string => {
+    const skipUnrendered = !withinHiddenRoot(st);
+    let out = pseudoText(e, '::before') || '';
+    const add = (node: Node, skipSlotted: boolean) => {
+      if (skipSlotted && (node as any).assignedSlot) return;
+      if (node.nodeType === 1) {
+        const s = style(node as Element);
+        const display = (s && s.display) || 'inline';
+        const text = textAlternative(node as Element, st);
+        out += display !== 'inline' || node.nodeName === 'BR' ? ' ' + text + ' ' : text;
+      } else if (node.nodeType === 3) {
+        if (skipUnrendered) {
+          const parent = (node as Text).parentElement;
+          if (parent && parent.shadowRoot && !(node as any).assignedSlot) return;
+          if (parent && upperTag(parent) === 'DETAILS' && !(parent as HTMLDetailsElement).open) return;
+        }
+        out += node.textContent || '';
+      }
+    };
+    const own = ownContentText(e);
+    if (own !== undefined) {
+      out += own;
+    } else {
+      const assigned = e.nodeName === 'SLOT' ? (e as HTMLSlotElement).assignedNodes() : [];
+      if (assigned.length) {
+        for (const c of assigned) add(c, false);
+      } else {
+        for (let c = e.firstChild; c; c = c.nextSibling) add(c, true);
+        if (e.shadowRoot) for (let c = e.shadowRoot.firstChild; c; c = c.nextSibling) add(c, true);
+        for (const owned of idRefs(e, e.getAttribute('aria-owns'))) add(owned, true);
+      }
+    }
+    return out + (pseudoText(e, '::after') || '');
+  };
+  // As the format flattens a name: whitespace runs collapse, but a no-break space stays a separator of its own.
+  const flatten = (s: string) => s.split('\u00a0')
+    .map((chunk) => chunk.replace(/\r\n/g, '\n').replace(/[\u200b\u00ad]/g, '').replace(/\s\s*/g, ' ')).join('\u00a0').trim();
+  const accessibleName = (e: Element, role: string): string => {
+    if (NAME_PROHIBITED.has(role)) return '';
+    return flatten(textAlternative(e, { seen: new Set(), target: 'self' }));
+  };
+
   const READ_ATTRIBUTES = ['role', 'aria-label', 'aria-labelledby', 'aria-level', 'aria-invalid', 'aria-checked',
     'aria-selected', 'aria-pressed', 'aria-expanded', 'aria-valuetext', 'aria-valuenow', 'value', 'title', 'alt', 'type', 'open'];
   const readAttributes = (e: Element): Record<string, string> => {
@@ -397,7 +627,6 @@ export function walkDocumentInPage(): WalkResult {
     const s = style(e);
     const display = (s && s.display) || 'inline';
     const rec: WalkedElement = {
-      i: indexOf.has(e) ? (indexOf.get(e) as number) : -1,
       t: e.nodeName,
       blk: display !== 'inline' || e.nodeName === 'BR',
       inl: display === 'inline',
@@ -408,28 +637,12 @@ export function walkDocumentInPage(): WalkResult {
       after: '',
       kids: [],
     };
-    const before = pseudoText(e, '::before');
-    const after = pseudoText(e, '::after');
-    if (before === undefined) rec.beforeUnread = true;
-    else rec.before = before;
-    if (after === undefined) rec.afterUnread = true;
-    else rec.after = after;
+    rec.before = pseudoText(e, '::before') || '';
+    rec.after = pseudoText(e, '::after') || '';
     if (e.hasAttribute('href')) rec.href = e.getAttribute('href') as string;
     if (e.hasAttribute('placeholder')) rec.placeholder = e.getAttribute('placeholder') as string;
-    const labelledBy = e.getAttribute('aria-labelledby');
-    const labels = (e as HTMLInputElement).labels;
-    if (labelledBy) {
-      const root = e.getRootNode() as Document | ShadowRoot;
-      rec.labelText = labelledBy.split(/\s+/).filter(Boolean)
-        .map((id) => (root.getElementById ? root.getElementById(id) : null)?.textContent || '').join(' ');
-    } else if (labels && labels.length) {
-      rec.labelText = Array.from(labels).map((l) => l.textContent || '').join(' ');
-    }
-    if (upperTag(e) === 'SVG') {
-      for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
-        if (upperTag(c) === 'TITLE') { rec.svgTitle = c.textContent || ''; break; }
-      }
-    }
+    const named = rec.role && rec.role !== 'none' && rec.role !== 'presentation' && e.nodeName !== 'IFRAME' && e.nodeName !== 'FRAME';
+    if (named) rec.name = accessibleName(e, rec.role);
     if (e instanceof HTMLInputElement) {
       if (e.indeterminate) rec.nativeChecked = 'mixed';
       else if (e.type === 'checkbox' || e.type === 'radio') rec.nativeChecked = e.checked;
@@ -467,5 +680,5 @@ export function walkDocumentInPage(): WalkResult {
   const rootEl = document.querySelector('body,frameset');
   const root: WalkedChild[] = [];
   if (rootEl) visit(root, rootEl);
-  return { order, root: rootEl ? root : null };
+  return { root: rootEl ? root : null };
 }

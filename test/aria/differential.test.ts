@@ -32,7 +32,9 @@ beforeAll(async () => {
     chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_TEST_ARGS }),
   ]);
   page = await browser.newPage();
-  pwPage = await pwBrowser.newPage();
+  // Playwright's default viewport on both sides, so responsive CSS shows the same content.
+  await page.setViewport({ width: 1280, height: 720 });
+  pwPage = await pwBrowser.newPage({ viewport: { width: 1280, height: 720 } });
   const session = await page.createCDPSession();
   for (const name of PAGES) {
     const url = server.url('/' + name);

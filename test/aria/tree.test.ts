@@ -1,31 +1,13 @@
 /** Tree building and normalization rules, on hand-made walk records (no browser). */
 import { buildAriaTree, truncateDataUrl } from '../../cdp/aria/tree';
 import type { WalkedChild, WalkedElement } from '../../cdp/aria/domWalk';
-import type { ElementFacts } from '../../cdp/aria/axFacts';
 import { renderAriaYaml } from '../../cdp/aria/yaml';
 
-let nextIndex = 0;
-const names = new Map<number, string>();
-
-function el(tag: string, role: string, kids: WalkedChild[], extra: Partial<WalkedElement> & { name?: string } = {}): WalkedElement {
-  const i = nextIndex++;
-  if (extra.name !== undefined) names.set(i, extra.name);
-  const { name: _name, ...rest } = extra;
-  void _name;
-  return {
-    i, t: tag, blk: false, inl: true, oneText: kids.length === 1 && typeof kids[0] === 'string',
-    role, before: '', after: '', at: {}, kids, ...rest,
-  };
+function el(tag: string, role: string, kids: WalkedChild[], extra: Partial<WalkedElement> = {}): WalkedElement {
+  return { t: tag, blk: false, inl: true, oneText: kids.length === 1 && typeof kids[0] === 'string', role, before: '', after: '', at: {}, kids, ...extra };
 }
 
-// Chromium's node for an element: same role as the walk decided, name as given.
-const factsOf = (rec: WalkedElement): ElementFacts => ({
-  tag: rec.t.toUpperCase(),
-  attrs: new Map(Object.entries(rec.at)),
-  ax: { nodeId: String(rec.i), ignored: false, role: { value: rec.role }, name: { value: names.get(rec.i) ?? '' } },
-});
-
-const render = (top: WalkedChild[]) => renderAriaYaml(buildAriaTree(top, factsOf).children);
+const render = (top: WalkedChild[]) => renderAriaYaml(buildAriaTree(top).children);
 
 describe('buildAriaTree', () => {
   test('elements without a role pass their text through; inline text runs join without spaces', () => {
@@ -66,14 +48,15 @@ describe('buildAriaTree', () => {
     expect(render([el('P', 'paragraph', ['Name'], { after: ' *', blk: true, inl: false })])).toBe('- paragraph: Name *');
   });
 
-  test('a row without a name from Chromium is named by its cells', () => {
-    const row = el('TR', 'row', [el('TD', 'cell', ['a'], { name: 'a', blk: true, inl: false }), el('TD', 'cell', ['b'], { name: 'b', blk: true, inl: false })], { blk: true, inl: false });
-    expect(render([row])).toBe('- row "a b":\n  - cell "a"\n  - cell "b"');
+  test('names are shown flattened; a role that takes no name shows none', () => {
+    expect(render([el('BUTTON', 'button', ['x'], { name: '  Close\n dialog ' })])).toBe('- button "Close dialog": x');
+    expect(render([el('TR', 'row', [el('TD', 'cell', ['a'], { name: 'a', blk: true, inl: false })], { name: 'a', blk: true, inl: false })]))
+      .toBe('- row "a":\n  - cell "a"');
   });
 
-  test('a name from content is spelled as the DOM has it when Chromium differs only in case', () => {
-    expect(render([el('BUTTON', 'button', ['save changes'], { name: 'SAVE CHANGES' })])).toBe('- button "save changes"');
-    // A name that is not the content stays as Chromium computed it.
-    expect(render([el('BUTTON', 'button', ['x'], { name: 'Close dialog' })])).toBe('- button "Close dialog": x');
+  test('states come from the attributes as written and the native state', () => {
+    expect(render([el('BUTTON', 'button', [], { name: 'Bold', at: { 'aria-pressed': 'mixed' } })])).toBe('- button "Bold" [pressed=mixed]');
+    expect(render([el('INPUT', 'checkbox', [], { name: 'A', nativeChecked: true, at: { 'aria-checked': 'false' } })])).toBe('- checkbox "A" [checked]');
+    expect(render([el('H2', 'heading', ['T'], { name: 'T', blk: true, inl: false })])).toBe('- heading "T" [level=2]');
   });
 });
