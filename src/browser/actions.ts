@@ -96,12 +96,54 @@ function remaining(budget: Budget): number {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Selector syntax only Puppeteer reads (its P-selectors and query handlers): handed to Puppeteer as is. */
+const PUPPETEER_SYNTAX = /::-p-|>>>|^(?:pierce|text|aria|xpath)\//;
+
+/**
+ * The first element matching a CSS selector, looking into open shadow roots
+ * too when the light DOM has none — as Playwright's CSS engine does, so
+ * selectors written for the original keep working on web components.
+ * Runs in the page.
+ */
+export function deepQuerySelector(selector: string): Element | null {
+  const light = document.querySelector(selector);
+  if (light) return light;
+  const search = (root: Document | ShadowRoot): Element | null => {
+    for (const host of Array.from(root.querySelectorAll('*'))) {
+      const shadow = host.shadowRoot;
+      if (!shadow) continue;
+      const found = shadow.querySelector(selector) ?? search(shadow);
+      if (found) return found;
+    }
+    return null;
+  };
+  return search(document);
+}
+
 /** The element the selector names, once it is in the DOM. */
 async function present(page: Page, selector: string, budget: Budget): Promise<ElementHandle<Element>> {
   try {
-    const handle = await page.waitForSelector(selector, { timeout: remaining(budget), signal: budget.signal });
-    if (!handle) throw new Error('no element');
-    return handle;
+    if (PUPPETEER_SYNTAX.test(selector)) {
+      const handle = await page.waitForSelector(selector, { timeout: remaining(budget), signal: budget.signal });
+      if (!handle) throw new Error('no element');
+      return handle;
+    }
+    const invalid = await page.evaluate((text) => {
+      try {
+        document.createDocumentFragment().querySelector(text);
+        return '';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    }, selector);
+    if (invalid) throw new Error(`'${selector}' is not a valid selector (${invalid})`);
+    const found = await page.waitForFunction(deepQuerySelector, { timeout: remaining(budget), polling: POLL_MS, signal: budget.signal }, selector);
+    const element = found.asElement();
+    if (!element) {
+      await found.dispose();
+      throw new Error('no element');
+    }
+    return element as ElementHandle<Element>;
   } catch (err) {
     if (isTimeout(err)) throw new Error(`no element matches the selector within ${budget.budgetMs} ms`);
     throw err;
@@ -112,20 +154,41 @@ async function present(page: Page, selector: string, budget: Budget): Promise<El
  * The element once present, visible and (for form controls) enabled — and,
  * for fill, editable — like Playwright's actionability wait.
  */
-async function actionable(page: Page, selector: string, budget: Budget, needEditable = false): Promise<ElementHandle<Element>> {
+async function actionable(
+  page: Page,
+  selector: string,
+  budget: Budget,
+  need: { editable?: boolean; stable?: boolean } = {},
+): Promise<ElementHandle<Element>> {
+  let lastState = '';
   for (;;) {
     // Re-queried each round: a page that re-renders replaces the element.
-    const handle = await present(page, selector, budget);
-    const state = await handle.evaluate((el, editable) => {
+    let handle: ElementHandle<Element>;
+    try {
+      handle = await present(page, selector, budget);
+    } catch (err) {
+      // Seen before but never ready: say why, not that it is missing.
+      if (lastState && /no element matches/.test((err as Error).message)) throw new Error(`element is ${lastState} (waited ${budget.budgetMs} ms)`);
+      throw err;
+    }
+    const state = await handle.evaluate(async (el, editable, stable) => {
       if (!el.isConnected) return 'detached from the document';
       const style = getComputedStyle(el);
       const rect = el.getBoundingClientRect();
       if (style.visibility === 'hidden' || style.visibility === 'collapse' || rect.width === 0 || rect.height === 0) return 'not visible';
       if ((el as HTMLInputElement).disabled || el.closest('fieldset:disabled')) return 'disabled';
       if (editable && (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly) return 'read-only';
+      if (stable) {
+        // Same box over two animation frames, as Playwright waits for before a click.
+        const frame = () => new Promise<DOMRect>((resolve) => requestAnimationFrame(() => resolve(el.getBoundingClientRect())));
+        const a = await frame();
+        const b = await frame();
+        if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) return 'still moving';
+      }
       return 'ok';
-    }, needEditable);
+    }, !!need.editable, !!need.stable);
     if (state === 'ok') return handle;
+    lastState = state;
     await handle.dispose();
     if (Date.now() + POLL_MS >= budget.deadline) throw new Error(`element is ${state} (waited ${budget.budgetMs} ms)`);
     await sleep(POLL_MS);
@@ -228,9 +291,9 @@ async function perform(page: Page, action: CaptureAction, budget: Budget): Promi
     case 'wait_for_state': {
       const selector = stateSelector(action);
       try {
-        await page.waitForSelector(selector, { timeout: remaining(budget), signal: budget.signal });
+        await (await present(page, selector, budget)).dispose();
       } catch (err) {
-        if (!isTimeout(err)) throw err;
+        if (!/no element matches/.test((err as Error).message)) throw err;
         const seen = await page
           .evaluate(() => Array.from(document.querySelectorAll('[data-state]'), (el) => el.getAttribute('data-state')).slice(0, 5))
           .catch(() => []);
@@ -246,14 +309,13 @@ async function perform(page: Page, action: CaptureAction, budget: Budget): Promi
   }
 }
 
-/** Click once the element is visible, stable, enabled and scrolled into view (Puppeteer's locator checks). */
+/** Click once the element is visible, enabled and not moving; Puppeteer scrolls it into view and clicks its centre. */
 async function clickWhenActionable(page: Page, selector: string, budget: Budget): Promise<void> {
-  await present(page, selector, budget);
+  const handle = await actionable(page, selector, budget, { stable: true });
   try {
-    await page.locator(selector).setTimeout(remaining(budget)).setVisibility('visible').click({ signal: budget.signal });
-  } catch (err) {
-    if (isTimeout(err)) throw new Error(`the element did not become visible, stable and enabled within ${budget.budgetMs} ms`);
-    throw err;
+    await handle.click();
+  } finally {
+    await handle.dispose().catch(() => undefined);
   }
 }
 
@@ -267,7 +329,7 @@ const TYPEABLE_TYPES = ['', 'text', 'search', 'url', 'tel', 'email', 'password',
  * (date, colour, range…) get their value set and `input` + `change` fired.
  */
 async function fill(page: Page, selector: string, value: string, budget: Budget): Promise<void> {
-  const handle = await actionable(page, selector, budget, true);
+  const handle = await actionable(page, selector, budget, { editable: true });
   const mode = await handle.evaluate(
     (el, setTypes, typeable, text) => {
       if (el instanceof HTMLInputElement) {

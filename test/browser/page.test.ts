@@ -149,7 +149,30 @@ test('click waits for a hidden element to show, and fails on one that never does
     </script>`);
   await act({ do: 'click', selector: '#later' });
   expect(await readObservedState(page)).toBe('clicked');
-  await expect(act({ do: 'click', selector: '#never' }, 1500)).rejects.toThrow(/did not become visible/);
+  await expect(act({ do: 'click', selector: '#never' }, 1500)).rejects.toThrow(/element is not visible/);
+});
+
+test('plain CSS selectors reach into open shadow roots, as in Playwright', async () => {
+  await page.setContent(`<sign-up></sign-up><script>
+    customElements.define('sign-up', class extends HTMLElement {
+      constructor() {
+        super();
+        this.attachShadow({ mode: 'open' }).innerHTML = '<input id="email"><button id="send">Send</button>';
+        this.shadowRoot.getElementById('send').addEventListener('click', () => {
+          document.body.dataset.state = 'sent:' + this.shadowRoot.getElementById('email').value;
+        });
+      }
+    });
+  </script>`);
+  await runActions(page, [
+    { do: 'fill', selector: '#email', value: 'a@b.c' },
+    { do: 'click', selector: 'button#send' },
+    { do: 'wait_for_state', state: 'sent:a@b.c' },
+  ]);
+  expect(await readObservedState(page)).toBe('sent:a@b.c');
+  // Puppeteer's own selector syntax still works.
+  await act({ do: 'click', selector: 'sign-up >>> #send' });
+  await expect(act({ do: 'click', selector: 'button[' }, 500)).rejects.toThrow(/not a valid selector/);
 });
 
 test('press sends key combos to the element; errors name the action index, kind and selector', async () => {
