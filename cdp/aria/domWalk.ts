@@ -22,14 +22,14 @@ export interface WalkedElement {
   /** nodeName as the DOM spells it (upper case for HTML). */
   t: string;
   /** Computed display is something other than inline, or the element is <br>. */
-  blk: boolean;
+  blk?: boolean;
   /** Computed display is inline (as Playwright's box.inline reads it). */
-  inl: boolean;
+  inl?: boolean;
   /** The element's only child node is a text node. */
-  oneText: boolean;
+  oneText?: boolean;
   /** Text produced by ::before / ::after (already padded for non-inline pseudo boxes). */
-  before: string;
-  after: string;
+  before?: string;
+  after?: string;
   /** href / placeholder attributes as written, when present. */
   href?: string;
   placeholder?: string;
@@ -52,8 +52,8 @@ export interface WalkedElement {
    * attributes), else the role HTML-AAM gives the tag in its DOM context.
    */
   role: string;
-  /** The attributes the snapshot rules read (role, aria-*, title, alt, type, open, value), as written. */
-  at: Record<string, string>;
+  /** The attributes the states are read from (aria-level, -invalid, -checked, -selected, -pressed, -expanded, open), as written. */
+  at?: Record<string, string>;
   /** Child content in reading order: text runs and elements. */
   kids: WalkedChild[];
 }
@@ -106,7 +106,17 @@ export function walkDocumentInPage(): WalkResult {
     hiddenChain.set(e, hidden);
     return hidden;
   };
+  // Names read the same descendants again and again (a row, then each of its cells): cached.
+  const hiddenCache = new Map<Element, boolean>();
   const hiddenForAria = (e: Element): boolean => {
+    let hidden = hiddenCache.get(e);
+    if (hidden === undefined) {
+      hidden = computeHiddenForAria(e);
+      hiddenCache.set(e, hidden);
+    }
+    return hidden;
+  };
+  const computeHiddenForAria = (e: Element): boolean => {
     const tag = upperTag(e);
     if (tag === 'STYLE' || tag === 'SCRIPT' || tag === 'NOSCRIPT' || tag === 'TEMPLATE') return true;
     const s = style(e);
@@ -166,7 +176,16 @@ export function walkDocumentInPage(): WalkResult {
     return out;
   };
   // undefined: the pseudo box shows content the format does not read.
+  const beforeCache = new Map<Element, string | undefined>();
+  const afterCache = new Map<Element, string | undefined>();
   const pseudoText = (e: Element, pseudo: '::before' | '::after'): string | undefined => {
+    const cache = pseudo === '::before' ? beforeCache : afterCache;
+    if (cache.has(e)) return cache.get(e);
+    const text = computePseudoText(e, pseudo);
+    cache.set(e, text);
+    return text;
+  };
+  const computePseudoText = (e: Element, pseudo: '::before' | '::after'): string | undefined => {
     const view = e.ownerDocument.defaultView;
     if (!view) return '';
     const s = view.getComputedStyle(e, pseudo);
@@ -597,13 +616,13 @@ export function walkDocumentInPage(): WalkResult {
     return flatten(textAlternative(e, { seen: new Set(), target: 'self' }));
   };
 
-  const READ_ATTRIBUTES = ['role', 'aria-label', 'aria-labelledby', 'aria-level', 'aria-invalid', 'aria-checked',
-    'aria-selected', 'aria-pressed', 'aria-expanded', 'aria-valuetext', 'aria-valuenow', 'value', 'title', 'alt', 'type', 'open'];
-  const readAttributes = (e: Element): Record<string, string> => {
-    const out: Record<string, string> = {};
+  // The attributes the states are read from (states.ts).
+  const READ_ATTRIBUTES = ['aria-level', 'aria-invalid', 'aria-checked', 'aria-selected', 'aria-pressed', 'aria-expanded', 'open'];
+  const readAttributes = (e: Element): Record<string, string> | undefined => {
+    let out: Record<string, string> | undefined;
     for (const name of READ_ATTRIBUTES) {
       const v = e.getAttribute(name);
-      if (v !== null) out[name] = v;
+      if (v !== null) (out = out || {})[name] = v;
     }
     return out;
   };
@@ -626,19 +645,17 @@ export function walkDocumentInPage(): WalkResult {
     if (hiddenForAria(e)) return;
     const s = style(e);
     const display = (s && s.display) || 'inline';
-    const rec: WalkedElement = {
-      t: e.nodeName,
-      blk: display !== 'inline' || e.nodeName === 'BR',
-      inl: display === 'inline',
-      oneText: e.childNodes.length === 1 && e.childNodes[0].nodeType === 3,
-      role: roleOf(e),
-      at: readAttributes(e),
-      before: '',
-      after: '',
-      kids: [],
-    };
-    rec.before = pseudoText(e, '::before') || '';
-    rec.after = pseudoText(e, '::after') || '';
+    // Fields at their default (false, empty) are left out: a large page's walk is megabytes of JSON.
+    const rec: WalkedElement = { t: e.nodeName, role: roleOf(e), kids: [] };
+    if (display !== 'inline' || e.nodeName === 'BR') rec.blk = true;
+    if (display === 'inline') rec.inl = true;
+    if (e.childNodes.length === 1 && e.childNodes[0].nodeType === 3) rec.oneText = true;
+    const at = readAttributes(e);
+    if (at) rec.at = at;
+    const before = pseudoText(e, '::before');
+    const after = pseudoText(e, '::after');
+    if (before) rec.before = before;
+    if (after) rec.after = after;
     if (e.hasAttribute('href')) rec.href = e.getAttribute('href') as string;
     if (e.hasAttribute('placeholder')) rec.placeholder = e.getAttribute('placeholder') as string;
     const named = rec.role && rec.role !== 'none' && rec.role !== 'presentation' && e.nodeName !== 'IFRAME' && e.nodeName !== 'FRAME';

@@ -30,7 +30,7 @@ function visitElement(parent: AriaNode, rec: WalkedElement): void {
   if (node) parent.children.push(node);
   const target = node || parent;
   if (rec.blk) target.children.push(' ');
-  target.children.push(rec.before);
+  target.children.push(rec.before || '');
   for (const kid of rec.kids) {
     if (typeof kid === 'string') {
       // A text field shows its value, not the text nodes inside it.
@@ -39,7 +39,7 @@ function visitElement(parent: AriaNode, rec: WalkedElement): void {
       visitElement(target, kid);
     }
   }
-  target.children.push(rec.after);
+  target.children.push(rec.after || '');
   if (rec.blk) target.children.push(' ');
   if (target.children.length === 1 && target.name === target.children[0]) target.children = [];
   if (target.role === 'link' && rec.href !== undefined) target.url = truncateDataUrl(rec.href);
@@ -54,7 +54,7 @@ function toAriaNode(rec: WalkedElement): AriaNode | null {
   if (!role) return null;
   // An inline generic around nothing but text is just text.
   if (role === 'generic' && rec.inl && rec.oneText) return null;
-  const facts: ElementFacts = { tag, attrs: new Map(Object.entries(rec.at)), nativeChecked: rec.nativeChecked, nativeSelected: rec.nativeSelected, disabled: rec.disabled };
+  const facts: ElementFacts = { tag, attrs: new Map(Object.entries(rec.at || {})), nativeChecked: rec.nativeChecked, nativeSelected: rec.nativeSelected, disabled: rec.disabled };
   const node: AriaNode = {
     role,
     name: normalizeWhiteSpace(rec.name || ''),
