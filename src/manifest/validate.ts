@@ -5,7 +5,7 @@
  * runs ajv over the committed schema and this check on the same lines and
  * requires them to agree.
  */
-import { isPlainObject, requestSnapshotSchema, validateCaptureSnapshot, type CaptureRequestSnapshot, type SnapshotFact } from '../contract';
+import { isPlainObject, requestSnapshotSchema, SNAPSHOT_FACTS, validateCaptureSnapshot, type CaptureRequestSnapshot, type SnapshotFact } from '../contract';
 import { DESIGN_AXES } from '../design';
 import { CAPTURE_TYPES } from '../request';
 import {
@@ -26,12 +26,7 @@ export const MANIFEST_FACT_CODES = [
   'missing_field',
   'bad_field',
   // The request snapshot: the contract's read-side codes...
-  'missing_schema_version',
-  'unsupported_schema_version',
-  'missing_viewport',
-  'bad_viewport_shape',
-  'missing_freeze',
-  'bad_freeze_shape',
+  ...SNAPSHOT_FACTS,
   // ...plus what the snapshot validator leaves to the contract's zod schema.
   'unknown_request_keys',
   'bad_design_shape',
