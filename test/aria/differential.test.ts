@@ -1,7 +1,10 @@
 /**
  * Differential test: our CDP-built aria snapshot against Playwright's own
  * page.ariaSnapshot() (playwright-core, devDependency, same system Chromium)
- * on every page of test/aria/corpus, served from 127.0.0.1.
+ * on every page of test/aria/corpus, served from 127.0.0.1. Pages whose file
+ * name ends in `-nojs.html` are loaded with JavaScript disabled in both
+ * browsers (so <noscript> content is rendered, as on a saved page read
+ * without scripts).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -21,6 +24,7 @@ let browser: Browser;
 let pwBrowser: PwBrowser;
 let page: Page;
 let pwPage: PwPage;
+let pwNoJsPage: PwPage;
 
 interface Outcome { page: string; ours: string; playwright: string }
 const outcomes: Outcome[] = [];
@@ -35,11 +39,15 @@ beforeAll(async () => {
   // Playwright's default viewport on both sides, so responsive CSS shows the same content.
   await page.setViewport({ width: 1280, height: 720 });
   pwPage = await pwBrowser.newPage({ viewport: { width: 1280, height: 720 } });
+  pwNoJsPage = await pwBrowser.newPage({ viewport: { width: 1280, height: 720 }, javaScriptEnabled: false });
   const session = await page.createCDPSession();
   for (const name of PAGES) {
     const url = server.url('/' + name);
-    await Promise.all([page.goto(url, { waitUntil: 'load' }), pwPage.goto(url, { waitUntil: 'load' })]);
-    const [ours, playwright] = await Promise.all([ariaSnapshotText(session), pwPage.ariaSnapshot()]);
+    const noJs = name.endsWith('-nojs.html');
+    const peer = noJs ? pwNoJsPage : pwPage;
+    await page.setJavaScriptEnabled(!noJs);
+    await Promise.all([page.goto(url, { waitUntil: 'load' }), peer.goto(url, { waitUntil: 'load' })]);
+    const [ours, playwright] = await Promise.all([ariaSnapshotText(session), peer.ariaSnapshot()]);
     outcomes.push({ page: name, ours, playwright });
   }
 });
