@@ -15,9 +15,16 @@
  * scripts are deterministic: timers, Math.random, Date and failed-request
  * handlers racing the load event can leave different DOMs, and such a page
  * differs without either snapshot being wrong. After load the script waits
- * --settle ms (default 500) before both snapshots are taken.
+ * --settle ms (default 500) before both snapshots are taken. Dialogs
+ * (alert, confirm) are dismissed in both, as Playwright does by default.
+ * --deterministic (with --js) installs the same clock and random source in
+ * both browsers before any page script runs: Date and performance.now
+ * start at a fixed instant and advance 1 ms per reading, Math.random is a
+ * seeded generator. Scripts that only vary by time or chance (cache-busting
+ * query strings) then build the same DOM on both sides.
  *
- * Run after `npm run build`: node bench/aria-fidelity.js <dir> [--diff-dir out/] [--js] [--settle ms]
+ * Run after `npm run build`:
+ *   node bench/aria-fidelity.js <dir> [--diff-dir out/] [--js [--deterministic]] [--settle ms]
  */
 const fs = require('fs');
 const path = require('path');
@@ -36,7 +43,30 @@ const diffDir = diffDirIndex > 0 ? path.resolve(process.argv[diffDirIndex + 1]) 
 const javaScriptEnabled = process.argv.includes('--js');
 const settleIndex = process.argv.indexOf('--settle');
 const settleMs = settleIndex > 0 ? Number(process.argv[settleIndex + 1]) : 500;
+const deterministic = javaScriptEnabled && process.argv.includes('--deterministic');
 const VIEWPORT = { width: 1280, height: 720 };
+
+// Same in both browsers, before any page script: a clock that advances one millisecond per
+// reading from a fixed instant, and a seeded Math.random.
+const DETERMINISTIC_SCRIPT = `(() => {
+  const start = Date.UTC(2024, 0, 15, 12, 0, 0);
+  let ticks = 0;
+  const now = () => start + ticks++;
+  const RealDate = Date;
+  function FixedDate(...args) {
+    if (!new.target) return new RealDate(now()).toString();
+    return args.length ? new RealDate(...args) : new RealDate(now());
+  }
+  FixedDate.prototype = RealDate.prototype;
+  FixedDate.now = now;
+  FixedDate.UTC = RealDate.UTC;
+  FixedDate.parse = RealDate.parse;
+  globalThis.Date = FixedDate;
+  let perf = 0;
+  performance.now = () => perf++;
+  let seed = 42;
+  Math.random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+})();`;
 
 function serve(root) {
   const server = http.createServer((req, res) => {
@@ -70,9 +100,12 @@ function firstDifference(a, b) {
   try {
     const page = await browser.newPage();
     await page.setJavaScriptEnabled(javaScriptEnabled);
+    page.on('dialog', (dialog) => dialog.dismiss().catch(() => {}));
+    if (deterministic) await page.evaluateOnNewDocument(DETERMINISTIC_SCRIPT);
     await page.setViewport(VIEWPORT);
     const session = await page.createCDPSession();
     const pwContext = await pwBrowser.newContext({ javaScriptEnabled, viewport: VIEWPORT });
+    if (deterministic) await pwContext.addInitScript({ content: DETERMINISTIC_SCRIPT });
     const pwPage = await pwContext.newPage();
     for (const name of pages) {
       const url = `${origin}/${encodeURIComponent(name)}`;
@@ -102,5 +135,5 @@ function firstDifference(a, b) {
     if (d.error) console.log(`ERROR ${d.name}: ${d.error}`);
     else console.log(`DIFF  ${d.name} line ${d.line}\n  ours:       ${JSON.stringify(d.ours)}\n  playwright: ${JSON.stringify(d.playwright)}`);
   }
-  console.log(`JavaScript ${javaScriptEnabled ? 'enabled' : 'disabled'}: ${identical}/${pages.length} pages byte-identical (${((100 * identical) / Math.max(1, pages.length)).toFixed(1)}%)`);
+  console.log(`JavaScript ${javaScriptEnabled ? 'enabled' + (deterministic ? ' (deterministic clock and random)' : '') : 'disabled'}: ${identical}/${pages.length} pages byte-identical (${((100 * identical) / Math.max(1, pages.length)).toFixed(1)}%)`);
 })().catch((err) => { console.error(err); process.exit(1); });

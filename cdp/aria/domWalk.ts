@@ -445,7 +445,9 @@ export function walkDocumentInPage(): WalkResult {
       st.seen.add(e);
       return '';
     }
-    const labelledBy = idRefs(e, e.getAttribute('aria-labelledby'));
+    // Element references set from script (ariaLabelledByElements) count like ids written in the attribute.
+    const reflected = (e as any).ariaLabelledByElements as Element[] | null | undefined;
+    const labelledBy = reflected && reflected.length ? Array.from(reflected) : idRefs(e, e.getAttribute('aria-labelledby'));
     if (st.byRef === undefined) {
       const text = labelledBy.map((ref) => textAlternative(ref, { seen: st.seen, byRef: hiddenForAria(ref) })).join(' ');
       if (text) return text;
