@@ -40,3 +40,21 @@ export {
   type ManifestFact,
   type ManifestReport,
 } from './manifest';
+export {
+  createBundledProvider,
+  BundledCaptureProvider,
+  type BrowserAdapter,
+  type CaptureJob,
+  type AdapterOutcome,
+} from './browser/bundledProvider';
+
+/**
+ * Closes the bundled provider's browser, for library users who capture with
+ * executeCapturePlan without serving (the server closes it on exit itself).
+ * Loads no browser code when none was started.
+ */
+export async function closeBundledBrowser(): Promise<void> {
+  if (!require.cache[require.resolve('./browser/puppeteerAdapter')]) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  await (require('./browser/puppeteerAdapter') as typeof import('./browser/puppeteerAdapter')).closeDefaultAdapter();
+}
