@@ -6,7 +6,8 @@
  * once per round in both, then each snapshot is taken REPS times, interleaved.
  * Prints per-round totals and the median ratio ours/playwright (< 1 = faster),
  * then the same for one large generated page (about 10,000 elements), where
- * the size of Chromium's accessibility tree dominates our time.
+ * both sides do the same in-page work (DOM walk and name computation) and
+ * the cost of returning the result dominates the difference.
  *
  * Run after `npm run build`: node bench/aria-snapshot.js [rounds]
  */
