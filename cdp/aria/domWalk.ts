@@ -23,7 +23,7 @@ export interface WalkedElement {
   t: string;
   /** Computed display is something other than inline, or the element is <br>. */
   blk?: boolean;
-  /** Computed display is inline (as Playwright's box.inline reads it). */
+  /** The box counts as inline: display inline, or display:contents whose first shown child is text. */
   inl?: boolean;
   /** The element's only child node is a text node. */
   oneText?: boolean;
@@ -134,6 +134,33 @@ export function walkDocumentInPage(): WalkResult {
       if (!(e as any).checkVisibility() || s.visibility !== 'visible') return true;
     }
     return hiddenByAncestry(e);
+  };
+  // Whether the element's box counts as inline, as the format reads it: a display:contents element
+  // takes it from its first shown child (a text run: inline; an element: not).
+  const boxIsVisible = (e: Element): boolean => {
+    const s = style(e);
+    if (!s) return true;
+    if (s.display === 'contents') {
+      for (let c = e.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 1 && boxIsVisible(c as Element)) return true;
+        if (c.nodeType === 3 && textHasBox(c as Text)) return true;
+      }
+      return false;
+    }
+    if (!(e as any).checkVisibility() || s.visibility !== 'visible') return false;
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const boxIsInline = (e: Element, s: CSSStyleDeclaration | undefined): boolean => {
+    if (!s) return false;
+    if (s.display === 'contents') {
+      for (let c = e.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 1 && boxIsVisible(c as Element)) return false;
+        if (c.nodeType === 3 && textHasBox(c as Text)) return true;
+      }
+      return false;
+    }
+    return s.display === 'inline';
   };
   // Text of `content` on ::before/::after: strings and attr() only, alt text after "/".
   const cssContentText = (e: Element, value: string, requireSlash = false): string | undefined => {
@@ -650,7 +677,7 @@ export function walkDocumentInPage(): WalkResult {
     // Fields at their default (false, empty) are left out: a large page's walk is megabytes of JSON.
     const rec: WalkedElement = { t: e.nodeName, role: roleOf(e), kids: [] };
     if (display !== 'inline' || e.nodeName === 'BR') rec.blk = true;
-    if (display === 'inline') rec.inl = true;
+    if (boxIsInline(e, s)) rec.inl = true;
     if (e.childNodes.length === 1 && e.childNodes[0].nodeType === 3) rec.oneText = true;
     const at = readAttributes(e);
     if (at) rec.at = at;
