@@ -43,6 +43,11 @@ export interface WalkedElement {
    * or optgroup), or aria-disabled="true" on the element or its nearest ancestor that sets it.
    */
   disabled?: boolean;
+  /**
+   * aria-hidden="true" on an element that is shown all the same (display:contents with shown
+   * children is hidden only when nothing inside it shows); the format marks it.
+   */
+  ariaHidden?: boolean;
   /** Current value of an input or textarea that shows one. */
   value?: string;
   /**
@@ -683,6 +688,7 @@ export function walkDocumentInPage(): WalkResult {
     if (at) rec.at = at;
     const before = pseudoText(e, '::before');
     const after = pseudoText(e, '::after');
+    if ((e.getAttribute('aria-hidden') || '').toLowerCase() === 'true') rec.ariaHidden = true;
     if (before) rec.before = before;
     if (after) rec.after = after;
     if (e.hasAttribute('href')) rec.href = e.getAttribute('href') as string;

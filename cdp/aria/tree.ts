@@ -61,6 +61,7 @@ function toAriaNode(rec: WalkedElement): AriaNode | null {
     children: [],
     ...statesOf(facts, role),
   };
+  if (rec.ariaHidden) node.ariaHidden = true;
   if (rec.value !== undefined) node.children = [rec.value];
   return node;
 }

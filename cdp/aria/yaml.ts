@@ -18,6 +18,8 @@ export interface AriaNode {
   level?: number;
   pressed?: Tristate;
   selected?: boolean;
+  /** Shown although it carries aria-hidden="true" (a display:contents element with shown children). */
+  ariaHidden?: boolean;
   url?: string;
   placeholder?: string;
 }
@@ -79,6 +81,7 @@ function keyOf(node: AriaNode): string {
   if (node.pressed === 'mixed') key += ' [pressed=mixed]';
   if (node.pressed === true) key += ' [pressed]';
   if (node.selected === true) key += ' [selected]';
+  if (node.ariaHidden) key += ' [aria-hidden]';
   return key;
 }
 
