@@ -80,4 +80,8 @@ describe('renderAriaYaml', () => {
     expect(renderAriaYaml([node('button', 'x'.repeat(901))])).toBe('- button');
     expect(renderAriaYaml([node('button', 'x'.repeat(900))])).toBe(`- button "${'x'.repeat(900)}"`);
   });
+
+  test('a shown element carrying aria-hidden is marked after its states', () => {
+    expect(renderAriaYaml([node('region', 'Kept', ['text'], { selected: true, ariaHidden: true })])).toBe('- region "Kept" [selected] [aria-hidden]: text');
+  });
 });
