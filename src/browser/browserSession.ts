@@ -218,6 +218,11 @@ export class BrowserSession {
       const ready = await spare.ready.catch(() => null);
       if (ready && !ready.page.isClosed()) return ready;
     }
+    return this.openContextAndPage(browser);
+  }
+
+  /** A new context with one page; the context is closed again when the page cannot be made. */
+  private async openContextAndPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
     const context = await this.newContext(browser);
     try {
       return { context, page: await context.newPage() };
@@ -231,15 +236,7 @@ export class BrowserSession {
   prepareSpare(): void {
     const browser = this.browser;
     if (this.spare || this.shuttingDown || !browser?.connected || this.attachTarget()) return;
-    const ready = (async () => {
-      const context = await this.newContext(browser);
-      try {
-        return { context, page: await context.newPage() };
-      } catch (err) {
-        await this.closeContext(context);
-        throw err;
-      }
-    })();
+    const ready = this.openContextAndPage(browser);
     ready.catch(() => undefined);
     this.spare = { browser, ready };
   }
