@@ -196,6 +196,35 @@ test('six parallel captures of one page with different inputs stay isolated', as
   expect(after.observed_state).toBe('local=none,cookie=none;saved=later;viewport=800');
 });
 
+test('a11y tree after a click: the envelope holds the clicked state, UTF-8 with 2-space indent', async () => {
+  const result = await server.capture(
+    captureArgs(root, pages.url('/disclosure.html'), 'disclosure-open.json', {
+      type: 'a11y tree',
+      state: 'open',
+      actions: [{ do: 'click', selector: '#toggle' }],
+    }),
+  );
+  expect(result.result).toBe('captured');
+  expect(result.observed_state).toBe('open');
+  const text = fs.readFileSync(result.written_path, 'utf8');
+  const envelope = JSON.parse(text);
+  // Exactly the envelope, serialized with 2-space indent and non-ASCII kept as is.
+  expect(Object.keys(envelope)).toEqual(['format', 'tree']);
+  expect(text).toBe(JSON.stringify(envelope, null, 2));
+  expect(text).toContain('設定 — Settings');
+  expect(text).not.toMatch(/\\u[0-9a-f]{4}/i);
+  expect(envelope.tree).toBe(
+    [
+      '- heading "設定 — Settings" [level=1]',
+      '- button "Hide details" [expanded]',
+      '- paragraph: Saved “drafts” are kept for 30 days.',
+      // A colon inside the key makes it a quoted YAML scalar (Playwright 1.65 prints the same text).
+      `- 'link "Help: retention"':`,
+      '  - /url: ../help.html',
+    ].join('\n'),
+  );
+});
+
 test('a11y tree and interaction trace land as their formats', async () => {
   const a11y = await server.capture(captureArgs(root, pages.url('/plain.html'), 'plain.a11y.json', { type: 'a11y tree' }));
   expect(a11y.result).toBe('captured');
