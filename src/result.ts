@@ -17,7 +17,11 @@ export const captureResultSchema = z.object({
     .describe("absolute target; '' when no target was resolved; on failure it says where the write was attempted, not that a file exists"),
   request: requestSnapshotSchema.optional().describe('normalized contract echo (absent when the contract itself failed)'),
   warnings: z.array(z.string()).describe('mis-root and other notices; read them'),
-});
+}).describe(
+  'One capture. For a screenshot, <stem>.probe.json sits beside written_path: read its renderTokens.measurement_status ' +
+    "first ('unmeasured' means blocked, not clean; 'failed' carries measurement_error), then renderTokens.undecidable " +
+    '(what could not be compared, and why), and only then findings; an empty findings list is never conformance on its own.',
+);
 
 export interface CaptureResult {
   artifact: string;
