@@ -106,7 +106,8 @@ export class DualFramingStdioTransport implements Transport {
     this.lastFraming = framing;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      // A UTF-8 byte order mark (some Windows clients write one) is not part of the JSON.
+      value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     } catch (err) {
       this.sendError(null, -32700, `Parse error: ${(err as Error).message}`, framing);
       return;

@@ -115,6 +115,15 @@ describe('framing', () => {
   });
 });
 
+test('a frame that starts with a UTF-8 byte order mark is read as its JSON, in both framings', async () => {
+  const server = start();
+  server.write('\uFEFF' + JSON.stringify({ jsonrpc: '2.0', id: 'bom-line', method: 'ping' }) + '\n');
+  expect(await server.reply('bom-line')).toEqual({ framing: 'newline', message: { jsonrpc: '2.0', id: 'bom-line', result: {} } });
+  const body = '\uFEFF' + JSON.stringify({ jsonrpc: '2.0', id: 'bom-frame', method: 'ping' });
+  server.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  expect(await server.reply('bom-frame')).toEqual({ framing: 'content-length', message: { jsonrpc: '2.0', id: 'bom-frame', result: {} } });
+});
+
 describe('JSON-RPC errors keep the server serving', () => {
   test('a frame that does not parse -> -32700 with id null, then the next request is answered', async () => {
     const server = start();
