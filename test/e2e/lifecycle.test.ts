@@ -35,6 +35,13 @@ const held = { inFlight: 0, peak: 0, total: 0 };
 
 beforeAll(async () => {
   pages = await servePages(PAGES, {
+    // Answers after 5 s: long enough to kill the browser while a capture waits for it.
+    '/slow': (_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<body data-state="slow">slow</body>');
+      }, 5_000);
+    },
     '/held': (_req, res) => {
       held.inFlight++;
       held.total++;
@@ -104,6 +111,28 @@ describe('one server with a small capture budget and two captures at a time', ()
     expect(replacement!.pid).not.toBe(browser!.pid);
     // The killed browser's profile folder was cleaned up once it was gone.
     await waitFor(() => !fs.existsSync(profileDirOf(browser!)), 10_000, 'the old profile folder to go');
+  });
+
+  test('a browser killed during a capture fails that capture cleanly; the next one relaunches', async () => {
+    const warm = await server.capture(captureArgs(root, pages.url('/plain.html'), 'warm-before-midkill.png'));
+    expect(warm.result).toBe('captured');
+    const browser = launchedBrowser(server.pid);
+    expect(browser).toBeDefined();
+    const inFlight = server.capture(captureArgs(root, pages.url('/slow'), 'midkill.png'));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    process.kill(browser!.pid, 'SIGKILL');
+    const failed = await inFlight;
+    expect(failed.result).toBe('failed');
+    expect(failed.observed_state).toBe('unknown');
+    expect(failed.error).not.toBe('');
+    expect(fs.existsSync(path.join(root, 'evidence', 'midkill.png'))).toBe(false);
+    expect(fs.existsSync(path.join(root, 'evidence', 'midkill.probe.json'))).toBe(false);
+    expect(fs.readdirSync(path.join(root, 'evidence')).filter((f) => f.endsWith('.partial'))).toEqual([]);
+
+    const next = await server.capture(captureArgs(root, pages.url('/plain.html'), 'after-midkill.png'));
+    expect(next.error).toBe('');
+    expect(next.result).toBe('captured');
+    expect(launchedBrowser(server.pid)!.pid).not.toBe(browser!.pid);
   });
 });
 
