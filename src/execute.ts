@@ -192,6 +192,20 @@ async function runProvider(provider: CaptureProvider, args: Record<string, unkno
     return fail(`provider ${provider.toolName} reported captured but did not write ${target.path}: it still holds the earlier file`);
   }
 
+  // The artifact must be a regular file at the target, inside evidence/.
+  const artifactProblem = (): CaptureResult | null => {
+    const verified = readArtifact(run.rootDir, fields.artifactPath);
+    if (verified.ok && verified.path === target.path) return null;
+    return fail(
+      `provider ${provider.toolName} reported captured but ${target.path} is not a regular file inside the evidence/ subtree (${verified.ok ? 'resolved elsewhere' : verified.code})`,
+    );
+  };
+  // A provider that wrote the file itself is checked before a sidecar goes beside it.
+  if (!staged) {
+    const problem = artifactProblem();
+    if (problem) return problem;
+  }
+
   let sidecarWriter: ArtifactWriter | null = null;
   try {
     const sidecar =
@@ -202,13 +216,9 @@ async function runProvider(provider: CaptureProvider, args: Record<string, unkno
       if (sidecar !== null) staged.stage(sidecarLeaf(target.leaf), sidecar);
       staged.commit(fields.overwrite);
     } else if (sidecar !== null) {
-      // The provider wrote the artifact itself: verify it before adding the sidecar beside it.
-      const verified = readArtifact(run.rootDir, fields.artifactPath);
-      if (verified.ok) {
-        sidecarWriter = ArtifactWriter.open(target);
-        sidecarWriter.stage(sidecarLeaf(target.leaf), sidecar);
-        sidecarWriter.commit(fields.overwrite);
-      }
+      sidecarWriter = ArtifactWriter.open(target);
+      sidecarWriter.stage(sidecarLeaf(target.leaf), sidecar);
+      sidecarWriter.commit(fields.overwrite);
     }
   } catch (err) {
     // A stage that failed before commit leaves temporary files only discard removes.
@@ -217,11 +227,9 @@ async function runProvider(provider: CaptureProvider, args: Record<string, unkno
     return fail(err instanceof WriteRefusal ? err.message : `could not write the artifact: ${(err as Error).message}`);
   }
 
-  const verified = readArtifact(run.rootDir, fields.artifactPath);
-  if (!verified.ok || verified.path !== target.path) {
-    return fail(
-      `provider ${provider.toolName} reported captured but ${target.path} is not a regular file inside the evidence/ subtree (${verified.ok ? 'resolved elsewhere' : verified.code})`,
-    );
+  if (staged) {
+    const problem = artifactProblem();
+    if (problem) return problem;
   }
   return {
     artifact: fields.artifactPath,

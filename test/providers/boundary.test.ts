@@ -245,6 +245,19 @@ describe("the runtime verifies the provider's claim", () => {
     expect(result.error).toContain('symlink_escape');
   });
 
+  test('planting a link at writtenPath to another file inside evidence/ -> failed, and no sidecar is written', async () => {
+    const { provider } = thirdParty((_a, context) => {
+      fs.writeFileSync(path.join(evidence, 'other.png'), PNG);
+      fs.symlinkSync('other.png', context.writtenPath);
+      return { result: 'captured', observed_state: 'ready' };
+    });
+    registerCaptureProvider(provider);
+    const result = await executeCapturePlan(args(), { env });
+    expect(result.result).toBe('failed');
+    expect(result.error).toContain('resolved elsewhere');
+    expect(filesUnder(evidence).filter((f) => f.endsWith('.probe.json'))).toEqual([]);
+  });
+
   test('writing writtenPath itself and reporting it truthfully -> captured, with the sidecar', async () => {
     const { provider } = thirdParty((_a, context) => {
       fs.writeFileSync(context.writtenPath, PNG);
