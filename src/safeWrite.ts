@@ -160,16 +160,6 @@ export class ArtifactWriter {
     return this.dirFd === null ? path.join(this.dirPath, name) : `${PROC_FD}/${this.dirFd}/${name}`;
   }
 
-  /** Whether `leaf` exists in the folder (as anything, links included). */
-  exists(leaf: string): boolean {
-    try {
-      fs.lstatSync(this.entry(leaf));
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   /** Writes `bytes` to an exclusive temporary file beside `leaf`. */
   stage(leaf: string, bytes: Buffer | string): void {
     if (this.closed) throw new Error('ArtifactWriter already closed');
