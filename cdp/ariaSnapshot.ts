@@ -5,7 +5,7 @@
  * their content, as in Playwright's default mode).
  *
  * One protocol call: Runtime.evaluate, in an isolated world, of the DOM walk
- * (aria/domWalk.ts), which reads reading order, text, generated content,
+ * (injected/aria/domWalk.ts, bundled into cdp/generated/ariaWalk.ts at build time), which reads reading order, text, generated content,
  * field values, roles, accessible names and the attributes states come from
  * in the page, over the live DOM and its computed styles. The snapshot
  * format defines every one of these facts by DOM rules (its names follow
@@ -14,16 +14,15 @@
  * differ. The caller needs no domain enabled first.
  */
 import type { CdpSession } from './types';
-import { walkDocumentInPage, type WalkResult } from './aria/domWalk';
+import type { WalkResult } from './injected/aria/domWalk';
+import { source as ARIA_WALK_SOURCE } from './generated/ariaWalk';
 import { buildAriaTree } from './aria/tree';
 import { renderAriaYaml } from './aria/yaml';
 
 export { renderAriaYaml, quoteKey, quoteValue, needsYamlQuotes } from './aria/yaml';
 export type { AriaNode } from './aria/yaml';
 
-// Serialized to one JSON string in the page: returning a large nested object by value is several
-// times slower than returning a string of it.
-const WALK_EXPRESSION = `JSON.stringify((${walkDocumentInPage.toString()})())`;
+const WALK_EXPRESSION = `(${ARIA_WALK_SOURCE}).walkDocumentJson()`;
 
 /**
  * The walk runs in an isolated world of the main frame: same DOM, but built-ins

@@ -2,7 +2,7 @@
  * States of elements for the snapshot, by the format's definitions: which
  * roles show which state, and whether the state is the author's (aria-* as
  * written) or the element's own (native checked, selected, disabled), all
- * read from the DOM in the page (domWalk.ts).
+ * read from the DOM in the page (injected/aria/domWalk.ts).
  */
 
 /** What the snapshot needs to know about one element. */

@@ -4,7 +4,7 @@
  * text runs merge with collapsed whitespace, a lone text child that repeats
  * the name goes, and empty nameless generic wrappers vanish.
  */
-import type { WalkedChild, WalkedElement } from './domWalk';
+import type { WalkedChild, WalkedElement } from '../injected/aria/domWalk';
 import { normalizeWhiteSpace, statesOf, type ElementFacts } from './states';
 import type { AriaNode } from './yaml';
 

@@ -1,6 +1,6 @@
 /** Tree building and normalization rules, on hand-made walk records (no browser). */
 import { buildAriaTree, truncateDataUrl } from '../../cdp/aria/tree';
-import type { WalkedChild, WalkedElement } from '../../cdp/aria/domWalk';
+import type { WalkedChild, WalkedElement } from '../../cdp/injected/aria/domWalk';
 import { renderAriaYaml } from '../../cdp/aria/yaml';
 
 function el(tag: string, role: string, kids: WalkedChild[], extra: Partial<WalkedElement> = {}): WalkedElement {

@@ -1,4 +1,3 @@
-/* istanbul ignore file -- walkDocumentInPage is serialized into the page; coverage counters would break it there. */
 /**
  * Everything the snapshot says, read from the live DOM in the page: which
  * text nodes and elements a reader meets, in which order (light DOM, open
