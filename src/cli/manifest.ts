@@ -1,8 +1,8 @@
 /**
  * `design-playbook-evidence manifest check <path> [--json]`: checks a
  * caller-written manifest.jsonl against the v1 line rules. Prints one fact
- * per line (`<path>:<line>: <code>: <detail>`) and a summary, or the report as
- * JSON with --json. Exit 0 when every line is good, 1 when any fact was
+ * per line (`<path>:<line>: <code>: <detail>; to fix: <repair>`) and a
+ * summary naming the bad lines, or the report as JSON with --json. Exit 0 when every line is good, 1 when any fact was
  * found (including an unreadable file), 2 on a usage error; --help prints
  * the usage and exits 0.
  */
@@ -29,11 +29,12 @@ export function runManifestCli(argv: string[], out: NodeJS.WritableStream = proc
   if (json) {
     out.write(JSON.stringify({ path: file, entries: report.entries.length, facts: report.facts }, null, 2) + '\n');
   } else {
-    for (const fact of report.facts) out.write(`${file}:${fact.line}: ${fact.code}: ${fact.detail}\n`);
-    const badLines = new Set(report.facts.map((f) => f.line)).size;
+    for (const fact of report.facts) out.write(`${file}:${fact.line}: ${fact.code}: ${fact.detail}; to fix: ${fact.repair}\n`);
+    const badLines = [...new Set(report.facts.map((f) => f.line))];
+    const good = `${report.entries.length} good entr${report.entries.length === 1 ? 'y' : 'ies'}`;
     out.write(
       report.facts.length
-        ? `${file}: ${badLines} bad line${badLines === 1 ? '' : 's'}, ${report.entries.length} good entr${report.entries.length === 1 ? 'y' : 'ies'}\n`
+        ? `${file}: ${badLines.length} bad line${badLines.length === 1 ? '' : 's'} (${badLines.join(', ')}), ${good}\n`
         : `${file}: ok, ${report.entries.length} entr${report.entries.length === 1 ? 'y' : 'ies'}\n`,
     );
   }

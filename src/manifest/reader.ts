@@ -13,13 +13,18 @@ import type { CaptureRequestSnapshot } from '../contract';
 import { checkManifestLine, lineRequest, tsInstant, type ManifestFact } from './validate';
 import type { ManifestResult } from './schema';
 
+/**
+ * How the capture was made. Only provider, type and state are always there:
+ * a Playwright script or a person (`manual`) records no url or artifact_path,
+ * and a person's actions are free-text steps.
+ */
 export interface ManifestCapture {
   provider: string;
-  url: string;
   type: string;
   state: string;
-  artifact_path: string;
-  actions?: Record<string, unknown>[];
+  url?: string;
+  artifact_path?: string;
+  actions?: (Record<string, unknown> | string)[];
   note?: string;
   [key: string]: unknown;
 }
@@ -61,7 +66,12 @@ export function parseManifest(text: string): ManifestReport {
     try {
       parsed = JSON.parse(source);
     } catch (err) {
-      facts.push({ line, code: 'malformed_json', detail: `not valid JSON: ${(err as Error).message}` });
+      facts.push({
+        line,
+        code: 'malformed_json',
+        detail: `not valid JSON: ${(err as Error).message}`,
+        repair: 'rewrite the line as one complete JSON object on a single line (a line break inside a value splits it into broken lines)',
+      });
       return;
     }
     const lineFacts = checkManifestLine(parsed);
@@ -96,10 +106,15 @@ export function readManifest(filePath: string): ManifestReport {
   let text: string;
   try {
     const st = fs.statSync(filePath);
-    if (!st.isFile()) return { entries: [], facts: [{ line: 0, code: 'unreadable', detail: `${filePath} is not a regular file` }] };
+    if (!st.isFile()) {
+      return { entries: [], facts: [{ line: 0, code: 'unreadable', detail: `${filePath} is not a regular file`, repair: 'name the manifest file itself, e.g. <run root>/evidence/manifest.jsonl' }] };
+    }
     text = fs.readFileSync(filePath, 'utf8');
   } catch (err) {
-    return { entries: [], facts: [{ line: 0, code: 'unreadable', detail: `cannot read ${filePath}: ${(err as Error).message}` }] };
+    return {
+      entries: [],
+      facts: [{ line: 0, code: 'unreadable', detail: `cannot read ${filePath}: ${(err as Error).message}`, repair: 'check the path and its permissions; the manifest is <run root>/evidence/manifest.jsonl' }],
+    };
   }
   return parseManifest(text);
 }

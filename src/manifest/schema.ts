@@ -14,6 +14,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { requestSnapshotSchema } from '../contract';
 import { CAPTURE_TYPES } from '../request';
+import { SERVER_NAME } from '../toolDeclaration';
 
 export const MANIFEST_SCHEMA_VERSION = 1 as const;
 export const MANIFEST_SCHEMA_FILE = 'manifest_v1.schema.json';
@@ -25,8 +26,20 @@ export type ManifestResult = (typeof MANIFEST_RESULTS)[number];
 
 /** Top-level keys every line carries (the request snapshot is checked separately). */
 export const MANIFEST_REQUIRED_FIELDS = ['criterion', 'artifact', 'observed_state', 'result', 'ts', 'capture'] as const;
-/** Keys every `capture` object carries; `actions` and `note` are optional. */
-export const CAPTURE_REQUIRED_FIELDS = ['provider', 'url', 'type', 'state', 'artifact_path'] as const;
+/**
+ * Keys every `capture` object carries, whichever provider made the capture:
+ * who captured, what kind of evidence, and the state it was meant to show.
+ * `url`, `artifact_path`, `actions` and `note` are optional: a Playwright
+ * script or a person (`"provider": "manual"`) has no tool arguments to echo.
+ */
+export const CAPTURE_REQUIRED_FIELDS = ['provider', 'type', 'state'] as const;
+
+/**
+ * The provider name this server's own lines carry (the server name). Only
+ * such lines are held to this server's capture types; other providers record
+ * other kinds of evidence (a person's `session notes`, for one).
+ */
+export const BUNDLED_PROVIDER = SERVER_NAME;
 
 // Patterns are ECMA-262 regular expressions compiled with the `u` flag, as a
 // JSON Schema 2020-12 validator compiles `pattern`; validate.ts compiles the
@@ -82,8 +95,10 @@ export function manifestLineJsonSchema(): JsonSchema {
     $id: MANIFEST_SCHEMA_ID,
     title: 'design-playbook-evidence manifest line (v1)',
     description:
-      'One line of evidence/manifest.jsonl, written by the orchestrating caller after a capture (the provider never writes the manifest). ' +
-      'The request snapshot sits at the top level or inside `capture`; readers use the top level first. Unknown extra keys are allowed. ' +
+      'One line of evidence/manifest.jsonl, written by the orchestrating caller after each capture, whichever provider made it ' +
+      '(this server, a Playwright script, a person); the provider never writes the manifest. ' +
+      'The request snapshot sits at the top level or inside `capture`; readers use the top level first; a line without one was written before capture contract v1. ' +
+      'Unknown extra keys are allowed. ' +
       'Among lines with the same criterion and artifact, the latest ts binds.',
     type: 'object',
     required: [...MANIFEST_REQUIRED_FIELDS],
@@ -121,22 +136,34 @@ export function manifestLineJsonSchema(): JsonSchema {
     $defs: {
       capture: {
         type: 'object',
-        description: 'How the capture was made: the tool arguments that matter to a reader, plus a free-form note.',
+        description:
+          'How the capture was made, by whichever provider made it (this server, a Playwright script, a person). ' +
+          'provider, type and state are required; the tool arguments url and artifact_path are recorded when the provider had them.',
         required: [...CAPTURE_REQUIRED_FIELDS],
         properties: {
-          provider: { ...nonEmpty, description: 'The provider (server) that captured, e.g. design-playbook-evidence.' },
-          url: { ...nonEmpty, description: 'The url argument.' },
-          type: { enum: [...CAPTURE_TYPES], description: 'The type argument.' },
+          provider: { ...nonEmpty, description: `Who captured: ${BUNDLED_PROVIDER} for this server, or another provider such as playwright or manual.` },
+          url: { ...nonEmpty, description: 'The url argument (optional: providers without one leave it out).' },
+          type: {
+            ...nonEmpty,
+            description: `The kind of evidence. Lines from ${BUNDLED_PROVIDER} name one of its capture types (${CAPTURE_TYPES.join(', ')}); other providers may name others.`,
+          },
           state: { ...nonEmpty, description: 'The requested (expected) state argument; intent only.' },
-          actions: { type: 'array', items: { type: 'object' }, description: 'The actions argument (absent = []).' },
+          actions: {
+            type: 'array',
+            items: { anyOf: [{ type: 'object' }, { type: 'string' }] },
+            description: 'The actions argument (absent = []): action objects, or free-text steps as a person or script recorded them.',
+          },
           artifact_path: {
             type: 'string',
             pattern: CAPTURE_ARTIFACT_PATH_PATTERN,
-            description: 'The artifact_path argument, with its evidence/ prefix.',
+            description: 'The artifact_path argument, with its evidence/ prefix (optional).',
           },
           note: { type: 'string', description: 'Free-form note, e.g. `surface: live`.' },
           request: { $ref: '#/$defs/requestSnapshot' },
         },
+        // This server only makes its own capture types.
+        if: { properties: { provider: { const: BUNDLED_PROVIDER } }, required: ['provider'] },
+        then: { properties: { type: { enum: [...CAPTURE_TYPES] } } },
         additionalProperties: true,
       },
       requestSnapshot: requestSnapshotJsonSchema(),

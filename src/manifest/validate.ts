@@ -10,6 +10,7 @@ import { DESIGN_AXES } from '../design';
 import { CAPTURE_TYPES } from '../request';
 import {
   ARTIFACT_PATTERN,
+  BUNDLED_PROVIDER,
   CAPTURE_ARTIFACT_PATH_PATTERN,
   CAPTURE_REQUIRED_FIELDS,
   CRITERION_PATTERN,
@@ -37,7 +38,10 @@ export interface ManifestFact {
   /** 1-based physical line number; 0 for the file as a whole (unreadable). */
   line: number;
   code: ManifestFactCode;
+  /** What is wrong, naming the field and the rule. */
   detail: string;
+  /** What to do about it, in words a person can act on. */
+  repair: string;
   /** The offending field path (`criterion`, `capture.type`, `request`, ...), when one is at fault. */
   field?: string;
 }
@@ -58,6 +62,37 @@ const SNAPSHOT_DETAILS: Record<SnapshotFact, string> = {
   missing_freeze: 'has no freeze',
   bad_freeze_shape: 'freeze needs exactly the booleans enabled, waitFonts and networkIdle',
 };
+
+/** How to mend a request snapshot: it is a copy of the tool result, never written by hand. */
+const SNAPSHOT_REPAIRS: Record<SnapshotFact, string> = {
+  missing_schema_version:
+    "copy the capture result's `request` into the line as is; a line written before capture contract v1 has none, so recapture the artifact with schemaVersion 1",
+  unsupported_schema_version: "recapture with capture contract schemaVersion 1 and copy the result's `request` as is",
+  missing_viewport: "copy the capture result's `request` as is (it always holds the full viewport), or recapture",
+  bad_viewport_shape: "copy the capture result's `request` as is instead of editing its viewport, or recapture",
+  missing_freeze: "copy the capture result's `request` as is (it always holds the full freeze, defaults filled in), or recapture",
+  bad_freeze_shape: "copy the capture result's `request` as is instead of editing its freeze, or recapture",
+};
+
+/** What a valid value of each checked line field is, for the repair text. */
+const FIELD_GUIDE: Record<string, string> = {
+  criterion: 'the L6 criterion id the artifact is evidence for, e.g. "L6.3"',
+  artifact: 'the artifact path relative to evidence/, without the evidence/ prefix, e.g. "L6.3-error.png"',
+  observed_state: "the capture result's observed_state, verbatim (\"unknown\" when the page had none)",
+  result: "the capture result's result: \"captured\" or \"failed\" (a verdict belongs elsewhere, e.g. point-back.md)",
+  ts: 'when the capture was recorded, with an offset, e.g. "2026-07-16T15:00:00+08:00" or "2026-07-16T07:00:00Z"',
+  capture: 'an object saying how the capture was made: {"provider": ..., "type": ..., "state": ...}',
+  'capture.provider': 'who captured, e.g. "design-playbook-evidence", "playwright" or "manual"',
+  'capture.url': 'the page address the capture opened, or leave the key out',
+  'capture.type': `the kind of evidence; lines from ${BUNDLED_PROVIDER} name one of ${CAPTURE_TYPES.map((t) => `"${t}"`).join(', ')}`,
+  'capture.state': 'the state the capture was meant to show (the request\'s state), e.g. "error"',
+  'capture.actions': 'a list of action objects ({"do": "click", "selector": "#go"}) or free-text steps ("click export")',
+  'capture.artifact_path': 'the artifact_path argument with its evidence/ prefix, e.g. "evidence/L6.3-error.png", or leave the key out',
+  'capture.note': 'a string, or leave the key out',
+};
+
+const addRepair = (field: string) => `add "${field.split('.').pop()}"${field.includes('.') ? ` inside ${field.split('.')[0]}` : ''}: ${FIELD_GUIDE[field]}`;
+const setRepair = (field: string) => `set ${field} to ${FIELD_GUIDE[field]}`;
 
 function show(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -98,39 +133,55 @@ export function tsInstant(ts: string): number {
  */
 export function checkRequestSnapshot(snapshot: unknown, field: string): LineFact | null {
   const fact = validateCaptureSnapshot(snapshot);
-  if (fact) return { code: fact, field, detail: `${field} ${SNAPSHOT_DETAILS[fact]}` };
+  if (fact) return { code: fact, field, detail: `${field} ${SNAPSHOT_DETAILS[fact]}`, repair: SNAPSHOT_REPAIRS[fact] };
   const parsed = requestSnapshotSchema.safeParse(snapshot);
   if (parsed.success) return null;
   const issue = parsed.error.issues[0];
   const where = [field, ...issue.path.map(String)].join('.');
   if (issue.code === 'unrecognized_keys' && issue.path.length === 0) {
-    return { code: 'unknown_request_keys', field, detail: `${field} has unknown keys ${issue.keys.map((k) => `'${k}'`).join(', ')}; allowed keys are ${Object.keys(requestSnapshotSchema.shape).join(', ')}` };
+    return {
+      code: 'unknown_request_keys',
+      field,
+      detail: `${field} has unknown keys ${issue.keys.map((k) => `'${k}'`).join(', ')}; allowed keys are ${Object.keys(requestSnapshotSchema.shape).join(', ')}`,
+      repair: `keep the capture result's \`request\` as is and put other notes outside ${field} (extra keys are welcome at the top level of the line)`,
+    };
   }
   const top = issue.path[0];
-  if (top === 'viewport') return { code: 'bad_viewport_shape', field, detail: `${field} ${SNAPSHOT_DETAILS.bad_viewport_shape} (${where}: ${issue.message})` };
-  if (top === 'freeze') return { code: 'bad_freeze_shape', field, detail: `${field} ${SNAPSHOT_DETAILS.bad_freeze_shape} (${where}: ${issue.message})` };
-  if (top === 'schemaVersion') return { code: 'unsupported_schema_version', field, detail: `${field} ${SNAPSHOT_DETAILS.unsupported_schema_version}` };
+  if (top === 'viewport') {
+    return { code: 'bad_viewport_shape', field, detail: `${field} ${SNAPSHOT_DETAILS.bad_viewport_shape} (${where}: ${issue.message})`, repair: SNAPSHOT_REPAIRS.bad_viewport_shape };
+  }
+  if (top === 'freeze') {
+    return { code: 'bad_freeze_shape', field, detail: `${field} ${SNAPSHOT_DETAILS.bad_freeze_shape} (${where}: ${issue.message})`, repair: SNAPSHOT_REPAIRS.bad_freeze_shape };
+  }
+  if (top === 'schemaVersion') {
+    return { code: 'unsupported_schema_version', field, detail: `${field} ${SNAPSHOT_DETAILS.unsupported_schema_version}`, repair: SNAPSHOT_REPAIRS.unsupported_schema_version };
+  }
   // design is the only key left.
   return {
     code: 'bad_design_shape',
     field: where,
     detail: `${field}.design must be an object of the axes ${DESIGN_AXES.join(', ')}, each an array of literals (${where}: ${issue.message})`,
+    repair: "copy the capture result's `request` as is: it records the design the capture was bound to",
   };
 }
 
 function checkCapture(capture: Record<string, unknown>, facts: LineFact[]): void {
   for (const key of CAPTURE_REQUIRED_FIELDS) {
-    if (!(key in capture)) facts.push({ code: 'missing_field', field: `capture.${key}`, detail: `capture.${key} is required` });
+    const field = `capture.${key}`;
+    if (!(key in capture)) facts.push({ code: 'missing_field', field, detail: `${field} is required`, repair: addRepair(field) });
   }
-  const bad = (key: string, rule: string) => facts.push({ code: 'bad_field', field: `capture.${key}`, detail: `capture.${key} ${rule} (got ${show(capture[key])})` });
-  for (const key of ['provider', 'url', 'state'] as const) {
+  const bad = (key: string, rule: string) => {
+    const field = `capture.${key}`;
+    facts.push({ code: 'bad_field', field, detail: `${field} ${rule} (got ${show(capture[key])})`, repair: setRepair(field) });
+  };
+  for (const key of ['provider', 'url', 'type', 'state'] as const) {
     if (key in capture && !isNonEmptyString(capture[key])) bad(key, 'must be a non-empty string');
   }
-  if ('type' in capture && !(CAPTURE_TYPES as readonly unknown[]).includes(capture.type)) {
-    bad('type', `must be one of ${CAPTURE_TYPES.map((t) => `'${t}'`).join(', ')}`);
+  if (capture.provider === BUNDLED_PROVIDER && isNonEmptyString(capture.type) && !(CAPTURE_TYPES as readonly unknown[]).includes(capture.type)) {
+    bad('type', `must be one of ${CAPTURE_TYPES.map((t) => `'${t}'`).join(', ')} on a line from ${BUNDLED_PROVIDER}`);
   }
-  if ('actions' in capture && (!Array.isArray(capture.actions) || !capture.actions.every(isPlainObject))) {
-    bad('actions', 'must be an array of objects');
+  if ('actions' in capture && (!Array.isArray(capture.actions) || !capture.actions.every((a) => isPlainObject(a) || typeof a === 'string'))) {
+    bad('actions', 'must be an array of action objects or free-text steps (strings)');
   }
   if ('artifact_path' in capture && (typeof capture.artifact_path !== 'string' || !captureArtifactPathRe.test(capture.artifact_path))) {
     bad('artifact_path', "must be a relative path under evidence/ (e.g. 'evidence/L6.3-error.png'), with no '..' segment");
@@ -144,12 +195,20 @@ function checkCapture(capture: Record<string, unknown>, facts: LineFact[]): void
  * inside `capture` when present, and `missing_schema_version` when neither.
  */
 export function checkManifestLine(entry: unknown): LineFact[] {
-  if (!isPlainObject(entry)) return [{ code: 'invalid_entry', detail: `a manifest line must be a JSON object (got ${typeName(entry)})` }];
+  if (!isPlainObject(entry)) {
+    return [
+      {
+        code: 'invalid_entry',
+        detail: `a manifest line must be a JSON object (got ${typeName(entry)})`,
+        repair: 'write one JSON object per line: {"criterion": ..., "artifact": ..., "observed_state": ..., "result": ..., "ts": ..., "capture": {...}, "request": {...}}',
+      },
+    ];
+  }
   const facts: LineFact[] = [];
   for (const key of MANIFEST_REQUIRED_FIELDS) {
-    if (!(key in entry)) facts.push({ code: 'missing_field', field: key, detail: `${key} is required` });
+    if (!(key in entry)) facts.push({ code: 'missing_field', field: key, detail: `${key} is required`, repair: addRepair(key) });
   }
-  const bad = (key: string, rule: string) => facts.push({ code: 'bad_field', field: key, detail: `${key} ${rule} (got ${show(entry[key])})` });
+  const bad = (key: string, rule: string) => facts.push({ code: 'bad_field', field: key, detail: `${key} ${rule} (got ${show(entry[key])})`, repair: setRepair(key) });
   if ('criterion' in entry && (typeof entry.criterion !== 'string' || !criterionRe.test(entry.criterion))) bad('criterion', "must be an L6 criterion id 'L6.<n>'");
   if ('artifact' in entry && (typeof entry.artifact !== 'string' || !artifactRe.test(entry.artifact))) {
     bad('artifact', "must be a path relative to evidence/ without the 'evidence/' prefix: not absolute, no '.' or '..' segments, '/' separators");
@@ -175,7 +234,12 @@ export function checkManifestLine(entry: unknown): LineFact[] {
     if (fact) facts.push(fact);
   }
   if (!('request' in entry) && !captureHasRequest) {
-    facts.push({ code: 'missing_schema_version', field: 'request', detail: 'no request snapshot at the top level or inside capture' });
+    facts.push({
+      code: 'missing_schema_version',
+      field: 'request',
+      detail: 'no request snapshot at the top level or inside capture',
+      repair: SNAPSHOT_REPAIRS.missing_schema_version,
+    });
   }
   return facts;
 }

@@ -27,9 +27,9 @@ const DELETE = Symbol('delete');
 const VALUES: unknown[] = [
   DELETE, null, true, false, 0, 1, 2, 1.5, 1e20, 0.05, 0.1, -1, '', ' ', 'x', 'L6.3', 'L6.03', 'L6.0', 'l6.3', 'L6.3 ',
   '../x', '/abs', 'a/./b', 'a//b', 'evidence/x.png', 'x.png', 'sub/x.png', 'C:x', 'a\\b', 'evidence\\x.png', './evidence/x.png',
-  'captured', 'failed', 'pass', 'screenshot', 'a11y tree', 'interaction trace', 'light', 'dark', 'no-preference',
+  'captured', 'failed', 'pass', 'manual', 'playwright', 'design-playbook-evidence', 'session notes', 'screenshot', 'a11y tree', 'interaction trace', 'light', 'dark', 'no-preference',
   '2026-07-16T15:00:00+08:00', '2026-07-16T15:00:00Z', '2026-07-16t15:00:00z', '2026-07-16T15:00:00', '2026-13-01T00:00:00Z', '2026-07-16T24:00:00Z',
-  [], [1], ['16px'], [true], [null], [{}], [{ do: 'click' }], ['click'],
+  [], [1], ['16px'], [true], [null], [{}], [{ do: 'click' }], ['click'], ['open the page', { do: 'click' }], [''],
   {}, { a: 1 }, { width: 1, height: 1, devicePixelRatio: 1, colorScheme: 'light' }, { enabled: true, waitFonts: true, networkIdle: false },
   DESIGN, { fontSizes: [] }, { spacing: [] },
 ];

@@ -78,7 +78,7 @@ describe('readManifest facts', () => {
 
   test('a missing file is unreadable at line 0, never a throw', () => {
     const report = readManifest(path.join(dir, 'nope.jsonl'));
-    expect(report).toEqual({ entries: [], facts: [{ line: 0, code: 'unreadable', detail: expect.stringContaining('nope.jsonl') }] });
+    expect(report).toEqual({ entries: [], facts: [{ line: 0, code: 'unreadable', detail: expect.stringContaining('nope.jsonl'), repair: expect.any(String) }] });
   });
 
   test('a folder is unreadable', () => {
@@ -166,14 +166,15 @@ describe('design-playbook-evidence manifest check', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(`${file}:2: malformed_json:`);
     expect(r.stdout).toContain(`${file}:3: unsupported_schema_version:`);
-    expect(r.stdout).toContain('2 bad lines, 1 good entry');
+    expect(r.stdout).toContain('2 bad lines (2, 3), 1 good entry');
+    expect(r.stdout).toContain('; to fix: ');
   });
 
   test('--json prints the facts as JSON', () => {
     const file = write('bad2.jsonl', ['[]']);
     const r = run('check', file, '--json');
     expect(r.status).toBe(1);
-    expect(JSON.parse(r.stdout)).toEqual({ path: file, entries: 0, facts: [{ line: 1, code: 'invalid_entry', detail: expect.any(String) }] });
+    expect(JSON.parse(r.stdout)).toEqual({ path: file, entries: 0, facts: [{ line: 1, code: 'invalid_entry', detail: expect.any(String), repair: expect.any(String) }] });
   });
 
   test('a missing file exits 1 with unreadable', () => {

@@ -82,6 +82,9 @@ const accepted: [string, Line][] = [
   ['an artifact in a subfolder', variant((l) => Object.assign(l, { artifact: 'run2/L6.3.png' }))],
   ['an a11y capture without actions or note', variant((l) => { delete l.capture.actions; delete l.capture.note; l.capture.type = 'a11y tree'; })],
   ['an interaction trace with actions', variant((l) => Object.assign(l.capture, { type: 'interaction trace', actions: [{ do: 'click', selector: '#go' }] }))],
+  ['without capture.url and capture.artifact_path', variant((l) => { delete l.capture.url; delete l.capture.artifact_path; })],
+  ['free-text steps as actions', variant((l) => (l.capture.actions = ['open the page', 'click export']))],
+  ['another provider with another kind of evidence', variant((l) => Object.assign(l.capture, { provider: 'manual', type: 'session notes' }))],
 ];
 
 describe('lines the schema accepts', () => {
@@ -140,9 +143,11 @@ const rejected: [string, Line, string][] = [
   ['a capture.artifact_path with ..', variant((l) => (l.capture.artifact_path = 'evidence/../spec.md')), 'bad_field'],
   ['a ts without an offset', variant((l) => (l.ts = '2026-07-16T15:00:00')), 'bad_field'],
   ['a ts that is a date only', variant((l) => (l.ts = '2026-07-16')), 'bad_field'],
-  ['an unknown capture type', variant((l) => (l.capture.type = 'video')), 'bad_field'],
+  ['an unknown capture type on a line from this server', variant((l) => (l.capture.type = 'video')), 'bad_field'],
+  ['an empty capture type', variant((l) => Object.assign(l.capture, { provider: 'manual', type: '' })), 'bad_field'],
   ['a non-string observed_state', variant((l) => (l.observed_state = null)), 'bad_field'],
-  ['non-object actions', variant((l) => (l.capture.actions = ['click'])), 'bad_field'],
+  ['actions that are neither objects nor strings', variant((l) => (l.capture.actions = [1])), 'bad_field'],
+  ['actions that are not a list', variant((l) => (l.capture.actions = 'click')), 'bad_field'],
   ['no capture', variant((l) => delete l.capture), 'missing_field'],
   ['no criterion', variant((l) => delete l.criterion), 'missing_field'],
   ['no capture.provider', variant((l) => delete l.capture.provider), 'missing_field'],
