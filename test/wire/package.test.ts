@@ -33,12 +33,12 @@ test('requiring the library prints nothing and starts no server', () => {
   expect(run.stdout).toBe('');
 });
 
-test('.mcp.json runs the bin and passes DESIGN_PLAYBOOK_RUN_ROOT through from the environment', () => {
+test('.mcp.json runs the committed plugin bundle and forwards DESIGN_PLAYBOOK_RUN_ROOT by name (rules: test/plugin/manifests.test.ts)', () => {
   const config = JSON.parse(fs.readFileSync(path.join(REPO, '.mcp.json'), 'utf8'));
   const server = config.mcpServers['design-playbook-evidence'];
-  expect([server.command, ...(server.args ?? [])].join(' ')).toMatch(/dist\/src\/bin\.js|design-playbook-evidence/);
-  const value: string | undefined = server.env?.DESIGN_PLAYBOOK_RUN_ROOT;
-  if (value !== undefined) expect(value).toMatch(/^\$\{DESIGN_PLAYBOOK_RUN_ROOT(:-\.?)?\}$/);
+  expect([server.command, ...(server.args ?? [])].join(' ')).toBe('node ${CLAUDE_PLUGIN_ROOT}/plugin/server.cjs');
+  expect(server.env?.DESIGN_PLAYBOOK_RUN_ROOT).toBeUndefined();
+  expect(server.env_vars).toContain('DESIGN_PLAYBOOK_RUN_ROOT');
 });
 
 test('mcp.example.toml names the server and a command for the bin', () => {

@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// Builds plugin/server.cjs: the whole server (src/bin.ts) and its runtime
+// dependencies (puppeteer, chrome-remote-interface, the MCP SDK, zod, jszip)
+// in one CommonJS file, so a plugin host can start the server from a plain
+// clone — no npm install, no build, offline. The file is committed; CI
+// rebuilds it and compares byte for byte (--check), so it cannot drift from
+// the sources.
+//
+//   node scripts/bundle.js           write plugin/server.cjs
+//   node scripts/bundle.js --check   rebuild in memory, compare, exit 1 on drift
+//   --out FILE                       write or compare FILE instead (tests)
+//
+// Inputs: the sources, the in-page bundles (regenerated here first), the
+// package.json version, and node_modules as package-lock.json pins them
+// (run `npm ci` first). The same inputs give the same bytes.
+const esbuild = require('esbuild');
+const fs = require('fs');
+const path = require('path');
+const { execFileSync } = require('child_process');
+
+const root = path.join(__dirname, '..');
+const outFlag = process.argv.indexOf('--out');
+const target = outFlag > 0 ? path.resolve(process.argv[outFlag + 1]) : path.join(root, 'plugin', 'server.cjs');
+const relTarget = path.relative(root, target);
+const REGENERATE = 'npm run bundle';
+
+// Required at run time only on paths the server never takes, and left out of
+// the bundle so it stays small:
+// - typescript: cosmiconfig loads it only to read a TypeScript config file
+//   (.puppeteerrc.ts); puppeteer does not depend on it either, so an npm
+//   install without it behaves the same;
+// - bufferutil, utf-8-validate: optional native speed-ups that ws tries to
+//   load and falls back from when absent.
+const NOT_BUNDLED = ['typescript', 'bufferutil', 'utf-8-validate'];
+
+// The server reports the package version in `initialize`; in src/server.ts it
+// is read from package.json at a path relative to dist/. The bundle carries
+// the version itself, so it does not depend on where it sits.
+const packageVersion = {
+  name: 'package-version',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)package\.json$/ }, (args) => {
+      if (!args.importer.startsWith(path.join(root, 'src') + path.sep)) return undefined;
+      return { path: 'package.json', namespace: 'package-version' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'package-version' }, () => {
+      const { name, version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+      return { contents: JSON.stringify({ name, version }), loader: 'json' };
+    });
+  },
+};
+
+// @puppeteer/browsers uses proxy-agent (and through it a PAC interpreter,
+// FTP and SOCKS clients: a quarter of the bundle) only for HTTP requests that
+// download or look up a browser build. The server never downloads a browser
+// (src/browser/findBrowser.ts), so the bundle carries a stand-in that says so
+// if anything ever tries.
+const noBrowserDownloads = {
+  name: 'no-browser-downloads',
+  setup(build) {
+    build.onResolve({ filter: /^proxy-agent$/ }, () => ({ path: 'proxy-agent', namespace: 'no-browser-downloads' }));
+    build.onLoad({ filter: /.*/, namespace: 'no-browser-downloads' }, () => ({
+      contents:
+        'class ProxyAgent { constructor() { throw new Error("design-playbook-evidence never downloads a browser: ' +
+        'install Chrome or Chromium, or set DESIGN_PLAYBOOK_CHROME_PATH"); } }\n' +
+        'module.exports = { ProxyAgent };\n',
+      loader: 'js',
+    }));
+  },
+};
+
+// tsc compiles the sources' `import` statements to require(), so the built
+// server runs each package's CommonJS build. The bundle takes the same builds:
+// an import of a package from our sources resolves as a require would
+// (esbuild would otherwise pick the ESM builds, which evaluate eagerly here
+// and are other code than the server runs).
+const sameBuildsAsNode = {
+  name: 'same-builds-as-node',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.kind !== 'import-statement') return undefined;
+      return build.resolve(args.path, { kind: 'require-call', resolveDir: args.resolveDir, importer: args.importer });
+    });
+  },
+};
+
+async function buildBundle() {
+  // The in-page code is bundled into cdp/generated/ first, as `npm run build` does.
+  execFileSync(process.execPath, [path.join(__dirname, 'build-injected.js')], { cwd: root, stdio: 'inherit' });
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ['src/bin.ts'],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    tsconfig: 'tsconfig.json',
+    external: NOT_BUNDLED,
+    plugins: [sameBuildsAsNode, packageVersion, noBrowserDownloads],
+    minify: true,
+    // Licence notices of the bundled packages, gathered at the end of the file.
+    legalComments: 'eof',
+    charset: 'utf8',
+    banner: {
+      // esbuild keeps src/bin.ts's #! line above this banner.
+      js:
+        `// design-playbook-evidence MCP server, bundled with its runtime dependencies by scripts/bundle.js.\n` +
+        `// Generated; do not edit. Regenerate with \`${REGENERATE}\`; CI checks it matches the sources.`,
+    },
+    write: false,
+    logLevel: 'error',
+  });
+  return Buffer.from(result.outputFiles[0].contents);
+}
+
+async function main() {
+  const check = process.argv.includes('--check');
+  const bytes = await buildBundle();
+  const size = `${(bytes.length / 1024 / 1024).toFixed(2)} MB`;
+  if (check) {
+    const current = fs.existsSync(target) ? fs.readFileSync(target) : null;
+    if (!current || !current.equals(bytes)) {
+      process.stderr.write(
+        `${relTarget} ${current ? 'does not match the sources' : 'is missing'}: ` +
+          `run \`${REGENERATE}\` and commit ${relTarget} (rebuilt ${size}` +
+          `${current ? `, committed ${(current.length / 1024 / 1024).toFixed(2)} MB` : ''}).\n` +
+          `It must be rebuilt from a tree installed with \`npm ci\` (the lock file pins what it holds).\n`,
+      );
+      process.exit(1);
+    }
+    process.stdout.write(`${relTarget} matches the sources (${size})\n`);
+    return;
+  }
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.writeFileSync(target, bytes, { mode: 0o755 });
+  fs.chmodSync(target, 0o755);
+  process.stdout.write(`wrote ${relTarget} (${size})\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`bundle failed: ${err && err.stack ? err.stack : err}\n`);
+  process.exit(1);
+});
