@@ -60,7 +60,28 @@ export interface ExecuteOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** A plan line whose artifact was already there (the batch runner's --skip-existing). */
+export interface SkippedCapture {
+  result: 'skipped';
+  artifact: string;
+  written_path: string;
+  warnings: string[];
+}
+
 export async function executeCapturePlan(rawArgs: unknown, options: ExecuteOptions = {}): Promise<CaptureResult> {
+  return (await checkThenCapture(rawArgs, options, false)) as CaptureResult;
+}
+
+/**
+ * The same boundary, except that an artifact already on disk ends the call as
+ * skipped (whatever `overwrite` says) instead of being refused or replaced:
+ * re-running a half-finished plan captures only what is missing.
+ */
+export async function executeCapturePlanUnlessPresent(rawArgs: unknown, options: ExecuteOptions = {}): Promise<CaptureResult | SkippedCapture> {
+  return checkThenCapture(rawArgs, options, true);
+}
+
+async function checkThenCapture(rawArgs: unknown, options: ExecuteOptions, skipExisting: boolean): Promise<CaptureResult | SkippedCapture> {
   const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
   if (!isPlainObject(args)) throw new ToolInputError('execute_capture_plan arguments must be a JSON object');
   refuseUnknownFields(args);
@@ -92,6 +113,9 @@ export async function executeCapturePlan(rawArgs: unknown, options: ExecuteOptio
       return fail(`artifact name too long for its probe sidecar ${sidecar} (over ${MAX_NAME_BYTES} bytes); shorten the artifact_path leaf`);
     }
     outputs.push(sidecar);
+  }
+  if (skipExisting && existsAs(target.path) === 'file') {
+    return { result: 'skipped', artifact: fields.artifactPath, written_path: target.path, warnings };
   }
   const folder = path.dirname(target.path);
   for (const leaf of outputs) {

@@ -9,6 +9,8 @@ export interface BrowserFlags {
   browserUrl?: string;
   /** --ws-endpoint ws://…: attach directly. */
   wsEndpoint?: string;
+  /** Captures at once per browser (the batch runner's --parallel); outranks DESIGN_PLAYBOOK_MAX_PARALLEL. */
+  parallel?: number;
 }
 
 export type AttachTarget = { kind: 'browser-url'; url: string; source: string } | { kind: 'ws-endpoint'; url: string; source: string };
@@ -61,7 +63,8 @@ export function captureTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   return positiveIntegerEnv(env, 'DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS', DEFAULT_CAPTURE_TIMEOUT_MS);
 }
 
-/** How many captures run at once (DESIGN_PLAYBOOK_MAX_PARALLEL, default 4). */
-export function maxParallel(env: NodeJS.ProcessEnv = process.env): number {
+/** How many captures run at once (--parallel, else DESIGN_PLAYBOOK_MAX_PARALLEL, default 4). */
+export function maxParallel(env: NodeJS.ProcessEnv = process.env, given: BrowserFlags = flags): number {
+  if (given.parallel !== undefined) return given.parallel;
   return positiveIntegerEnv(env, 'DESIGN_PLAYBOOK_MAX_PARALLEL', DEFAULT_MAX_PARALLEL);
 }

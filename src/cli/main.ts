@@ -20,6 +20,10 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: 'capture one artifact from the shell and print the result JSON',
     run: (argv) => (require('./capture') as typeof import('./capture')).runCapture(argv),
   },
+  run: {
+    summary: 'run PLAN.jsonl [--run-root DIR] [--parallel N] [--skip-existing]: a capture plan in bulk, results as JSON lines',
+    run: (argv) => (require('./run') as typeof import('./run')).runPlan(argv),
+  },
   doctor: {
     summary: 'which browser, does it launch, where captures land',
     run: (argv) => (require('./doctor') as typeof import('./doctor')).runDoctor(argv),
