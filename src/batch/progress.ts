@@ -59,6 +59,8 @@ function describe(f: ProgressFigures): string {
 export class ProgressReporter {
   private timer: NodeJS.Timeout | null = null;
   private drawn = false;
+  /** The live line on screen, so an unchanged one is not drawn again. */
+  private shown = '';
   private readonly live: boolean;
 
   constructor(
@@ -100,6 +102,7 @@ export class ProgressReporter {
     if (this.live) {
       this.draw();
       this.stream.write('\n');
+      this.shown = '';
       this.drawn = false;
     } else {
       this.stream.write(`progress: ${describe(progressFigures(this.source))}\n`);
@@ -119,7 +122,9 @@ export class ProgressReporter {
     const filled = f.total ? Math.round((f.done / f.total) * barWidth) : 0;
     const bar = `[${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}]`;
     const line = `${bar} ${text}`.slice(0, columns - 1);
+    if (this.drawn && line === this.shown) return;
     this.stream.write(`\r\x1b[2K${line}`);
     this.drawn = true;
+    this.shown = line;
   }
 }

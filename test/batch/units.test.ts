@@ -1,0 +1,176 @@
+/**
+ * The batch runner's parts without a browser: plan parsing, the run loop over
+ * a fake provider (concurrency, stop, abandon, skip-existing through the
+ * boundary), and the progress line's wording in both forms.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { parsePlan } from '../../src/batch/plan';
+import { BatchRun, ABANDONED_MESSAGE, type LineResult } from '../../src/batch/runner';
+import { ProgressReporter, formatDuration, progressFigures } from '../../src/batch/progress';
+import { FakeProvider, writes, FAKE_PNG } from '../helpers/fakeProvider';
+import { makeRunFixture, type RunFixture } from '../foundation/fixtures';
+
+let run: RunFixture;
+beforeEach(() => {
+  run = makeRunFixture();
+});
+afterEach(() => run.cleanup());
+
+function line(leaf: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    schemaVersion: 1,
+    url: 'http://127.0.0.1:1/x.html',
+    type: 'screenshot',
+    state: 'ready',
+    artifact_path: `evidence/${leaf}`,
+    viewport: { width: 10, height: 10, devicePixelRatio: 1, colorScheme: 'light' },
+    run_root: run.root,
+    ...extra,
+  };
+}
+
+const numbered = (args: unknown[]) => args.map((a, i) => ({ line: i + 1, args: a }));
+
+test('plan lines keep their file line numbers; blank lines, a BOM and CRLF are not lines of their own', () => {
+  const plan = parsePlan('\uFEFF{"a":1}\r\n\n   \n[1,2]\r\n{"b":\nnull\n');
+  expect(plan).toEqual([
+    { line: 1, args: { a: 1 } },
+    { line: 4, args: [1, 2] },
+    { line: 5, unreadable: expect.stringContaining('line 5 is not a JSON value') },
+    { line: 6, args: null },
+  ]);
+});
+
+test('every line goes through the boundary: refusals come back line-numbered, the rest are captured', async () => {
+  const provider = new FakeProvider();
+  const results: LineResult[] = [];
+  const batch = new BatchRun(
+    [
+      ...numbered([line('a.png'), { ...line('b.png'), criterion: 'L6.1' }, line('c.png', { overwrite: 'yes' }), [1, 2], line('evidence/../x.png')]),
+      { line: 6, unreadable: 'line 6 is not a JSON value' },
+      { line: 7, args: line('manifest.jsonl') },
+    ],
+    { concurrency: 3, provider, onResult: (r) => results.push(r) },
+  );
+  const summary = await batch.run();
+  expect(summary).toMatchObject({ lines: 7, captured: 1, failed: 6, skipped: 0, not_run: 0, interrupted: false, failed_lines: [2, 3, 4, 5, 6, 7] });
+  const byLine = new Map(results.map((r) => [r.line, r]));
+  expect(byLine.get(1)).toMatchObject({ result: 'captured', artifact: 'evidence/a.png' });
+  expect(byLine.get(2)).toMatchObject({ isError: true, artifact: 'evidence/b.png' });
+  expect(byLine.get(2)!.error).toContain('provider accepts Runtime Object fields only');
+  expect(byLine.get(3)).toMatchObject({ isError: true, error: expect.stringContaining('overwrite') });
+  expect(byLine.get(4)).toMatchObject({ isError: true, error: 'execute_capture_plan arguments must be a JSON object' });
+  // Containment and manifest refusals are failed results, not tool errors, exactly as the tool answers them.
+  expect(byLine.get(5)).not.toHaveProperty('isError');
+  expect(byLine.get(5)!.error).toBe("artifact_path must not contain '..' segments");
+  expect(byLine.get(7)!.error).toBe('provider never writes manifest.jsonl');
+  expect(provider.calls).toHaveLength(1);
+});
+
+test('at most `concurrency` lines run at once', async () => {
+  let running = 0;
+  let most = 0;
+  const provider = new FakeProvider(async (args, context) => {
+    running++;
+    most = Math.max(most, running);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    running--;
+    return writes()(args, context);
+  });
+  const summary = await new BatchRun(numbered(Array.from({ length: 12 }, (_, i) => line(`c${i}.png`))), { concurrency: 3, provider }).run();
+  expect(summary.captured).toBe(12);
+  expect(most).toBe(3);
+});
+
+test('stop() starts no new line; abandon() reports what was in flight as abandoned', async () => {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const provider = new FakeProvider(async (args, context) => {
+    await gate;
+    if (String(args.artifact_path).includes('fail')) return { result: 'failed', error: 'Target closed' };
+    return writes()(args, context);
+  });
+  const batch = new BatchRun(numbered([line('ok.png'), line('fail.png'), line('never1.png'), line('never2.png')]), { concurrency: 2, provider });
+  const done = batch.run();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(batch.counts().inFlight).toBe(2);
+  batch.stop();
+  batch.abandon();
+  release();
+  const summary = await done;
+  expect(summary).toMatchObject({ captured: 1, failed: 1, not_run: 2, interrupted: true, failed_lines: [2] });
+  expect(provider.calls).toHaveLength(2);
+  expect(fs.existsSync(path.join(run.evidence, 'fail.png'))).toBe(false);
+});
+
+test('an abandoned line carries the reason it ended with', async () => {
+  const provider = new FakeProvider(async () => ({ result: 'failed', error: 'Target closed' }));
+  const seen: LineResult[] = [];
+  const batch = new BatchRun(numbered([line('x.png')]), { concurrency: 1, provider, onResult: (r) => seen.push(r) });
+  batch.abandon();
+  // Abandoned before it started: the line never runs.
+  expect((await batch.run()).not_run).toBe(1);
+  const inFlight = new BatchRun(numbered([line('y.png')]), {
+    concurrency: 1,
+    provider: new FakeProvider(async () => {
+      inFlight.abandon();
+      return { result: 'failed', error: 'Target closed' };
+    }),
+    onResult: (r) => seen.push(r),
+  });
+  await inFlight.run();
+  expect(seen).toHaveLength(1);
+  expect(seen[0].line).toBe(1);
+  expect((seen[0] as { error: string }).error).toBe(`${ABANDONED_MESSAGE} (Target closed)`);
+});
+
+test('skip-existing skips an artifact already there, after the same checks, even with overwrite', async () => {
+  fs.writeFileSync(path.join(run.evidence, 'there.png'), 'earlier');
+  const provider = new FakeProvider();
+  const seen: LineResult[] = [];
+  const summary = await new BatchRun(numbered([line('there.png', { overwrite: true }), line('missing.png'), { ...line('there.png'), criterion: 'x' }]), {
+    concurrency: 1,
+    provider,
+    skipExisting: true,
+    onResult: (r) => seen.push(r),
+  }).run();
+  expect(summary).toMatchObject({ captured: 1, skipped: 1, failed: 1, failed_lines: [3] });
+  expect(seen[0]).toEqual({ line: 1, result: 'skipped', artifact: 'evidence/there.png', written_path: path.join(run.evidence, 'there.png'), warnings: [] });
+  expect(fs.readFileSync(path.join(run.evidence, 'there.png'), 'utf8')).toBe('earlier');
+  expect(fs.readFileSync(path.join(run.evidence, 'missing.png'))).toEqual(FAKE_PNG);
+  expect(provider.calls.map((c) => c.context.fields.artifactPath)).toEqual(['evidence/missing.png']);
+});
+
+describe('progress', () => {
+  const source = (counts: { captured: number; failed: number; skipped: number; total: number }, elapsedMs: number) => ({
+    counts: () => ({ ...counts, inFlight: 0 }),
+    elapsedMs: () => elapsedMs,
+  });
+
+  test('figures: rate of captures, time left from the pace of every line that ran', () => {
+    expect(progressFigures(source({ captured: 8, failed: 2, skipped: 5, total: 35 }, 5_000))).toEqual({ done: 15, total: 35, failed: 2, rate: 1.6, secondsLeft: 10 });
+    expect(progressFigures(source({ captured: 0, failed: 0, skipped: 0, total: 3 }, 1_000)).secondsLeft).toBeUndefined();
+    expect([formatDuration(0.4), formatDuration(59), formatDuration(75), formatDuration(3725)]).toEqual(['0s', '59s', '1m15s', '1h02m']);
+  });
+
+  test('plain: one line per interval and one at the end; live: redrawn in place, lifted off for other text', () => {
+    let text = '';
+    const stream = { write: (t: string) => (text += t) };
+    const plain = new ProgressReporter(stream, source({ captured: 2, failed: 1, skipped: 0, total: 4 }, 2_000), { live: false, intervalMs: 60_000 });
+    expect(text).toBe('');
+    plain.finish();
+    expect(text).toBe('progress: 3/4 done, 1 failed, 1.0 captures/s, 1s left\n');
+
+    text = '';
+    const live = new ProgressReporter({ ...stream, isTTY: true, columns: 100 }, source({ captured: 1, failed: 0, skipped: 0, total: 4 }, 1_000), { intervalMs: 60_000 });
+    expect(text).toBe('\r\x1b[2K[########......................] 1/4 done, 0 failed, 1.0 captures/s, 3s left');
+    live.update(); // unchanged: not drawn again
+    live.clear();
+    expect(text.endsWith('left\r\x1b[2K')).toBe(true);
+    live.note('a note');
+    expect(text.endsWith('a note\n\r\x1b[2K[########......................] 1/4 done, 0 failed, 1.0 captures/s, 3s left')).toBe(true);
+    live.finish();
+    expect(text.endsWith('\n')).toBe(true);
+  });
+});
