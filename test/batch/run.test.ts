@@ -136,7 +136,8 @@ test('a 30-line plan: 28 artifacts, 2 line-numbered errors, exit 1; --skip-exist
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
-});
+  // 30 real captures and two re-runs: headroom for a loaded 2-core machine.
+}, 480_000);
 
 test('a plan that cannot be read exits 2; a line that is not JSON is reported with its number', async () => {
   const root = makeRunRoot('run-unreadable');
