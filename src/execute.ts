@@ -22,6 +22,7 @@ import { ArtifactWriter, WriteRefusal, existsMessage } from './safeWrite';
 import { failedResult, UNKNOWN_STATE, type CaptureResult } from './result';
 import { activeCaptureProvider, type CaptureProvider, type ProviderPayload } from './provider';
 import { buildProbeSidecar } from './probe';
+import { writeFailure } from './failures';
 
 export const MANIFEST_REFUSAL = 'provider never writes manifest.jsonl';
 const MAX_NAME_BYTES = 255;
@@ -188,7 +189,7 @@ async function runProvider(provider: CaptureProvider, args: Record<string, unkno
           if (settled) throw new Error('writeArtifact called after capture returned: nothing was staged');
           // A second call replaces what the first staged (two staged copies would collide at commit).
           (writer as ArtifactWriter | null)?.discard();
-          writer = ArtifactWriter.open(target);
+          writer = ArtifactWriter.open(target, fields.artifactPath);
           writer.stage(target.leaf, bytes);
         },
       },
@@ -240,7 +241,7 @@ async function runProvider(provider: CaptureProvider, args: Record<string, unkno
       if (sidecar !== null) staged.stage(sidecarLeaf(target.leaf), sidecar);
       staged.commit(fields.overwrite);
     } else if (sidecar !== null) {
-      sidecarWriter = ArtifactWriter.open(target);
+      sidecarWriter = ArtifactWriter.open(target, fields.artifactPath);
       sidecarWriter.stage(sidecarLeaf(target.leaf), sidecar);
       sidecarWriter.commit(fields.overwrite);
     }
@@ -248,7 +249,7 @@ async function runProvider(provider: CaptureProvider, args: Record<string, unkno
     // A stage that failed before commit leaves temporary files only discard removes.
     staged?.discard();
     (sidecarWriter as ArtifactWriter | null)?.discard();
-    return fail(err instanceof WriteRefusal ? err.message : `could not write the artifact: ${(err as Error).message}`);
+    return fail(err instanceof WriteRefusal ? err.message : writeFailure(err, fields.artifactPath));
   }
 
   if (staged) {

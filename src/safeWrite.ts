@@ -17,6 +17,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as crypto from 'crypto';
 import type { ResolvedArtifact } from './containment';
+import { writeFailure } from './failures';
 
 export type WriteRefusalCode = 'exists' | 'symlink_escape' | 'not_a_file' | 'io';
 
@@ -37,6 +38,12 @@ export function existsMessage(absolutePath: string): string {
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
 const PROC_FD = '/proc/self/fd';
 const canPin = process.platform === 'linux' && fs.existsSync(PROC_FD);
+
+/** fs.writeSync may write less than asked (a nearly full disk); loop until every byte is down. */
+function writeAll(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+}
 
 function isInside(child: string, parent: string): boolean {
   return child === parent || child.startsWith(parent + path.sep);
@@ -74,17 +81,34 @@ export class ArtifactWriter {
   private constructor(
     private readonly evidenceRoot: string,
     dirPath: string,
+    private readonly artifactPath: string,
   ) {
     this.dirPath = dirPath;
   }
 
-  /** Opens (creating as needed) the artifact's folder under evidence/, refusing any link on the way. */
-  static open(target: ResolvedArtifact): ArtifactWriter {
+  /**
+   * Opens (creating as needed) the artifact's folder under evidence/, refusing
+   * any link on the way. `artifactPath` is how failures name the artifact: the
+   * caller's own path, never the descriptor path the writer works through.
+   */
+  static open(target: ResolvedArtifact, artifactPath: string = target.path): ArtifactWriter {
     const folder = path.join(target.evidenceRoot, ...target.folderSegments);
-    const writer = new ArtifactWriter(target.evidenceRoot, folder);
-    if (canPin) writer.pinFolder(target.folderSegments);
-    else writer.checkFolderByPath(target.folderSegments);
+    const writer = new ArtifactWriter(target.evidenceRoot, folder, artifactPath);
+    writer.asWriteFailure(() => {
+      if (canPin) writer.pinFolder(target.folderSegments);
+      else writer.checkFolderByPath(target.folderSegments);
+    });
     return writer;
+  }
+
+  /** Runs a file-system step; a system error becomes a WriteRefusal worded by the failure table. */
+  private asWriteFailure<T>(step: () => T): T {
+    try {
+      return step();
+    } catch (err) {
+      if (err instanceof WriteRefusal) throw err;
+      throw new WriteRefusal('io', writeFailure(err, this.artifactPath));
+    }
   }
 
   private pinFolder(segments: string[]): void {
@@ -164,14 +188,16 @@ export class ArtifactWriter {
   stage(leaf: string, bytes: Buffer | string): void {
     if (this.closed) throw new Error('ArtifactWriter already closed');
     const tempName = `.${tempStem(leaf)}.${crypto.randomBytes(6).toString('hex')}.partial`;
-    const fd = fs.openSync(this.entry(tempName), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
-    this.staged.push({ leaf, tempName });
-    try {
-      fs.writeSync(fd, typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    this.asWriteFailure(() => {
+      const fd = fs.openSync(this.entry(tempName), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+      this.staged.push({ leaf, tempName });
+      try {
+        writeAll(fd, typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    });
   }
 
   /**
@@ -218,7 +244,7 @@ export class ArtifactWriter {
         }
       }
       this.discard();
-      throw err instanceof WriteRefusal ? err : new WriteRefusal('io', `could not write the artifact: ${(err as Error).message}`);
+      throw err instanceof WriteRefusal ? err : new WriteRefusal('io', writeFailure(err, this.artifactPath));
     } finally {
       this.close();
     }

@@ -1,0 +1,163 @@
+/**
+ * The failure kinds a caller can be told about, one wording each: navigation
+ * (refused, DNS, redirect loop, TLS, a body still arriving, a busy main
+ * thread…), a page or browser that went away mid-capture, a write the file
+ * system refused, and shutdown. Every module that fails a capture for one of
+ * these reasons takes its sentence from here, so the same fault always reads
+ * the same way and no internal path (a /proc/self/fd/N name, a temporary
+ * file) ever reaches the caller.
+ *
+ * Action wording (`actions[N] <do> '<selector>': <why>`) is the action
+ * runner's; what a crash says inside it is this module's.
+ */
+
+// ---------------------------------------------------------------- shutdown
+
+export const SHUTDOWN_MESSAGE = 'the server is shutting down';
+
+/** A capture ended because the server received SIGTERM/SIGINT or lost its client. */
+export class ShutdownError extends Error {
+  constructor() {
+    super(SHUTDOWN_MESSAGE);
+    this.name = 'ShutdownError';
+  }
+}
+
+// ------------------------------------------------------------------ writes
+
+/** Every write failure starts with this, whatever the file system said. */
+export const WRITE_FAILURE_PREFIX = 'could not write the artifact:';
+
+/**
+ * Why a write failed, naming the caller's artifact path (never the
+ * descriptor path the writer used) and what to do about it.
+ */
+export function writeFailure(err: unknown, artifactPath: string): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOSPC':
+      return `${WRITE_FAILURE_PREFIX} ${artifactPath}: no space left on the device that holds the evidence folder (ENOSPC); free some space, then capture again`;
+    case 'EDQUOT':
+      return `${WRITE_FAILURE_PREFIX} ${artifactPath}: the disk quota of this user is used up (EDQUOT); free some space, then capture again`;
+    case 'EROFS':
+      return `${WRITE_FAILURE_PREFIX} ${artifactPath}: the evidence folder is on a read-only file system (EROFS); point the run root at a writable folder`;
+    case 'EACCES':
+    case 'EPERM':
+      return `${WRITE_FAILURE_PREFIX} ${artifactPath}: permission denied (${code}); let this process write to the evidence folder`;
+    case 'EMFILE':
+    case 'ENFILE':
+      return `${WRITE_FAILURE_PREFIX} ${artifactPath}: too many open files (${code}); retry when fewer captures run at once`;
+    case 'EIO':
+      return `${WRITE_FAILURE_PREFIX} ${artifactPath}: the device reported an input/output error (EIO)`;
+    default: {
+      const detail = code ?? scrubPaths(err instanceof Error ? err.message : String(err));
+      return `${WRITE_FAILURE_PREFIX} ${artifactPath}: ${detail}`;
+    }
+  }
+}
+
+/** Drops any file path from a system message (Node appends the path it was given, e.g. `open '/proc/self/fd/21/.x.partial'`). */
+function scrubPaths(message: string): string {
+  return message.replace(/,?\s*\w+\s+'[^']*'/g, '').replace(/\s+/g, ' ').trim();
+}
+
+// -------------------------------------------------------------- navigation
+
+/** What Chromium's net error names mean for the caller. */
+const NET_ERRORS: Array<[RegExp, (host: string) => string]> = [
+  [/ERR_CONNECTION_REFUSED/, (host) => `the connection was refused: nothing accepts connections at ${host}; start the page's server or fix the port`],
+  [/ERR_NAME_NOT_RESOLVED|ERR_NAME_RESOLUTION_FAILED/, (host) => `the host name ${host} could not be resolved (DNS); check the URL`],
+  [/ERR_TOO_MANY_REDIRECTS/, () => 'the page redirects in a loop (too many redirects); capture the final address instead'],
+  [/ERR_CERT_|ERR_SSL_|ERR_BAD_SSL|ERR_TLS/, (host) => `the TLS connection to ${host} failed (certificate or handshake refused)`],
+  [/ERR_CONNECTION_RESET|ERR_CONNECTION_CLOSED|ERR_EMPTY_RESPONSE|ERR_CONNECTION_ABORTED/, (host) => `the server at ${host} closed the connection without a complete answer`],
+  [/ERR_CONNECTION_TIMED_OUT|ERR_TIMED_OUT/, (host) => `the connection to ${host} timed out`],
+  [/ERR_ADDRESS_UNREACHABLE|ERR_INTERNET_DISCONNECTED|ERR_NETWORK_CHANGED/, (host) => `${host} cannot be reached from this machine`],
+  [/ERR_FILE_NOT_FOUND/, () => 'the file does not exist'],
+  [/ERR_INVALID_RESPONSE|ERR_INVALID_HTTP_RESPONSE|ERR_RESPONSE_HEADERS/, (host) => `the server at ${host} sent a response the browser could not read`],
+  [/ERR_ABORTED/, () => 'the browser did not display the response (a download, or an empty 204 answer)'],
+  [/ERR_BLOCKED/, () => 'the browser blocked the request'],
+];
+
+function hostOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.host || parsed.protocol;
+  } catch {
+    return url;
+  }
+}
+
+/** A navigation the browser refused or could not complete (a net::ERR_… error). */
+export function navigationFailure(url: string, browserMessage: string): string {
+  const code = /net::(ERR_[A-Z0-9_]+)/.exec(browserMessage)?.[1];
+  const rule = NET_ERRORS.find(([pattern]) => pattern.test(browserMessage));
+  if (rule) return `navigation to ${url} failed: ${rule[1](hostOf(url))}${code ? ` (net::${code})` : ''}`;
+  return `navigation to ${url} failed: ${browserMessage.replace(/\s+/g, ' ').trim()}`;
+}
+
+/**
+ * Where a page load stood when time ran out. `document` is the main
+ * document's request; `mainThread` whether the page answered a trivial
+ * evaluation within a second.
+ */
+export interface LoadDiagnosis {
+  document: 'not-requested' | 'awaiting-response' | 'body-arriving' | 'loaded' | 'failed';
+  /** Bytes of the document body received so far (body-arriving). */
+  bodyBytes?: number;
+  /** Subresource requests still open (loaded). */
+  pendingRequests?: number;
+  mainThread: 'answers' | 'busy' | 'unknown';
+}
+
+/** Why a page was not ready in time, from what the load looked like then. */
+export function explainStall(d: LoadDiagnosis): string {
+  if (d.document === 'awaiting-response') return 'the server had not answered the document request yet';
+  if (d.document === 'body-arriving') {
+    const got = d.bodyBytes !== undefined ? ` (${d.bodyBytes} bytes so far)` : '';
+    return `the document's body was still arriving from the server${got}; the page's main thread was not the cause`;
+  }
+  if (d.mainThread === 'busy') return "the page's main thread was busy (a script running without pause did not answer within 1 s)";
+  if (d.pendingRequests) return `the page was still waiting for ${d.pendingRequests} request${d.pendingRequests === 1 ? '' : 's'} (a script or style sheet it must load first)`;
+  if (d.mainThread === 'answers') return 'the page answered but had not finished loading';
+  return 'the page did not answer';
+}
+
+export function navigationTimeout(url: string, milestone: string, budgetMs: number, d: LoadDiagnosis): string {
+  return `navigation to ${url} did not reach ${milestone} within ${budgetMs} ms: ${explainStall(d)}`;
+}
+
+/** The whole-capture budget ran out during `stage`. */
+export function captureOverrun(budgetMs: number, stage: string, cause: string): string {
+  return (
+    `capture did not finish within the ${budgetMs} ms whole-capture budget (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS) during ${stage}: ${cause}. ` +
+    'Its browser context was closed; nothing was captured'
+  );
+}
+
+// ------------------------------------------- the page or browser went away
+
+export type LostKind = 'renderer-crashed' | 'page-closed' | 'browser-exited' | 'attached-browser-gone';
+
+/** The capture's page or browser is gone; `during` names the step (`actions[0] click '#boom'`). */
+export function lostDuring(kind: LostKind, during: string, attachedUrl?: string): string {
+  switch (kind) {
+    case 'renderer-crashed':
+      return `the page's renderer crashed (out of memory?) during ${during}; nothing was captured`;
+    case 'page-closed':
+      return `the page was closed (its target detached) during ${during}; nothing was captured`;
+    case 'browser-exited':
+      return `the browser exited during ${during} — crashed or killed; nothing was captured, and the next capture launches a new one`;
+    case 'attached-browser-gone':
+      return `the attached browser at ${attachedUrl} went away during ${during}; nothing was captured, and the next capture reconnects`;
+  }
+}
+
+// --------------------------------------------------------------- page size
+
+/** A page taller than a PNG the capture can assemble (see screenshot tiling). */
+export function pageTooLarge(width: number, height: number, limitPixels: number): string {
+  return (
+    `the page is too large to capture as one PNG: ${width} × ${height} device pixels is over the ${limitPixels.toLocaleString('en-US')} pixel limit; ` +
+    'capture a shorter page (or lower devicePixelRatio), or capture the a11y tree instead'
+  );
+}
