@@ -8,11 +8,7 @@ import type { ProbePageFacts } from '../../provider';
 import type { Viewport } from '../../contract';
 import { renderTokenProbe } from '../../probe';
 import type { CaptureTypeModule } from './types';
-
-export async function fullPagePng(page: Page): Promise<Buffer> {
-  const data = await page.screenshot({ type: 'png', fullPage: true, captureBeyondViewport: true });
-  return Buffer.from(data);
-}
+import { fullPagePng, measurePage } from './fullPage';
 
 export async function readPageFacts(page: Page, cdp: CDPSession, viewport: Viewport): Promise<ProbePageFacts> {
   const [metrics, devicePixelRatio] = await Promise.all([
@@ -32,7 +28,7 @@ export const screenshotCapture: CaptureTypeModule = {
   async start({ page, cdp, job }) {
     return {
       async finish() {
-        const bytes = await fullPagePng(page);
+        const bytes = await fullPagePng(page, await measurePage(cdp, job.request.viewport.devicePixelRatio));
         const pageFacts = await readPageFacts(page, cdp, job.request.viewport);
         const renderTokens = await renderTokenProbe(cdp, job.design);
         return { bytes, pageFacts, renderTokens };

@@ -1,0 +1,126 @@
+/**
+ * Tall pages are captured in strips and joined: against real Chromium, the
+ * joined PNG decodes to exactly the pixels of the single full-page capture
+ * (fixed header, 100vh hero, sticky bar, horizontal overflow, a height that
+ * is not a whole number of strips), at device pixel ratios 1, 2 and 1.5; the
+ * page keeps its emulation afterwards; a page over the size limit fails with
+ * a clear error. The limits are lowered here so a small page takes the
+ * strip path; the memory it saves on a real tall page is measured in
+ * bench/tall-page.js.
+ */
+import type { Browser, Page } from 'puppeteer';
+import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
+import { fullPagePng, measurePage, stripHeight, DEFAULT_LIMITS } from '../../src/browser/captureTypes/fullPage';
+import { decodePng } from '../../src/png/decode';
+
+jest.setTimeout(120_000);
+
+const TALL = `<!doctype html><html><head><style>
+body { margin: 0; font: 16px sans-serif; }
+header { position: fixed; top: 0; left: 0; right: 0; height: 40px; background: rgba(200, 0, 0, .7); }
+.hero { height: 100vh; background: linear-gradient(#036, #fc0); }
+.sticky { position: sticky; top: 50px; background: #0a0; height: 30px; }
+.row { height: 97.5px; border-bottom: 3px solid #333; background: linear-gradient(90deg, #fff, #88f); }
+.wide { width: 700px; height: 20px; background: repeating-linear-gradient(90deg, #000 0 10px, #fff 10px 20px); }
+</style></head><body><header>fixed</header><div class="hero">hero</div><div class="sticky">sticky</div><div class="wide"></div>
+<main id="rows"></main><script>
+let html = '';
+for (let i = 0; i < 10; i++) html += '<div class="row">row ' + i + ' — text αβγ <b>bold</b> <span style="border-radius:8px;background:#c0c;padding:2px">chip</span></div>';
+document.getElementById('rows').innerHTML = html;
+</script></body></html>`;
+
+let browser: Browser;
+let server: PageServer;
+
+beforeAll(async () => {
+  browser = await launchTestBrowser();
+  server = await servePages(__dirname, {
+    '/tall': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(TALL);
+    },
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openTall(dpr: number): Promise<{ page: Page; close(): Promise<void> }> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setViewport({ width: 500, height: 300, deviceScaleFactor: dpr });
+  await page.goto(server.url('/tall'));
+  return { page, close: () => context.close() };
+}
+
+test.each([1, 2, 1.5])('at device pixel ratio %p the strips join into exactly the single capture', async (dpr) => {
+  const { page, close } = await openTall(dpr);
+  try {
+    const cdp = await page.createCDPSession();
+    const size = await measurePage(cdp, dpr);
+    expect(size.width).toBe(700);
+    const single = decodePng(Buffer.from(await page.screenshot({ type: 'png', fullPage: true, captureBeyondViewport: true })));
+
+    const calls: unknown[] = [];
+    const realScreenshot = page.screenshot.bind(page);
+    (page as { screenshot: unknown }).screenshot = (options: unknown) => {
+      calls.push(options);
+      return realScreenshot(options as never);
+    };
+    // Strips of about 250 device rows: the page is several strips tall and does not end on a strip boundary.
+    const joined = decodePng(await fullPagePng(page, size, { ...DEFAULT_LIMITS, singleShotMaxPixels: 0, tilePixels: 250 * Math.ceil(size.width * dpr) }));
+    expect(calls.length).toBeGreaterThan(3);
+    expect(joined.header).toEqual(single.header);
+    expect(joined.pixels.equals(single.pixels)).toBe(true);
+    // The capture's own emulation is intact for what follows (the probe, observed_state).
+    expect(await page.evaluate(() => [innerWidth, devicePixelRatio])).toEqual([500, dpr]);
+    await cdp.detach();
+  } finally {
+    await close();
+  }
+});
+
+test('below the single-shot limit the page is captured in one go', async () => {
+  const { page, close } = await openTall(1);
+  try {
+    const cdp = await page.createCDPSession();
+    const size = await measurePage(cdp, 1);
+    let calls = 0;
+    const realScreenshot = page.screenshot.bind(page);
+    (page as { screenshot: unknown }).screenshot = (options: unknown) => {
+      calls++;
+      return realScreenshot(options as never);
+    };
+    const png = decodePng(await fullPagePng(page, size));
+    expect(calls).toBe(1);
+    expect(png.header.height).toBe(size.height);
+    await cdp.detach();
+  } finally {
+    await close();
+  }
+});
+
+test('a page over the size limit fails with what to do, before any capture', async () => {
+  const { page, close } = await openTall(2);
+  try {
+    const cdp = await page.createCDPSession();
+    const size = await measurePage(cdp, 2);
+    const limit = 1_000_000;
+    await expect(fullPagePng(page, size, { ...DEFAULT_LIMITS, maxPagePixels: limit })).rejects.toThrow(
+      `the page is too large to capture as one PNG: 1400 × ${Math.ceil(size.height * 2)} device pixels is over the 1,000,000 pixel limit`,
+    );
+    await cdp.detach();
+  } finally {
+    await close();
+  }
+});
+
+test('strip heights meet on whole device rows', () => {
+  expect(stripHeight(1, 4096)).toBe(4096);
+  expect(stripHeight(2, 4096)).toBe(2048);
+  expect(stripHeight(1.5, 4096)).toBe(2730); // 4095 device rows
+  expect((stripHeight(1.1, 4096)! * 1.1) % 1).toBeCloseTo(0, 6);
+  expect(stripHeight(1.1, 4096)! % 10).toBe(0);
+});
