@@ -7,6 +7,7 @@
 import type { ElementHandle, KeyInput, Page } from 'puppeteer';
 import type { CdpSession } from '../../cdp/types';
 import { ACTION_BUDGET_MS, stateSelector, type CaptureAction } from '../actions';
+import { FRAME_MS, letTimePass } from './pageClock';
 
 export class ActionError extends Error {
   constructor(message: string) {
@@ -137,15 +138,17 @@ async function present(page: Page, selector: string, budget: Budget): Promise<El
       }
     }, selector);
     if (invalid) throw new Error(`'${selector}' is not a valid selector (${invalid})`);
-    const found = await page.waitForFunction(deepQuerySelector, { timeout: remaining(budget), polling: POLL_MS, signal: budget.signal }, selector);
-    const element = found.asElement();
-    if (!element) {
+    // Polled from here, letting the page's time pass between looks: the wait ends at the same virtual instant on every capture.
+    for (;;) {
+      const found = await page.evaluateHandle(deepQuerySelector, selector);
+      const element = found.asElement();
+      if (element) return element as ElementHandle<Element>;
       await found.dispose();
-      throw new Error('no element');
+      if (budget.signal.aborted || Date.now() + POLL_MS >= budget.deadline) throw new Error('no element matches the selector within the budget');
+      await letTimePass(page, POLL_MS);
     }
-    return element as ElementHandle<Element>;
   } catch (err) {
-    if (isTimeout(err)) throw new Error(`no element matches the selector within ${budget.budgetMs} ms`);
+    if (isTimeout(err) || /within the budget/.test((err as Error).message)) throw new Error(`no element matches the selector within ${budget.budgetMs} ms`);
     throw err;
   }
 }
@@ -171,28 +174,30 @@ async function actionable(
       if (lastState && /no element matches/.test((err as Error).message)) throw new Error(`element is ${lastState} (waited ${budget.budgetMs} ms)`);
       throw err;
     }
-    const state = await handle.evaluate(async (el, editable, stable) => {
+    let state = await handle.evaluate((el, editable) => {
       if (!el.isConnected) return 'detached from the document';
       const style = getComputedStyle(el);
       const rect = el.getBoundingClientRect();
       if (style.visibility === 'hidden' || style.visibility === 'collapse' || rect.width === 0 || rect.height === 0) return 'not visible';
       if ((el as HTMLInputElement).disabled || el.closest('fieldset:disabled')) return 'disabled';
       if (editable && (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly) return 'read-only';
-      if (stable) {
-        // Same box over two animation frames, as Playwright waits for before a click.
-        const frame = () => new Promise<DOMRect>((resolve) => requestAnimationFrame(() => resolve(el.getBoundingClientRect())));
-        const a = await frame();
-        const b = await frame();
-        if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) return 'still moving';
-      }
       return 'ok';
-    }, !!need.editable, !!need.stable);
+    }, !!need.editable);
+    if (state === 'ok' && need.stable && !(await sameBoxOverFrames(page, handle))) state = 'still moving';
     if (state === 'ok') return handle;
     lastState = state;
     await handle.dispose();
     if (Date.now() + POLL_MS >= budget.deadline) throw new Error(`element is ${state} (waited ${budget.budgetMs} ms)`);
-    await sleep(POLL_MS);
+    await letTimePass(page, POLL_MS);
   }
+}
+
+/** Same box over two animation frames, as Playwright waits for before a click; the frames pass through the page's clock. */
+async function sameBoxOverFrames(page: Page, handle: ElementHandle<Element>): Promise<boolean> {
+  const box = () => handle.evaluate((el) => { const r = el.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(); });
+  const before = await box();
+  await letTimePass(page, FRAME_MS);
+  return before === (await box());
 }
 
 function isTimeout(err: unknown): boolean {
@@ -304,7 +309,7 @@ async function perform(page: Page, action: CaptureAction, budget: Budget): Promi
     }
     case 'wait':
     case 'sleep':
-      await sleep(action.ms);
+      await letTimePass(page, action.ms);
       return;
   }
 }
@@ -427,6 +432,6 @@ async function selectOption(page: Page, selector: string, value: string | undefi
       const listed = outcome.options?.length ? ` (options value=label: ${outcome.options.join(', ')})` : '';
       throw new Error(`no enabled <option> with ${wanted} within ${budget.budgetMs} ms${listed}`);
     }
-    await sleep(POLL_MS);
+    await letTimePass(page, POLL_MS);
   }
 }

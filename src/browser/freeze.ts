@@ -1,7 +1,8 @@
 /**
  * The freeze step, run after navigation and again after the actions: stop
- * animations, transitions and the caret blink, then wait for fonts and (when
- * asked) for the network to go idle.
+ * animations, transitions and the caret blink, let the page's virtual time
+ * settle (src/browser/pageClock.ts), then wait for fonts and (when asked) for
+ * the network to go idle.
  *
  * The sheet is a constructed stylesheet adopted by the document: a page's
  * Content-Security-Policy does not block it, and it adds no node to the DOM
@@ -10,6 +11,7 @@
 import type { Frame, Page } from 'puppeteer';
 import type { Freeze } from '../contract';
 import { NAVIGATION_BUDGET_MS } from '../actions';
+import { PageClock } from './pageClock';
 
 export const FREEZE_CSS =
   '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
@@ -55,8 +57,18 @@ async function onSettledDocument<T>(page: Page, step: () => Promise<T>): Promise
       return await step();
     } catch (err) {
       if (attempt >= SETTLE_ATTEMPTS || !(err instanceof Error) || !NAVIGATING.test(err.message)) throw err;
-      await page.waitForFunction(() => document.readyState !== 'loading', { timeout: 10_000, polling: SETTLE_DELAY_MS }).catch(() => undefined);
+      // Polled from here: the page's own timers may be virtual and stand still.
+      await waitForParsedDocument(page);
     }
+  }
+}
+
+async function waitForParsedDocument(page: Page): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const parsed = await page.evaluate(() => document.readyState !== 'loading').catch(() => false);
+    if (parsed) return;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_DELAY_MS));
   }
 }
 
@@ -74,17 +86,15 @@ export async function applyFreeze(page: Page, freeze: Freeze): Promise<string[]>
       ),
     ),
   );
+  // Virtual time settles before the fonts wait, so text the page's timers add still gets its fonts.
+  await PageClock.of(page)?.settle();
   if (freeze.waitFonts) {
-    const settled = await onSettledDocument(page, () =>
-      page.evaluate(
-        (ms) =>
-          Promise.race([
-            document.fonts.ready.then(() => true),
-            new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
-          ]),
-        FONTS_BUDGET_MS,
-      ),
-    );
+    // Bounded on this side: the page's own timers may be virtual and stand still.
+    let timer: NodeJS.Timeout | undefined;
+    const settled = await Promise.race([
+      onSettledDocument(page, () => page.evaluate(() => document.fonts.ready.then(() => true))),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), FONTS_BUDGET_MS))),
+    ]).finally(() => clearTimeout(timer));
     if (!settled) warnings.push(`freeze: web fonts were still loading after ${FONTS_BUDGET_MS} ms; captured with what had loaded`);
   }
   if (freeze.networkIdle) {

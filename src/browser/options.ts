@@ -11,6 +11,8 @@ export interface BrowserFlags {
   wsEndpoint?: string;
   /** Captures at once per browser (the batch runner's --parallel); outranks DESIGN_PLAYBOOK_MAX_PARALLEL. */
   parallel?: number;
+  /** --fixed-time <ISO 8601 instant>: start every capture's Date there and seed Math.random. */
+  fixedTime?: string;
 }
 
 export type AttachTarget = { kind: 'browser-url'; url: string; source: string } | { kind: 'ws-endpoint'; url: string; source: string };
@@ -67,4 +69,35 @@ export function captureTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
 export function maxParallel(env: NodeJS.ProcessEnv = process.env, given: BrowserFlags = flags): number {
   if (given.parallel !== undefined) return given.parallel;
   return positiveIntegerEnv(env, 'DESIGN_PLAYBOOK_MAX_PARALLEL', DEFAULT_MAX_PARALLEL);
+}
+
+/** A fixed clock the operator asked for: every capture's Date starts at `epochMs`. */
+export interface FixedTime {
+  /** The instant, normalized (toISOString). */
+  iso: string;
+  epochMs: number;
+  /** Where it was set: --fixed-time or DESIGN_PLAYBOOK_FIXED_TIME. */
+  source: string;
+}
+
+/** A date, a time and an offset (Z or ±hh:mm), as RFC 3339 / ISO 8601 write an instant. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
+
+export function parseFixedTime(value: string, source: string): FixedTime {
+  const text = value.trim();
+  const epochMs = ISO_INSTANT.test(text) ? Date.parse(text.replace(' ', 'T')) : NaN;
+  if (!Number.isFinite(epochMs)) {
+    throw new Error(
+      `${source} must be an ISO 8601 instant with a time and an offset, such as 2026-01-01T09:00:00Z or 2026-01-01T09:00:00+02:00 (got '${value}')`,
+    );
+  }
+  return { iso: new Date(epochMs).toISOString(), epochMs, source };
+}
+
+/** The fixed clock in force (--fixed-time outranks DESIGN_PLAYBOOK_FIXED_TIME); null = pages see the real date. Throws on a malformed value. */
+export function fixedTime(given: BrowserFlags = flags, env: NodeJS.ProcessEnv = process.env): FixedTime | null {
+  if (given.fixedTime !== undefined) return parseFixedTime(given.fixedTime, '--fixed-time');
+  const fromEnv = env.DESIGN_PLAYBOOK_FIXED_TIME;
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return parseFixedTime(fromEnv, 'DESIGN_PLAYBOOK_FIXED_TIME');
+  return null;
 }

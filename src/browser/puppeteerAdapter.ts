@@ -11,7 +11,8 @@ import type { BrowserContext, CDPSession } from 'puppeteer';
 import type { AdapterOutcome, BrowserAdapter, CaptureJob } from './bundledProvider';
 import { BrowserSession, withTimeout } from './browserSession';
 import { Limiter } from './limiter';
-import { captureTimeoutMs, maxParallel } from './options';
+import { captureTimeoutMs, fixedTime, maxParallel } from './options';
+import { PageClock, fixedTimeWarning } from './pageClock';
 import { emulate, navigate } from './pageSetup';
 import { applyFreeze } from './freeze';
 import { runActions } from './actions';
@@ -59,6 +60,14 @@ class CaptureRun {
     this.check();
     await emulate(page, request.viewport);
     this.cdp = await page.createCDPSession();
+    this.check();
+    const fixed = fixedTime();
+    if (request.freeze.enabled) {
+      await PageClock.install(page, this.cdp, fixed);
+      if (fixed) this.warnings.push(fixedTimeWarning(fixed));
+    } else if (fixed) {
+      this.warnings.push(`fixed clock not applied: freeze.enabled is false, so the page ran on the wall clock (${fixed.source} is set)`);
+    }
     this.check();
     this.stage = `starting the ${fields.type} capture`;
     const module = CAPTURE_TYPE_MODULES[fields.type];

@@ -1,0 +1,15 @@
+/**
+ * A seeded replacement for Math.random (mulberry32): the same seed gives the
+ * same sequence in every document, so pages that draw random tiles render the
+ * same on every capture.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return function random(): number {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
