@@ -81,16 +81,23 @@ export interface FixedTime {
 }
 
 /** A date, a time and an offset (Z or ±hh:mm), as RFC 3339 / ISO 8601 write an instant. */
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
 
 export function parseFixedTime(value: string, source: string): FixedTime {
-  const text = value.trim();
-  const epochMs = ISO_INSTANT.test(text) ? Date.parse(text.replace(' ', 'T')) : NaN;
-  if (!Number.isFinite(epochMs)) {
-    throw new Error(
-      `${source} must be an ISO 8601 instant with a time and an offset, such as 2026-01-01T09:00:00Z or 2026-01-01T09:00:00+02:00 (got '${value}')`,
+  const match = ISO_INSTANT.exec(value.trim());
+  const fail = () =>
+    new Error(
+      `${source} must be an ISO 8601 instant with a date, a time and an offset, such as 2026-01-01T09:00:00Z or 2026-01-01T09:00:00+02:00 (got '${value}')`,
     );
-  }
+  if (!match) throw fail();
+  const [, y, mo, d, h, mi, sec = '0', frac = '0', , sign, oh = '0', om = '0'] = match;
+  const fields = [Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec)];
+  const wall = new Date(Date.UTC(fields[0], fields[1], fields[2], fields[3], fields[4], fields[5]));
+  // Date.UTC rolls 2026-02-31 over to March; an instant that does not exist as written is refused.
+  const asWritten = [wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate(), wall.getUTCHours(), wall.getUTCMinutes(), wall.getUTCSeconds()];
+  if (asWritten.some((n, i) => n !== fields[i]) || Number(oh) > 23 || Number(om) > 59) throw fail();
+  const offsetMs = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) * 60_000;
+  const epochMs = wall.getTime() + Math.round(Number(`0.${frac}`) * 1000) - (sign ? offsetMs : 0);
   return { iso: new Date(epochMs).toISOString(), epochMs, source };
 }
 

@@ -56,7 +56,7 @@ export function single(flags: ParsedFlags, name: string): string | undefined {
 }
 
 /** Browser flags every mode accepts (server and subcommands). */
-export const BROWSER_FLAG_NAMES = ['executable-path', 'browser-url', 'ws-endpoint'] as const;
+export const BROWSER_FLAG_NAMES = ['executable-path', 'browser-url', 'ws-endpoint', 'fixed-time'] as const;
 
 /** Takes the browser flags out of argv, wherever they appear. */
 export function takeBrowserFlags(argv: string[]): { browser: Record<(typeof BROWSER_FLAG_NAMES)[number], string | undefined>; rest: string[] } {
@@ -88,4 +88,7 @@ export const BROWSER_FLAGS_HELP = `Browser (every mode):
   --browser-url URL        attach to a running Chrome: http://127.0.0.1:9222
   --ws-endpoint URL        attach to a running Chrome: ws://127.0.0.1:9222/devtools/browser/…
                            (or set DESIGN_PLAYBOOK_CDP_URL to either form)
+  --fixed-time INSTANT     start every capture's Date at this ISO 8601 instant
+                           (2026-01-01T09:00:00Z) and seed Math.random, for
+                           byte-identical evidence (or DESIGN_PLAYBOOK_FIXED_TIME)
 `;

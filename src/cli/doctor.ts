@@ -9,14 +9,15 @@ import * as path from 'path';
 import { execFile } from 'child_process';
 import { resolveRunRoot, RUN_MARKERS } from '../runRoot';
 import { BrowserSession } from '../browser/browserSession';
-import { captureTimeoutMs, maxParallel } from '../browser/options';
+import { browserFlags, captureTimeoutMs, fixedTime, maxParallel } from '../browser/options';
 import { parseFlags, BROWSER_FLAGS_HELP } from './args';
 
 export const DOCTOR_USAGE = `Usage: design-playbook-evidence doctor [--json]
 
 Reports the browser a capture would use (path, source, version), whether it
 launches or the attach address answers, and where captures would land
-(run root, run markers). Exit status 0 when a capture could run, 1 otherwise.
+(run root, run markers) and the clock captures run on (fixed or real date).
+Exit status 0 when a capture could run, 1 otherwise.
 
   --json   print the report as JSON
   --help   this help
@@ -44,6 +45,8 @@ export interface DoctorReport {
     error?: string;
   };
   limits: { maxParallel: number; captureTimeoutMs: number };
+  /** The fixed clock (--fixed-time / DESIGN_PLAYBOOK_FIXED_TIME): null when pages see the real date. */
+  clock: { fixedTime: string | null; source?: string; error?: string };
 }
 
 function binaryVersion(executable: string): Promise<string | undefined> {
@@ -91,11 +94,19 @@ export async function doctorReport(env: NodeJS.ProcessEnv = process.env): Promis
         warnings: resolved.warnings,
       }
     : { ok: false, markers: [], warnings: [], error: resolved.error };
+  let clock: DoctorReport['clock'];
+  try {
+    const fixed = fixedTime(browserFlags(), env);
+    clock = fixed ? { fixedTime: fixed.iso, source: fixed.source } : { fixedTime: null };
+  } catch (err) {
+    clock = { fixedTime: null, error: (err as Error).message };
+  }
   return {
-    ok: browser.works && runRoot.ok,
+    ok: browser.works && runRoot.ok && !clock.error,
     browser,
     runRoot,
     limits: { maxParallel: maxParallel(env), captureTimeoutMs: captureTimeoutMs(env) },
+    clock,
   };
 }
 
@@ -119,6 +130,10 @@ export function formatDoctorReport(report: DoctorReport): string {
     lines.push(`run root:  NOT USABLE — ${r.error}`);
   }
   lines.push(`limits:    ${report.limits.maxParallel} captures in parallel, ${report.limits.captureTimeoutMs} ms per capture`);
+  const c = report.clock;
+  if (c.error) lines.push(`clock:     NOT USABLE — ${c.error}`);
+  else if (c.fixedTime) lines.push(`clock:     fixed at ${c.fixedTime} (from ${c.source}): Date starts there and Math.random is seeded in every capture`);
+  else lines.push(`clock:     virtual while frozen; pages see the real date (--fixed-time or DESIGN_PLAYBOOK_FIXED_TIME fixes it)`);
   lines.push(report.ok ? 'ready: captures can run' : 'not ready: fix the lines above');
   return lines.join('\n') + '\n';
 }

@@ -5,7 +5,7 @@
  * --ws-endpoint) are accepted in every mode, server included.
  */
 import { serveStdio } from '../server';
-import { configureBrowser } from '../browser/options';
+import { configureBrowser, fixedTime } from '../browser/options';
 import { takeBrowserFlags, UsageError, BROWSER_FLAGS_HELP } from './args';
 
 export interface Subcommand {
@@ -54,7 +54,8 @@ ${commands}
 
 ${BROWSER_FLAGS_HELP}
 Environment: DESIGN_PLAYBOOK_RUN_ROOT, DESIGN_PLAYBOOK_CHROME_PATH, DESIGN_PLAYBOOK_CDP_URL,
-DESIGN_PLAYBOOK_MAX_PARALLEL (default 4), DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS (default 60000).
+DESIGN_PLAYBOOK_MAX_PARALLEL (default 4), DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS (default 60000),
+DESIGN_PLAYBOOK_FIXED_TIME (an ISO 8601 instant: a fixed clock for every capture).
 `;
 }
 
@@ -66,7 +67,20 @@ export async function runCli(argv: string[]): Promise<number | undefined> {
   try {
     const taken = takeBrowserFlags(argv);
     rest = taken.rest;
-    configureBrowser({ executablePath: taken.browser['executable-path'], browserUrl: taken.browser['browser-url'], wsEndpoint: taken.browser['ws-endpoint'] });
+    configureBrowser({
+      executablePath: taken.browser['executable-path'],
+      browserUrl: taken.browser['browser-url'],
+      wsEndpoint: taken.browser['ws-endpoint'],
+      fixedTime: taken.browser['fixed-time'],
+    });
+    // A malformed fixed clock stops the start (doctor reports it instead), rather than failing every capture later.
+    if (taken.rest[0] !== 'doctor') {
+      try {
+        fixedTime();
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+    }
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`${err.message}\n\n${usage()}`);
