@@ -25,7 +25,7 @@ export interface ClockControls {
 
 /** Guard against a page that queues work at one instant without end. */
 const MAX_CALLBACKS_PER_ADVANCE = 100_000;
-/** Real-time bound on waiting for media seeks. */
+/** Real-time bound on waiting for media to show their first frame. */
 const MEDIA_SEEK_BUDGET_MS = 2_000;
 /** What an idle callback is told it has left, ms; shrinks per call so a "while time remains" loop ends. */
 const IDLE_BUDGET_MS = 50;
@@ -34,6 +34,7 @@ type Callback = (...args: unknown[]) => unknown;
 
 export function installControls(win: Window & typeof globalThis, config: VirtualClockConfig): ClockControls {
   const realSetTimeout = win.setTimeout.bind(win);
+  const realClearTimeout = win.clearTimeout.bind(win);
   const RealDate = win.Date;
   const RealMessageChannel = win.MessageChannel;
 
@@ -174,16 +175,33 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
   const stillMedia = async (): Promise<void> => {
     const doc = win.document;
     if (!doc) return;
-    const seeks: Array<Promise<void>> = [];
+    const settled: Array<Promise<void>> = [];
     for (const media of Array.from(doc.querySelectorAll('video, audio')) as HTMLMediaElement[]) {
       media.autoplay = false;
       media.pause();
-      if (media.readyState >= 1 && media.currentTime !== 0) {
-        seeks.push(new Promise<void>((resolve) => media.addEventListener('seeked', () => resolve(), { once: true })));
-        media.currentTime = 0;
-      }
+      settled.push(firstFrame(media));
     }
-    if (seeks.length) await Promise.race([Promise.all(seeks), new Promise<void>((resolve) => realSetTimeout(resolve, MEDIA_SEEK_BUDGET_MS))]);
+    if (!settled.length) return;
+    let timer = 0;
+    await Promise.race([Promise.all(settled), new Promise<void>((resolve) => (timer = realSetTimeout(resolve, MEDIA_SEEK_BUDGET_MS)))]);
+    realClearTimeout(timer);
+    // The events the pause and the seek queued (timeupdate, pause, seeked) run before the capture.
+    await inRealTask(() => undefined);
+  };
+  /** Resolves once the element shows its frame at 0 s (or has no media to show). */
+  const firstFrame = async (media: HTMLMediaElement): Promise<void> => {
+    const HAVE_CURRENT_DATA = 2;
+    if (media.readyState < HAVE_CURRENT_DATA && !media.error && media.networkState !== media.NETWORK_NO_SOURCE) {
+      await new Promise<void>((resolve) => {
+        media.addEventListener('loadeddata', () => resolve(), { once: true });
+        media.addEventListener('error', () => resolve(), { once: true });
+      });
+    }
+    if (media.readyState >= 1 && (media.currentTime !== 0 || media.seeking)) {
+      const seeked = new Promise<void>((resolve) => media.addEventListener('seeked', () => resolve(), { once: true }));
+      media.currentTime = 0;
+      await seeked;
+    }
   };
 
   return {

@@ -1,0 +1,134 @@
+/**
+ * The virtual clock's pure parts: the order its queue runs things in, the
+ * timer clamping browsers apply, the seeded Math.random, and the fixed-clock
+ * setting's parsing.
+ */
+import { Scheduler } from '../../cdp/injected/clock/scheduler';
+import { seededRandom } from '../../cdp/injected/clock/random';
+import { parseFixedTime, fixedTime } from '../../src/browser/options';
+
+/** Runs the scheduler up to `until` the way the page's controls do, logging what ran. */
+function runUntil(scheduler: Scheduler, until: number): void {
+  for (let guard = 0; guard < 10_000; guard++) {
+    const due = scheduler.peek(until);
+    if (!due) break;
+    if (due.kind === 'timer') {
+      scheduler.now = Math.max(scheduler.now, due.job.due);
+      scheduler.take(due.job)();
+    } else {
+      scheduler.now = due.time;
+      for (const callback of scheduler.takeFrame()) callback(due.time);
+    }
+  }
+  scheduler.now = until;
+}
+
+describe('virtual clock scheduler', () => {
+  test('runs timers by due time, then by the order they were set; frames after timers due at the same instant', () => {
+    const s = new Scheduler(16);
+    const log: string[] = [];
+    s.schedule(16, () => log.push('t16-first'), false);
+    s.requestFrame((t) => log.push(`frame@${t}`));
+    s.schedule(5, () => log.push('t5'), false);
+    s.schedule(16, () => log.push('t16-second'), false);
+    s.schedule(0, () => log.push('t0'), false);
+    runUntil(s, 40);
+    expect(log).toEqual(['t0', 't5', 't16-first', 't16-second', 'frame@16']);
+    expect(s.now).toBe(40);
+  });
+
+  test('a frame callback registered during a frame waits for the next boundary', () => {
+    const s = new Scheduler(16);
+    const times: number[] = [];
+    const loop = (t: number) => {
+      times.push(t);
+      s.requestFrame(loop);
+    };
+    s.requestFrame(loop);
+    runUntil(s, 50);
+    expect(times).toEqual([16, 32, 48]);
+  });
+
+  test('nothing runs until time is advanced past its due time', () => {
+    const s = new Scheduler(16);
+    let ran = 0;
+    s.schedule(400, () => ran++, false);
+    runUntil(s, 399);
+    expect(ran).toBe(0);
+    runUntil(s, 400);
+    expect(ran).toBe(1);
+  });
+
+  test('intervals repeat at their period; cancelled jobs never run', () => {
+    const s = new Scheduler(16);
+    const ticks: number[] = [];
+    const id = s.schedule(10, () => ticks.push(s.now), true);
+    const cancelled = s.schedule(20, () => ticks.push(-1), false);
+    s.cancel(cancelled);
+    runUntil(s, 45);
+    expect(ticks).toEqual([10, 20, 30, 40]);
+    s.cancel(id);
+    runUntil(s, 100);
+    expect(ticks).toHaveLength(4);
+    expect(s.pendingCount()).toBe(0);
+  });
+
+  test('zero-delay timers nested deeper than five are clamped to 4 ms, so a self-rescheduling timer cannot stop time', () => {
+    const s = new Scheduler(16);
+    const at: number[] = [];
+    const again = () => {
+      at.push(s.now);
+      s.schedule(0, again, false);
+    };
+    s.schedule(0, again, false);
+    runUntil(s, 12);
+    // Levels 1-5 run at 0 ms; from level 6 each waits 4 ms.
+    expect(at).toEqual([0, 0, 0, 0, 0, 4, 8, 12]);
+  });
+
+  test('a child frame starting later keeps frame boundaries on the shared grid', () => {
+    const s = new Scheduler(16, 40);
+    const times: number[] = [];
+    s.requestFrame((t) => times.push(t));
+    runUntil(s, 60);
+    expect(times).toEqual([48]);
+  });
+});
+
+describe('seeded Math.random', () => {
+  test('the same seed gives the same sequence, in [0, 1)', () => {
+    const a = seededRandom(0x5eed);
+    const b = seededRandom(0x5eed);
+    const first = Array.from({ length: 1000 }, () => a());
+    expect(Array.from({ length: 1000 }, () => b())).toEqual(first);
+    expect(first.every((n) => n >= 0 && n < 1)).toBe(true);
+    expect(new Set(first).size).toBeGreaterThan(990);
+    expect(seededRandom(1)()).not.toBe(first[0]);
+  });
+});
+
+describe('fixed clock setting', () => {
+  test('reads an ISO 8601 instant with its offset', () => {
+    expect(parseFixedTime('2026-01-01T09:00:00Z', 'X')).toEqual({ iso: '2026-01-01T09:00:00.000Z', epochMs: Date.UTC(2026, 0, 1, 9), source: 'X' });
+    expect(parseFixedTime('2026-01-01T09:00:00+02:00', 'X').iso).toBe('2026-01-01T07:00:00.000Z');
+    expect(parseFixedTime('2026-01-01T09:00:00.250-0130', 'X').iso).toBe('2026-01-01T10:30:00.250Z');
+    expect(parseFixedTime(' 2026-06-30 23:59Z ', 'X').iso).toBe('2026-06-30T23:59:00.000Z');
+  });
+
+  test.each(['tomorrow', '2026-01-01', '2026-01-01T09:00:00', '2026-02-31T00:00:00Z', '2026-01-01T24:00:00Z', '1767258000000', ''])(
+    'refuses %p, naming the setting and the rule',
+    (value) => {
+      expect(() => parseFixedTime(value, 'DESIGN_PLAYBOOK_FIXED_TIME')).toThrow(
+        `DESIGN_PLAYBOOK_FIXED_TIME must be an ISO 8601 instant with a date, a time and an offset, such as 2026-01-01T09:00:00Z or 2026-01-01T09:00:00+02:00 (got '${value}')`,
+      );
+    },
+  );
+
+  test('--fixed-time outranks the environment; unset or blank means the real date', () => {
+    const env = { DESIGN_PLAYBOOK_FIXED_TIME: '2026-01-01T00:00:00Z' };
+    expect(fixedTime({ fixedTime: '2027-01-01T00:00:00Z' }, env)?.source).toBe('--fixed-time');
+    expect(fixedTime({}, env)).toEqual({ iso: '2026-01-01T00:00:00.000Z', epochMs: Date.UTC(2026, 0, 1), source: 'DESIGN_PLAYBOOK_FIXED_TIME' });
+    expect(fixedTime({}, {})).toBeNull();
+    expect(fixedTime({}, { DESIGN_PLAYBOOK_FIXED_TIME: '  ' })).toBeNull();
+  });
+});
