@@ -126,6 +126,17 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
 
   // Web Animations (CSS ones are already stopped by the freeze sheet) and SVG animations follow virtual time.
   const animationStarts = new WeakMap<Animation, number>();
+  const elementPrototype = win.Element?.prototype;
+  if (elementPrototype && typeof elementPrototype.animate === 'function') {
+    const animate = elementPrototype.animate;
+    define(elementPrototype, 'animate', function (this: Element, ...args: Parameters<Element['animate']>) {
+      const animation = animate.apply(this, args);
+      animationStarts.set(animation, scheduler.now);
+      animation.pause();
+      animation.currentTime = 0;
+      return animation;
+    });
+  }
   const syncAnimations = () => {
     const doc = win.document;
     if (!doc) return;
@@ -133,8 +144,9 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
       for (const animation of doc.getAnimations()) {
         let started = animationStarts.get(animation);
         if (started === undefined) {
+          // Not started through animate(): it starts now, on the virtual clock (its real progress so far is a race).
           if (animation.playState !== 'running') continue;
-          started = scheduler.now - Number(animation.currentTime ?? 0);
+          started = scheduler.now;
           animationStarts.set(animation, started);
           animation.pause();
         }
