@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
  * The package's bin. With no subcommand it serves MCP on stdio; subcommands
- * are the CLI (see src/cli/main.ts).
+ * are the CLI (see src/cli/commands.ts). The program is put together in
+ * src/main.ts.
  */
-import { runCli } from './cli/main';
+import { runMain } from './main';
 
-runCli(process.argv.slice(2)).then(
+runMain(process.argv.slice(2)).then(
   (code) => {
     if (code !== undefined) process.exitCode = code;
   },

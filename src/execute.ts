@@ -20,7 +20,7 @@ import { resolveRunRoot } from './runRoot';
 import { CONTAINMENT_MESSAGES, readArtifact, writeTarget, type ResolvedArtifact } from './containment';
 import { ArtifactWriter, WriteRefusal, existsMessage } from './safeWrite';
 import { failedResult, UNKNOWN_STATE, type CaptureResult } from './result';
-import { activeCaptureProvider, type CaptureProvider, type ProviderPayload } from './provider';
+import type { CaptureProvider, ProviderPayload } from './provider';
 import { buildProbeSidecar } from './probe';
 import { writeFailure } from './failures';
 
@@ -57,7 +57,10 @@ function existsAs(p: string): 'none' | 'file' | 'other' {
 }
 
 export interface ExecuteOptions {
-  provider?: CaptureProvider;
+  /** The provider that captures (the program passes the active one: src/main.ts). */
+  provider: CaptureProvider;
+  /** Hears the unmarked-cwd run-root warning (the program logs the first one). */
+  onUnmarkedCwd?: (warning: string) => void;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -69,7 +72,7 @@ export interface SkippedCapture {
   warnings: string[];
 }
 
-export async function executeCapturePlan(rawArgs: unknown, options: ExecuteOptions = {}): Promise<CaptureResult> {
+export async function executeCapturePlan(rawArgs: unknown, options: ExecuteOptions): Promise<CaptureResult> {
   return (await checkThenCapture(rawArgs, options, false)) as CaptureResult;
 }
 
@@ -78,7 +81,7 @@ export async function executeCapturePlan(rawArgs: unknown, options: ExecuteOptio
  * skipped (whatever `overwrite` says) instead of being refused or replaced:
  * re-running a half-finished plan captures only what is missing.
  */
-export async function executeCapturePlanUnlessPresent(rawArgs: unknown, options: ExecuteOptions = {}): Promise<CaptureResult | SkippedCapture> {
+export async function executeCapturePlanUnlessPresent(rawArgs: unknown, options: ExecuteOptions): Promise<CaptureResult | SkippedCapture> {
   return checkThenCapture(rawArgs, options, true);
 }
 
@@ -94,7 +97,7 @@ async function checkThenCapture(rawArgs: unknown, options: ExecuteOptions, skipE
 
   const fields = parseRuntimeFields(args);
 
-  const runRoot = resolveRunRoot(args.run_root, options.env ?? process.env);
+  const runRoot = resolveRunRoot(args.run_root, options.env ?? process.env, options.onUnmarkedCwd);
   if (!runRoot.ok) return failedResult({ artifact: fields.artifactPath, error: runRoot.error, request });
   const warnings = [...runRoot.warnings];
 
@@ -126,8 +129,7 @@ async function checkThenCapture(rawArgs: unknown, options: ExecuteOptions, skipE
     if (state === 'file' && !fields.overwrite) return fail(existsMessage(p));
   }
 
-  const provider = options.provider ?? activeCaptureProvider();
-  return runProvider(provider, args, { fields, request, target, rootDir: runRoot.root, warnings, fail });
+  return runProvider(options.provider, args, { fields, request, target, rootDir: runRoot.root, warnings, fail });
 }
 
 /** A provider's own `artifact` / `written_path` claim that names anything but the runtime's target. */

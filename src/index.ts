@@ -1,7 +1,17 @@
 /**
  * Library API of design-playbook-evidence.
  */
-export { executeCapturePlan, sidecarLeaf, MANIFEST_REFUSAL } from './execute';
+export { sidecarLeaf, MANIFEST_REFUSAL } from './execute';
+export {
+  executeCapturePlan,
+  registerCaptureProvider,
+  findCaptureProvider,
+  probeCaptureProvider,
+  activeCaptureProvider,
+  createServer,
+  serveStdio,
+  closeBundledBrowser,
+} from './main';
 export {
   parseCaptureContract,
   validateCaptureSnapshot,
@@ -16,17 +26,8 @@ export { writeTarget, readArtifact, CONTAINMENT_CODES, CONTAINMENT_MESSAGES, typ
 export { resolveRunRoot, RUN_MARKERS } from './runRoot';
 export { ToolInputError } from './errors';
 export { captureResultSchema, type CaptureResult } from './result';
-export {
-  registerCaptureProvider,
-  probeCaptureProvider,
-  activeCaptureProvider,
-  type CaptureProvider,
-  type CaptureContext,
-  type ProviderPayload,
-  type ToolDeclaration,
-} from './provider';
+export type { CaptureProvider, CaptureContext, ProviderPayload, ToolDeclaration } from './provider';
 export { captureToolDeclaration, TOOL_NAME, SERVER_NAME } from './toolDeclaration';
-export { createServer, serveStdio } from './server';
 export { DualFramingStdioTransport } from './transport';
 export {
   readManifest,
@@ -40,21 +41,11 @@ export {
   type ManifestFact,
   type ManifestReport,
 } from './manifest';
+/** Deprecated: the BrowserAdapter seam (see src/legacyBrowserAdapter.ts); write a CaptureProvider. */
 export {
   createBundledProvider,
   BundledCaptureProvider,
   type BrowserAdapter,
   type CaptureJob,
   type AdapterOutcome,
-} from './browser/bundledProvider';
-
-/**
- * Closes the bundled provider's browser, for library users who capture with
- * executeCapturePlan without serving (the server closes it on exit itself).
- * Loads no browser code when none was started.
- */
-export async function closeBundledBrowser(): Promise<void> {
-  if (!require.cache[require.resolve('./browser/puppeteerAdapter')]) return;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  await (require('./browser/puppeteerAdapter') as typeof import('./browser/puppeteerAdapter')).closeDefaultAdapter();
-}
+} from './legacyBrowserAdapter';

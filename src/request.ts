@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ToolInputError } from './errors';
 import { contractInputShape, describeValue } from './contract';
-import { actionInputSchema, parseActions, type CaptureAction } from './actions';
+import { actionInputSchema, parseActions, type CaptureAction } from './actionVocabulary';
 
 export const CAPTURE_TYPES = ['screenshot', 'a11y tree', 'interaction trace'] as const;
 export type CaptureType = (typeof CAPTURE_TYPES)[number];

@@ -1,9 +1,12 @@
 /**
- * The MCP server: one tool, served by the active capture provider. The SDK
- * does the JSON-RPC dispatch; argument checking is executeCapturePlan's, so
- * the SDK's own argument validation is not used (its wording would replace
- * the contract's).
+ * The MCP server: one tool, served by the capture provider it is given. The
+ * SDK does the JSON-RPC dispatch; argument checking is executeCapturePlan's,
+ * so the SDK's own argument validation is not used (its wording would replace
+ * the contract's). Serving on stdio and shutting down are the program's
+ * (src/main.ts).
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -12,22 +15,30 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { executeCapturePlan } from './execute';
-import { activeCaptureProvider, type CaptureProvider } from './provider';
+import type { CaptureProvider } from './provider';
+import type { CaptureResult } from './result';
 import { SERVER_NAME } from './toolDeclaration';
-import { DualFramingStdioTransport } from './transport';
 import { log } from './log';
 
-const VERSION: string = (() => {
+/** The package's version, for the initialize answer (dist/src/server.js -> package.json). */
+function packageVersion(): string {
   try {
-    return require('../../package.json').version;
+    return JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).version ?? '0.0.0';
   } catch {
     return '0.0.0';
   }
-})();
+}
 
-export function createServer(provider: CaptureProvider = activeCaptureProvider()): Server {
+/**
+ * `execute` runs one call through the boundary; the program passes its own
+ * (src/main.ts), which also logs the unmarked-cwd warning once.
+ */
+export function createServer(
+  provider: CaptureProvider,
+  execute: (args: unknown) => Promise<CaptureResult> = (args) => executeCapturePlan(args, { provider }),
+): Server {
   const server = new Server(
-    { name: SERVER_NAME, version: VERSION },
+    { name: SERVER_NAME, version: packageVersion() },
     {
       capabilities: { tools: {} },
       instructions:
@@ -47,7 +58,7 @@ export function createServer(provider: CaptureProvider = activeCaptureProvider()
     const { name, arguments: args } = request.params;
     if (name !== provider.toolName) return { isError: true, content: [{ type: 'text', text: `unknown tool: ${name}` }] };
     try {
-      const payload = await executeCapturePlan(args, { provider });
+      const payload = await execute(args);
       return {
         content: [{ type: 'text', text: JSON.stringify(payload, null, 2) }],
         structuredContent: payload as unknown as Record<string, unknown>,
@@ -59,41 +70,4 @@ export function createServer(provider: CaptureProvider = activeCaptureProvider()
     }
   });
   return server;
-}
-
-type ShutdownHook = () => Promise<void> | void;
-const shutdownHooks: ShutdownHook[] = [];
-
-/** Registers work to do before the process exits (closing the browser). */
-export function onShutdown(hook: ShutdownHook): void {
-  shutdownHooks.push(hook);
-}
-
-async function runShutdownHooks(): Promise<void> {
-  await Promise.allSettled(shutdownHooks.splice(0).map((hook) => hook()));
-}
-
-/**
- * Serves MCP on stdin/stdout until end of input or a signal, then closes
- * what the provider opened and exits 0. stdout carries protocol only.
- */
-export async function serveStdio(options: { provider?: CaptureProvider } = {}): Promise<void> {
-  // Anything that tries to print to stdout would corrupt the protocol stream.
-  console.log = (...parts: unknown[]) => log(parts.map(String).join(' '));
-  console.info = console.log;
-  const server = createServer(options.provider ?? activeCaptureProvider());
-  const transport = new DualFramingStdioTransport();
-  let exiting = false;
-  const exit = async (code: number) => {
-    if (exiting) return;
-    exiting = true;
-    await runShutdownHooks();
-    process.exit(code);
-  };
-  transport.onclose = () => void exit(0);
-  process.on('SIGTERM', () => void exit(0));
-  process.on('SIGINT', () => void exit(0));
-  process.stdout.on('error', () => void exit(0));
-  await server.connect(transport);
-  log(`serving ${SERVER_NAME} on stdio`);
 }

@@ -1,7 +1,7 @@
 import type { CdpSession } from '../types';
 import type { TraceClock } from './clock';
 import type { HarHeader, ResourceSnapshot } from './format';
-import { withDeadline } from './deadline';
+import { withDeadline } from '../deadline';
 import { frameIdFor } from './format';
 import type { ResourceStore } from './resourceStore';
 
@@ -100,7 +100,7 @@ export class NetworkCapture {
    * entries by request time.
    */
   async drain(maxMs: number): Promise<ResourceSnapshot[]> {
-    await withDeadline(Promise.all(this.bodyFetches), maxMs, 'response bodies').catch(() => undefined);
+    await withDeadline(Promise.all(this.bodyFetches), maxMs, `response bodies timed out after ${maxMs} ms`).catch(() => undefined);
     return [...this.entries].sort((a, b) => a._monotonicTime - b._monotonicTime);
   }
 

@@ -1,8 +1,8 @@
 import type { Page } from 'puppeteer';
 import type { CdpSession } from '../types';
-import { traceCallFor, type TraceCall, type TracedActionMeta } from './actions';
+import { traceCallFor, type TraceCall, type TracedActionMeta } from './traceCalls';
 import { monotonicClock, type TraceClock } from './clock';
-import { withDeadline } from './deadline';
+import { withDeadline } from '../deadline';
 import {
   TRACE_FORMAT_VERSION,
   pageIdFor,
@@ -19,7 +19,7 @@ import { Snapshotter } from './snapshotter';
 import { SubtreeReferencer } from './subtreeReferences';
 import { writeTraceZip } from './writer';
 
-export type { TracedActionMeta, TracedMethod } from './actions';
+export type { TracedActionMeta, TracedMethod } from './traceCalls';
 
 export interface TraceContextOptions {
   viewport: { width: number; height: number };
@@ -167,6 +167,11 @@ export class TraceRecorder {
     return this.traced(traceCallFor(meta), run, inputPoint);
   }
 
+  /** A recorder step bounded by the step timeout (a dialog can block the page indefinitely). */
+  private bounded<T>(work: Promise<T>, what: string): Promise<T> {
+    return withDeadline(work, this.stepTimeoutMs, `${what} timed out after ${this.stepTimeoutMs} ms (is a dialog open?)`);
+  }
+
   private async traced<T>(
     call: TraceCall,
     run: () => Promise<T>,
@@ -178,7 +183,7 @@ export class TraceRecorder {
     await this.snapshot(callId, 'before');
     if (call.isInput) {
       let point: Point | undefined;
-      if (inputPoint) point = await withDeadline(inputPoint(), this.stepTimeoutMs, 'input point').catch(() => undefined);
+      if (inputPoint) point = await this.bounded(inputPoint(), 'input point').catch(() => undefined);
       const box = await this.snapshot(callId, 'action', call.target, (targetBox) => {
         if (!point && targetBox && call.method === 'click')
           point = { x: targetBox.x + targetBox.width / 2, y: targetBox.y + targetBox.height / 2 };
@@ -212,11 +217,7 @@ export class TraceRecorder {
     beforeEmit?: (targetBox: Box | undefined) => void,
   ): Promise<Box | undefined | null> {
     try {
-      const captured = await withDeadline(
-        this.snapshotter.capture(callId, phase, { targetSelector, knownUrls: this.network.recordedUrls() }),
-        this.stepTimeoutMs,
-        `${phase} snapshot`,
-      );
+      const captured = await this.bounded(this.snapshotter.capture(callId, phase, { targetSelector, knownUrls: this.network.recordedUrls() }), `${phase} snapshot`);
       for (const sheet of captured.unrecordedStylesheets)
         this.network.addSynthesizedStylesheet(sheet.url, sheet.text, sheet.frameCdpId);
       // Back-references count written snapshots: encode only what is written.
@@ -241,9 +242,9 @@ export class TraceRecorder {
       // Independent waits: let in-flight requests finish while the final frame is taken.
       await Promise.all([
         this.network.settle(NETWORK_SETTLE_MS),
-        withDeadline(this.screencast.captureFinalFrame(this.options.viewport), this.stepTimeoutMs, 'final frame').catch(() => undefined),
+        this.bounded(this.screencast.captureFinalFrame(this.options.viewport), 'final frame').catch(() => undefined),
       ]);
-      await withDeadline(this.screencast.stop(), this.stepTimeoutMs, 'stop screencast').catch(() => undefined);
+      await this.bounded(this.screencast.stop(), 'stop screencast').catch(() => undefined);
       this.state = 'finished';
       this.unlisten();
       const network = await this.network.drain(this.stepTimeoutMs);
@@ -259,7 +260,7 @@ export class TraceRecorder {
     if (this.state === 'disposed') return;
     this.state = 'disposed';
     this.unlisten();
-    if (this.screencast) await withDeadline(this.screencast.stop(), this.stepTimeoutMs, 'stop screencast').catch(() => undefined);
+    if (this.screencast) await this.bounded(this.screencast.stop(), 'stop screencast').catch(() => undefined);
   }
 
   private emit(event: TraceEvent): void {

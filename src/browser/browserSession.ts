@@ -17,7 +17,8 @@ import * as os from 'os';
 import * as path from 'path';
 import CDP from 'chrome-remote-interface';
 import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer';
-import { attachTarget, browserFlags, captureTimeoutMs, type AttachTarget, type BrowserFlags } from './options';
+import { attachTarget, captureTimeoutMs, type AttachTarget, type BrowserFlags } from './options';
+import { BROWSER_CLOSE_MS, BROWSER_EXIT_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, stepWithin } from '../deadline';
 import { findBrowser, type FoundBrowser } from './findBrowser';
 import { log } from '../log';
 
@@ -66,8 +67,9 @@ export class BrowserSession {
   private exitHookInstalled = false;
   private spare: { browser: Browser; ready: Promise<{ context: BrowserContext; page: Page }> } | null = null;
 
+  /** `flags` are read at each start, so the CLI can set them after the session is made. */
   constructor(
-    private readonly flags: () => BrowserFlags = browserFlags,
+    private readonly flags: () => BrowserFlags = () => ({}),
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
@@ -133,7 +135,7 @@ export class BrowserSession {
   };
 
   private protocolTimeout(): number {
-    return captureTimeoutMs(this.env) + 30_000;
+    return captureTimeoutMs(this.env) + PROTOCOL_TIMEOUT_SLACK_MS;
   }
 
   private async launch(): Promise<Browser> {
@@ -246,14 +248,14 @@ export class BrowserSession {
    * disposes the context from its own process). If even that does not
    * answer, a launched browser is killed so the next capture starts clean.
    */
-  async closeContext(context: BrowserContext, timeoutMs = 10_000): Promise<void> {
+  async closeContext(context: BrowserContext, timeoutMs = CONTEXT_CLOSE_MS): Promise<void> {
     const id = context.id;
     if (!id || !this.ownedContexts.has(id)) return; // already closed
     this.ownedContexts.delete(id);
     try {
-      await withTimeout(context.close(), timeoutMs, 'closing the capture context');
+      await stepWithin(context.close(), timeoutMs, 'closing the capture context');
     } catch (err) {
-      if (!(err instanceof StepTimeout) || !context.browser().connected) return;
+      if (!(err instanceof DeadlineExceeded) || !context.browser().connected) return;
       log(`could not close a capture context: ${err.message}`);
       if (!this.attachTarget()) this.kill();
     }
@@ -276,7 +278,7 @@ export class BrowserSession {
     if (!browser) return;
     if (browser.process()) {
       try {
-        await withTimeout(browser.close(), 5_000, 'closing the browser');
+        await stepWithin(browser.close(), BROWSER_CLOSE_MS, 'closing the browser');
       } catch {
         const child = browser.process();
         if (child && child.exitCode === null) child.kill('SIGKILL');
@@ -298,7 +300,7 @@ export class BrowserSession {
     const child = browser.process();
     if (child && child.exitCode === null && child.signalCode === null) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 5_000);
+        const timer = setTimeout(resolve, BROWSER_EXIT_MS);
         child.once('exit', () => {
           clearTimeout(timer);
           resolve();
@@ -328,17 +330,4 @@ export class BrowserSession {
 
 function firstLines(message: string, count = 4): string {
   return message.split('\n').slice(0, count).join(' ').replace(/\s+/g, ' ').trim();
-}
-
-/** A step (closing a context, a cleanup) that did not answer in time. */
-export class StepTimeout extends Error {}
-
-export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StepTimeout(`${what} took longer than ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }

@@ -11,6 +11,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import puppeteer from 'puppeteer';
 
 export interface FoundBrowser {
   executablePath: string;
@@ -67,8 +68,6 @@ function isExecutableFile(p: string): boolean {
 export function puppeteerInstalledBrowsers(env: NodeJS.ProcessEnv = process.env): string[] {
   const found: string[] = [];
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const puppeteer = require('puppeteer') as { executablePath(): string };
     const pinned = puppeteer.executablePath();
     if (pinned) found.push(pinned);
   } catch {

@@ -10,14 +10,11 @@
  */
 import type { Frame, Page } from 'puppeteer';
 import type { Freeze } from '../contract';
-import { NAVIGATION_BUDGET_MS } from '../actions';
+import { DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS } from '../deadline';
 import { PageClock } from './pageClock';
 
 export const FREEZE_CSS =
   '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
-export const FONTS_BUDGET_MS = 10_000;
-/** Playwright's networkidle: no request in flight for 500 ms. */
-export const NETWORK_IDLE_MS = 500;
 
 async function adoptFreezeSheet(frame: Frame): Promise<void> {
   await frame.evaluate((css) => {
@@ -64,7 +61,7 @@ async function onSettledDocument<T>(page: Page, step: () => Promise<T>): Promise
 }
 
 async function waitForParsedDocument(page: Page): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + DOCUMENT_SETTLE_MS;
   while (Date.now() < deadline) {
     const parsed = await page.evaluate(() => document.readyState !== 'loading').catch(() => false);
     if (parsed) return;

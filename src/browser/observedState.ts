@@ -6,6 +6,7 @@
  */
 import type { Page } from 'puppeteer';
 import { UNKNOWN_STATE } from '../result';
+import { OBSERVED_STATE_MS, withDeadline } from '../deadline';
 
 /** The in-page read; exported so tests can run the same rule on a page. */
 export function readDataStateInPage(): string | null {
@@ -22,19 +23,11 @@ export function readDataStateInPage(): string | null {
   return null;
 }
 
-export async function readObservedState(page: Page, timeoutMs = 5_000): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
+export async function readObservedState(page: Page, timeoutMs = OBSERVED_STATE_MS): Promise<string> {
   try {
-    const value = await Promise.race([
-      page.evaluate(readDataStateInPage),
-      new Promise<null>((resolve) => {
-        timer = setTimeout(() => resolve(null), timeoutMs);
-      }),
-    ]);
+    const value = await withDeadline(page.evaluate(readDataStateInPage), timeoutMs, 'reading data-state');
     return typeof value === 'string' && value.trim() ? value.trim() : UNKNOWN_STATE;
   } catch {
     return UNKNOWN_STATE;
-  } finally {
-    clearTimeout(timer);
   }
 }

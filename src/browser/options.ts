@@ -2,6 +2,8 @@
  * How the bundled provider reaches a browser: the CLI flags (server mode and
  * subcommands alike) and the environment. Flags outrank the environment.
  */
+import { DEFAULT_CAPTURE_TIMEOUT_MS } from '../deadline';
+
 export interface BrowserFlags {
   /** --executable-path: the Chrome/Chromium binary to launch. */
   executablePath?: string;
@@ -17,19 +19,7 @@ export interface BrowserFlags {
 
 export type AttachTarget = { kind: 'browser-url'; url: string; source: string } | { kind: 'ws-endpoint'; url: string; source: string };
 
-export const DEFAULT_CAPTURE_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_PARALLEL = 4;
-
-let flags: BrowserFlags = {};
-
-/** Set once by the CLI before the provider is created. */
-export function configureBrowser(next: BrowserFlags): void {
-  flags = { ...next };
-}
-
-export function browserFlags(): BrowserFlags {
-  return flags;
-}
 
 /** A CDP URL in either form: ws(s):// as is, http(s):// or bare host:port as a browser URL. */
 export function parseCdpUrl(value: string, source: string): AttachTarget {
@@ -41,7 +31,7 @@ export function parseCdpUrl(value: string, source: string): AttachTarget {
 }
 
 /** Attach when a flag or DESIGN_PLAYBOOK_CDP_URL says so; null = launch. */
-export function attachTarget(given: BrowserFlags = flags, env: NodeJS.ProcessEnv = process.env): AttachTarget | null {
+export function attachTarget(given: BrowserFlags, env: NodeJS.ProcessEnv = process.env): AttachTarget | null {
   if (given.wsEndpoint) return parseCdpUrl(given.wsEndpoint, '--ws-endpoint');
   if (given.browserUrl) return parseCdpUrl(given.browserUrl, '--browser-url');
   const fromEnv = env.DESIGN_PLAYBOOK_CDP_URL;
@@ -102,7 +92,7 @@ export function parseFixedTime(value: string, source: string): FixedTime {
 }
 
 /** The fixed clock in force (--fixed-time outranks DESIGN_PLAYBOOK_FIXED_TIME); null = pages see the real date. Throws on a malformed value. */
-export function fixedTime(given: BrowserFlags = flags, env: NodeJS.ProcessEnv = process.env): FixedTime | null {
+export function fixedTime(given: BrowserFlags = {}, env: NodeJS.ProcessEnv = process.env): FixedTime | null {
   if (given.fixedTime !== undefined) return parseFixedTime(given.fixedTime, '--fixed-time');
   const fromEnv = env.DESIGN_PLAYBOOK_FIXED_TIME;
   if (fromEnv !== undefined && fromEnv.trim() !== '') return parseFixedTime(fromEnv, 'DESIGN_PLAYBOOK_FIXED_TIME');

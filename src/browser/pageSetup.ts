@@ -6,7 +6,7 @@
  */
 import type { Page } from 'puppeteer';
 import type { Freeze, Viewport } from '../contract';
-import { ACTION_BUDGET_MS, NAVIGATION_BUDGET_MS } from '../actions';
+import { ACTION_BUDGET_MS, NAVIGATION_BUDGET_MS } from '../deadline';
 
 export async function emulate(page: Page, viewport: Viewport): Promise<void> {
   page.setDefaultTimeout(ACTION_BUDGET_MS);

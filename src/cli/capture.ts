@@ -5,11 +5,10 @@
  * argument error.
  */
 import * as path from 'path';
-import { executeCapturePlan } from '../execute';
+import type { Program } from './program';
 import { COLOR_SCHEMES } from '../contract';
 import { CAPTURE_TYPES } from '../request';
 import { parseFlags, single, UsageError, BROWSER_FLAGS_HELP, type FlagSpec } from './args';
-import { closeDefaultAdapter } from '../browser/puppeteerAdapter';
 
 export const CAPTURE_USAGE = `Usage: design-playbook-evidence capture --url URL --out evidence/NAME [options]
 
@@ -103,7 +102,7 @@ export function captureArguments(argv: string[]): Record<string, unknown> {
   return args;
 }
 
-export async function runCapture(argv: string[]): Promise<number> {
+export async function runCapture(argv: string[], program: Program): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(CAPTURE_USAGE);
     return 0;
@@ -119,7 +118,7 @@ export async function runCapture(argv: string[]): Promise<number> {
     throw err;
   }
   try {
-    const payload = await executeCapturePlan(args);
+    const payload = await program.executeCapturePlan(args);
     process.stdout.write(JSON.stringify(payload, null, 2) + '\n');
     return payload.result === 'captured' ? 0 : 1;
   } catch (err) {
@@ -129,6 +128,6 @@ export async function runCapture(argv: string[]): Promise<number> {
     }
     throw err;
   } finally {
-    await closeDefaultAdapter();
+    await program.close();
   }
 }

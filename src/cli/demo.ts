@@ -9,10 +9,9 @@ import * as http from 'http';
 import * as path from 'path';
 import type { AddressInfo } from 'net';
 import { pathToFileURL } from 'url';
-import { executeCapturePlan } from '../execute';
 import { sidecarLeaf } from '../execute';
+import type { Program } from './program';
 import type { CaptureResult } from '../result';
-import { closeDefaultAdapter } from '../browser/puppeteerAdapter';
 import { parseFlags, single, BROWSER_FLAGS_HELP } from './args';
 
 export const DEMO_USAGE = `Usage: design-playbook-evidence demo [--out DIR] [--file]
@@ -131,7 +130,7 @@ export function demoCaptures(url: string, runRoot: string): DemoCapture[] {
   ];
 }
 
-export async function runDemo(argv: string[]): Promise<number> {
+export async function runDemo(argv: string[], program: Program): Promise<number> {
   const flags = parseFlags(argv, { out: { value: true }, file: { value: false }, help: { value: false } });
   if (flags.switches.has('help')) {
     process.stdout.write(DEMO_USAGE);
@@ -150,7 +149,7 @@ export async function runDemo(argv: string[]): Promise<number> {
       const started = Date.now();
       let result: CaptureResult;
       try {
-        result = await executeCapturePlan(capture.args);
+        result = await program.executeCapturePlan(capture.args);
       } catch (err) {
         failures++;
         out.write(`✗ ${capture.label}: ${(err as Error).message}\n`);
@@ -167,7 +166,7 @@ export async function runDemo(argv: string[]): Promise<number> {
       for (const warning of result.warnings) out.write(`  warning: ${warning}\n`);
     }
   } finally {
-    await closeDefaultAdapter();
+    await program.close();
     await server?.close();
   }
   out.write(

@@ -9,7 +9,8 @@ import * as path from 'path';
 import { execFile } from 'child_process';
 import { resolveRunRoot, RUN_MARKERS } from '../runRoot';
 import { BrowserSession } from '../browser/browserSession';
-import { browserFlags, captureTimeoutMs, fixedTime, maxParallel } from '../browser/options';
+import { captureTimeoutMs, fixedTime, maxParallel, type BrowserFlags } from '../browser/options';
+import type { Program } from './program';
 import { parseFlags, BROWSER_FLAGS_HELP } from './args';
 
 export const DOCTOR_USAGE = `Usage: design-playbook-evidence doctor [--json]
@@ -55,8 +56,12 @@ function binaryVersion(executable: string): Promise<string | undefined> {
   });
 }
 
-export async function doctorReport(env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
-  const session = new BrowserSession(undefined, env);
+export async function doctorReport(
+  env: NodeJS.ProcessEnv = process.env,
+  flags: BrowserFlags = {},
+  onUnmarkedCwd?: (warning: string) => void,
+): Promise<DoctorReport> {
+  const session = new BrowserSession(() => flags, env);
   const browser: DoctorReport['browser'] = { mode: 'none', works: false, detail: '' };
   try {
     const described = session.describe();
@@ -83,7 +88,7 @@ export async function doctorReport(env: NodeJS.ProcessEnv = process.env): Promis
     await session.shutdown().catch(() => undefined);
   }
 
-  const resolved = resolveRunRoot(undefined, env);
+  const resolved = resolveRunRoot(undefined, env, onUnmarkedCwd);
   const runRoot: DoctorReport['runRoot'] = resolved.ok
     ? {
         ok: true,
@@ -96,7 +101,7 @@ export async function doctorReport(env: NodeJS.ProcessEnv = process.env): Promis
     : { ok: false, markers: [], warnings: [], error: resolved.error };
   let clock: DoctorReport['clock'];
   try {
-    const fixed = fixedTime(browserFlags(), env);
+    const fixed = fixedTime(flags, env);
     clock = fixed ? { fixedTime: fixed.iso, source: fixed.source } : { fixedTime: null };
   } catch (err) {
     clock = { fixedTime: null, error: (err as Error).message };
@@ -138,13 +143,13 @@ export function formatDoctorReport(report: DoctorReport): string {
   return lines.join('\n') + '\n';
 }
 
-export async function runDoctor(argv: string[]): Promise<number> {
+export async function runDoctor(argv: string[], program: Program): Promise<number> {
   const flags = parseFlags(argv, { json: { value: false }, help: { value: false } });
   if (flags.switches.has('help')) {
     process.stdout.write(DOCTOR_USAGE);
     return 0;
   }
-  const report = await doctorReport();
+  const report = await doctorReport(process.env, program.browserFlags, program.onUnmarkedCwd);
   process.stdout.write(flags.switches.has('json') ? JSON.stringify(report, null, 2) + '\n' : formatDoctorReport(report));
   return report.ok ? 0 : 1;
 }

@@ -8,9 +8,8 @@ import { walkRenderedStyles } from '../../cdp/styleWalker';
 import type { DesignDeclaration } from '../design';
 import { compareRenderTokens } from './comparator';
 import { unmeasuredFace, type RenderTokensFace } from './face';
+import { PROBE_TIMEOUT_MS, withDeadline } from '../deadline';
 
-/** How long the one DOMSnapshot pass may take before the face reports `failed`. */
-export const PROBE_TIMEOUT_MS = 30_000;
 
 export async function renderTokenProbe(
   session: CdpSession,
@@ -18,20 +17,12 @@ export async function renderTokenProbe(
   options: { timeoutMs?: number } = {},
 ): Promise<RenderTokensFace> {
   const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
-  let timer: NodeJS.Timeout | undefined;
   let elements;
   try {
-    elements = await Promise.race([
-      walkRenderedStyles(session),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no snapshot within ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]);
+    elements = await withDeadline(walkRenderedStyles(session), timeoutMs, `no snapshot within ${timeoutMs} ms`);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return unmeasuredFace('failed', `computed-style walk failed: ${message}`, design);
-  } finally {
-    clearTimeout(timer);
   }
   return compareRenderTokens(elements, design);
 }

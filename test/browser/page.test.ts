@@ -7,8 +7,8 @@ import type { Browser, BrowserContext, Page } from 'puppeteer';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { applyFreeze, FREEZE_CSS } from '../../src/browser/freeze';
 import { readObservedState } from '../../src/browser/observedState';
-import { runActions, runOneAction } from '../../src/browser/actions';
-import type { CaptureAction } from '../../src/actions';
+import { runActions, runOneAction } from '../../src/browser/actionRunner';
+import type { CaptureAction } from '../../src/actionVocabulary';
 
 jest.setTimeout(60_000);
 

@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { findBrowser, BrowserNotFoundError } from '../../src/browser/findBrowser';
 import { attachTarget, parseCdpUrl, captureTimeoutMs, maxParallel } from '../../src/browser/options';
-import { splitKeyCombo } from '../../src/browser/actions';
+import { splitKeyCombo } from '../../src/browser/actionRunner';
 import { Limiter } from '../../src/browser/limiter';
 import { captureArguments, parseViewportFlag } from '../../src/cli/capture';
 import { takeBrowserFlags } from '../../src/cli/args';

@@ -5,7 +5,8 @@
 import { executeCapturePlan } from '../../src/execute';
 import { ToolInputError } from '../../src/errors';
 import { parseRuntimeFields, refuseUnknownFields, RUNTIME_OBJECT_FIELDS, captureInputSchema } from '../../src/request';
-import { parseAction, parseActions, stateSelector, ACTION_KINDS, DEFAULT_WAIT_MS, ACTION_BUDGET_MS, NAVIGATION_BUDGET_MS } from '../../src/actions';
+import { parseAction, parseActions, stateSelector, ACTION_KINDS, DEFAULT_WAIT_MS } from '../../src/actionVocabulary';
+import { ACTION_BUDGET_MS, NAVIGATION_BUDGET_MS } from '../../src/deadline';
 import { FakeProvider } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, listFiles, type RunFixture } from './fixtures';
 

@@ -6,17 +6,9 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { executeCapturePlan } from '../../src/execute';
+import { executeCapturePlan, activeCaptureProvider, clearCaptureProviders, probeCaptureProvider, registerCaptureProvider } from '../../src/main';
 import { ToolInputError } from '../../src/errors';
-import {
-  activeCaptureProvider,
-  clearCaptureProviders,
-  probeCaptureProvider,
-  registerCaptureProvider,
-  type CaptureContext,
-  type CaptureProvider,
-  type ProviderPayload,
-} from '../../src/provider';
+import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/provider';
 import { captureToolDeclaration } from '../../src/toolDeclaration';
 
 type Behaviour = (args: Record<string, unknown>, context: CaptureContext) => ProviderPayload | Promise<ProviderPayload>;

@@ -11,9 +11,9 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { executeCapturePlan } from '../../src/execute';
-import { clearCaptureProviders, registerCaptureProvider, type CaptureContext, type CaptureProvider, type ProviderPayload } from '../../src/provider';
-import { createBundledProvider, type AdapterOutcome, type BrowserAdapter, type CaptureJob } from '../../src/browser/bundledProvider';
+import { executeCapturePlan, clearCaptureProviders, registerCaptureProvider } from '../../src/main';
+import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/provider';
+import { createBundledProvider, type AdapterOutcome, type BrowserAdapter, type CaptureJob } from '../../src/legacyBrowserAdapter';
 import { captureToolDeclaration } from '../../src/toolDeclaration';
 import { DESIGN_AXES } from '../../src/design';
 

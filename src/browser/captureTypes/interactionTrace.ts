@@ -4,7 +4,7 @@
  * archive), records the navigation and each action as calls, and finishes
  * with the archive's bytes.
  */
-import type { CaptureAction } from '../../actions';
+import type { CaptureAction } from '../../actionVocabulary';
 import { TraceRecorder, type TracedActionMeta } from '../../../cdp/trace/recorder';
 import type { CaptureTypeModule } from './types';
 
@@ -42,8 +42,8 @@ function versionNumber(product: string): string {
 }
 
 export const interactionTraceCapture: CaptureTypeModule = {
-  async start({ browser, page, cdp, job }) {
-    const viewport = job.request.viewport;
+  async start({ browser, page, cdp, request }) {
+    const viewport = request.viewport;
     const [product, userAgent] = await Promise.all([browser.version(), browser.userAgent()]);
     const recorder = await TraceRecorder.start(page, cdp, {
       viewport: { width: viewport.width, height: viewport.height },

@@ -25,13 +25,13 @@ export async function readPageFacts(page: Page, cdp: CDPSession, viewport: Viewp
 }
 
 export const screenshotCapture: CaptureTypeModule = {
-  async start({ page, cdp, job }) {
+  async start({ page, cdp, request }) {
     return {
       async finish() {
-        const bytes = await fullPagePng(page, await measurePage(cdp, job.request.viewport.devicePixelRatio));
-        const pageFacts = await readPageFacts(page, cdp, job.request.viewport);
-        const renderTokens = await renderTokenProbe(cdp, job.design);
-        return { bytes, pageFacts, renderTokens };
+        const bytes = await fullPagePng(page, await measurePage(cdp, request.viewport.devicePixelRatio));
+        const page_facts = await readPageFacts(page, cdp, request.viewport);
+        const render_tokens = await renderTokenProbe(cdp, request.design);
+        return { bytes, page_facts, render_tokens };
       },
       async dispose() {},
     };

@@ -4,24 +4,27 @@
  * finishes with the artifact's bytes once the page is frozen.
  */
 import type { Browser, CDPSession, Page } from 'puppeteer';
-import type { ProbePageFacts } from '../../provider';
-import type { CaptureJob } from '../bundledProvider';
-import type { ActionWrapper } from '../actions';
+import type { ProviderPayload } from '../../provider';
+import type { CaptureRequestSnapshot } from '../../contract';
+import type { RuntimeFields } from '../../request';
+import type { ActionWrapper } from '../actionRunner';
 
 export interface CaptureTypeContext {
   browser: Browser;
   page: Page;
   /** A raw CDP session on the capture's page (for the cdp/ modules). */
   cdp: CDPSession;
-  job: CaptureJob;
+  fields: RuntimeFields;
+  /** The normalized contract; `design` only on bound calls. */
+  request: CaptureRequestSnapshot;
 }
 
-export interface CaptureTypeOutput {
-  bytes: Buffer;
-  renderTokens?: unknown;
-  pageFacts?: ProbePageFacts;
-  warnings?: string[];
-}
+/**
+ * The artifact's bytes and what the type measured, named as the provider
+ * payload names it (the screenshot's render-token face and page facts), so
+ * the provider returns it without copying field by field.
+ */
+export type CaptureTypeOutput = { bytes: Buffer } & Pick<ProviderPayload, 'render_tokens' | 'page_facts' | 'warnings'>;
 
 export interface CaptureTypeRun {
   navigate?(url: string, run: () => Promise<void>): Promise<void>;

@@ -1,24 +1,22 @@
 /**
- * CLI dispatch. No subcommand: serve MCP on stdio (returns undefined and the
- * process lives until input ends). Subcommands print JSON or text and return
- * an exit code. Browser flags (--executable-path, --browser-url,
- * --ws-endpoint) are accepted in every mode, server included.
+ * The CLI's subcommands and their dispatch. Each prints JSON or text and
+ * returns an exit code. Serving MCP (no subcommand) and the browser flags
+ * every mode accepts are the program's (src/main.ts), which hands each
+ * subcommand the Program it built.
  */
-import { serveStdio } from '../server';
-import { configureBrowser, fixedTime } from '../browser/options';
-import { takeBrowserFlags, UsageError, BROWSER_FLAGS_HELP } from './args';
+import type { Program } from './program';
+import { UsageError, BROWSER_FLAGS_HELP } from './args';
 
 export interface Subcommand {
   summary: string;
-  /** Loaded on use, so serving MCP loads none of the subcommands. */
-  run(argv: string[]): Promise<number>;
+  /** Loaded on use, so serving MCP loads none of the subcommands (doctor loads the browser code). */
+  run(argv: string[], program: Program): Promise<number>;
 }
 
-/* eslint-disable @typescript-eslint/no-require-imports */
 export const SUBCOMMANDS: Record<string, Subcommand> = {
   capture: {
     summary: 'capture one artifact from the shell and print the result JSON',
-    run: (argv) => (require('./capture') as typeof import('./capture')).runCapture(argv),
+    run: async (argv, program) => (await import('./capture')).runCapture(argv, program),
   },
   run: {
     summary: 'run PLAN.jsonl [--run-root DIR] [--parallel N] [--skip-existing]: a capture plan in bulk, results as JSON lines',
@@ -26,19 +24,18 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   },
   doctor: {
     summary: 'which browser, does it launch, where captures land',
-    run: (argv) => (require('./doctor') as typeof import('./doctor')).runDoctor(argv),
+    run: async (argv, program) => (await import('./doctor')).runDoctor(argv, program),
   },
   demo: {
     summary: 'capture the shipped demo page into ./demo-run and print where the files are',
-    run: (argv) => (require('./demo') as typeof import('./demo')).runDemo(argv),
+    run: async (argv, program) => (await import('./demo')).runDemo(argv, program),
   },
   manifest: {
     summary: 'manifest check <path> [--json]: check manifest.jsonl lines against the v1 schema',
-    run: async (argv) => (require('./manifest') as typeof import('./manifest')).runManifestCli(argv),
+    run: async (argv) => (await import('./manifest')).runManifestCli(argv),
   },
   // Further subcommands: one entry each.
 };
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 export function usage(): string {
   const width = Math.max(...Object.keys(SUBCOMMANDS).map((name) => name.length));
@@ -62,35 +59,9 @@ DESIGN_PLAYBOOK_FIXED_TIME (an ISO 8601 instant: a fixed clock for every capture
 /** Kept for callers of the foundation's name. */
 export const USAGE = usage();
 
-export async function runCli(argv: string[]): Promise<number | undefined> {
-  let rest: string[];
-  try {
-    const taken = takeBrowserFlags(argv);
-    rest = taken.rest;
-    configureBrowser({
-      executablePath: taken.browser['executable-path'],
-      browserUrl: taken.browser['browser-url'],
-      wsEndpoint: taken.browser['ws-endpoint'],
-      fixedTime: taken.browser['fixed-time'],
-    });
-    // A malformed fixed clock stops the start (doctor reports it instead), rather than failing every capture later.
-    if (taken.rest[0] !== 'doctor') {
-      try {
-        fixedTime();
-      } catch (err) {
-        throw new UsageError((err as Error).message);
-      }
-    }
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`${err.message}\n\n${usage()}`);
-    return 2;
-  }
+/** Runs the subcommand `rest` names (the browser flags already taken out); returns the exit code. */
+export async function runCommand(rest: string[], program: Program): Promise<number> {
   const [command, ...args] = rest;
-  if (command === undefined) {
-    await serveStdio();
-    return undefined;
-  }
   if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(usage());
     return 0;
@@ -101,7 +72,7 @@ export async function runCli(argv: string[]): Promise<number | undefined> {
     return 2;
   }
   try {
-    return await sub.run(args);
+    return await sub.run(args, program);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`${command}: ${err.message}\n`);

@@ -1,16 +1,20 @@
 /**
- * The bundled capture provider: serves execute_capture_plan with a real
- * browser. The browser work sits behind one in-process seam, BrowserAdapter
- * (the function that captures and probes), which declares whether it can bind
- * a design declaration; a bound call to one that cannot fails closed rather
- * than capturing unbound.
+ * DEPRECATED: the in-process BrowserAdapter seam, kept so code written
+ * against it keeps working. The bundled provider no longer goes through it:
+ * PuppeteerCaptureProvider (src/browser/puppeteerProvider.ts) implements
+ * CaptureProvider directly. New code writes a CaptureProvider.
+ *
+ * An adapter declares whether it can bind a design declaration; a bound call
+ * to one that cannot fails closed rather than capturing unbound.
  */
-import type { CaptureContext, CaptureProvider, ProbePageFacts, ProviderPayload } from '../provider';
-import type { CaptureRequestSnapshot } from '../contract';
-import type { RuntimeFields } from '../request';
-import type { DesignDeclaration } from '../design';
-import { captureToolDeclaration, TOOL_NAME } from '../toolDeclaration';
+import type { CaptureContext, CaptureProvider, ProbePageFacts, ProviderPayload } from './provider';
+import type { CaptureRequestSnapshot } from './contract';
+import type { RuntimeFields } from './request';
+import type { DesignDeclaration } from './design';
+import { captureToolDeclaration, TOOL_NAME } from './toolDeclaration';
+import { createBrowserCaptureProvider } from './providerRegistry';
 
+/** @deprecated write a CaptureProvider; its capture() receives the same fields in its context. */
 export interface CaptureJob {
   fields: RuntimeFields;
   request: CaptureRequestSnapshot;
@@ -18,6 +22,7 @@ export interface CaptureJob {
   design?: DesignDeclaration;
 }
 
+/** @deprecated a CaptureProvider returns ProviderPayload (render_tokens, page_facts, observed_state, warnings). */
 export interface AdapterOutcome {
   bytes: Buffer;
   observedState: string;
@@ -27,12 +32,14 @@ export interface AdapterOutcome {
   warnings?: string[];
 }
 
+/** @deprecated write a CaptureProvider. */
 export interface BrowserAdapter {
   /** Whether captureAndProbe accepts a design binding. */
   readonly acceptsDesign: boolean;
   captureAndProbe(job: CaptureJob): Promise<AdapterOutcome>;
 }
 
+/** @deprecated wraps a BrowserAdapter as a provider; write a CaptureProvider instead. */
 export class BundledCaptureProvider implements CaptureProvider {
   readonly toolName = TOOL_NAME;
 
@@ -65,13 +72,11 @@ export class BundledCaptureProvider implements CaptureProvider {
 }
 
 /**
- * The bundled provider over the process-wide Puppeteer adapter (or the given
- * adapter: tests inject fakes). The adapter module loads only when a provider
- * is made without one, so importing this file loads no browser code.
+ * @deprecated With an adapter: wraps it (as before). Without one: a new
+ * bundled browser provider with its own browser,
+ * which the caller closes with `close()` — the program's own bundled provider
+ * is the registry's (`activeCaptureProvider()`).
  */
-export function createBundledProvider(adapter?: BrowserAdapter): BundledCaptureProvider {
-  if (adapter) return new BundledCaptureProvider(adapter);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { defaultPuppeteerAdapter } = require('./puppeteerAdapter') as typeof import('./puppeteerAdapter');
-  return new BundledCaptureProvider(defaultPuppeteerAdapter());
+export function createBundledProvider(adapter?: BrowserAdapter): CaptureProvider {
+  return adapter ? new BundledCaptureProvider(adapter) : createBrowserCaptureProvider();
 }

@@ -1,12 +1,13 @@
 /**
- * Runs the normalized action list (src/actions.ts owns the vocabulary) on a
+ * Runs the normalized action list (src/actionVocabulary.ts owns the vocabulary) on a
  * Puppeteer page, with Playwright's semantics where the original relied on
  * them. Each action gets ACTION_BUDGET_MS; a failure names the action's index,
  * kind and selector.
  */
 import type { ElementHandle, KeyInput, Page } from 'puppeteer';
 import type { CdpSession } from '../../cdp/types';
-import { ACTION_BUDGET_MS, stateSelector, type CaptureAction } from '../actions';
+import { stateSelector, type CaptureAction } from '../actionVocabulary';
+import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, withDeadline } from '../deadline';
 import { FRAME_MS, letTimePass } from './pageClock';
 
 export class ActionError extends Error {
@@ -60,27 +61,18 @@ export async function runActions(page: Page, actions: CaptureAction[], options: 
   }
 }
 
-/** Grace for the waits inside an action to report their own, more precise timeout first. */
-const GUARD_GRACE_MS = 500;
-
 /** One action within its budget; waits it started are cancelled when the budget ends. */
 export async function runOneAction(page: Page, action: CaptureAction, budgetMs = ACTION_BUDGET_MS, watch: NavigationWatch | null = null): Promise<void> {
   const controller = new AbortController();
   const deadline = Date.now() + budgetMs;
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new Error(`did not finish within the ${budgetMs} ms action budget`));
-    }, budgetMs + GUARD_GRACE_MS);
-  });
   const budget = { signal: controller.signal, deadline, budgetMs };
   const work = watch && INPUT_ACTIONS.has(action.do) ? watch.around(() => perform(page, action, budget), budget) : perform(page, action, budget);
-  work.catch(() => undefined);
   try {
-    await Promise.race([work, expired]);
+    await withDeadline(work, budgetMs + ACTION_GUARD_GRACE_MS, () => {
+      controller.abort();
+      return new Error(`did not finish within the ${budgetMs} ms action budget`);
+    });
   } finally {
-    clearTimeout(timer);
     controller.abort();
   }
 }
@@ -206,8 +198,6 @@ function isTimeout(err: unknown): boolean {
 
 /** Actions that act as a user would and so may start a navigation. */
 const INPUT_ACTIONS = new Set<CaptureAction['do']>(['click', 'fill', 'type', 'press', 'select_option']);
-/** Longest wait for the document a navigation started by an action (as Playwright's auto-wait). */
-const NAVIGATION_SETTLE_MS = 5_000;
 
 /**
  * Watches the main frame over raw CDP for navigations an action starts. The
@@ -256,7 +246,7 @@ export class NavigationWatch {
     await sleep(0);
     if (!this.pending) return;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, Math.min(NAVIGATION_SETTLE_MS, remaining(budget)));
+      const timer = setTimeout(resolve, Math.min(ACTION_NAVIGATION_SETTLE_MS, remaining(budget)));
       this.wake = () => {
         clearTimeout(timer);
         resolve();

@@ -1,14 +1,14 @@
 /**
- * The action vocabulary: one owner for which actions exist, what each needs,
- * the wording of their refusals, and their time budgets. The provider runs
- * the normalized form; it never re-validates.
+ * The action vocabulary: one owner for which actions exist, what each needs
+ * and the wording of their refusals. The provider runs the normalized form;
+ * it never re-validates. Time budgets live in src/deadline.ts; a wait may not
+ * ask for more than the per-action budget.
  */
 import { z } from 'zod';
 import { ToolInputError } from './errors';
 import { isPlainObject } from './contract';
+import { ACTION_BUDGET_MS } from './deadline';
 
-export const ACTION_BUDGET_MS = 10_000;
-export const NAVIGATION_BUDGET_MS = 30_000;
 export const DEFAULT_WAIT_MS = 200;
 
 export const ACTION_KINDS = [

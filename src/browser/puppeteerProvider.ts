@@ -1,26 +1,38 @@
 /**
- * The bundled BrowserAdapter: Puppeteer + raw CDP. One capture =
+ * The bundled capture provider: Puppeteer + raw CDP. One capture =
  *   own browser context -> emulation -> navigation -> freeze -> actions ->
  *   freeze again -> the capture type's bytes -> observed_state -> context closed.
  * Captures run in parallel up to DESIGN_PLAYBOOK_MAX_PARALLEL (the rest
  * queue), each within DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS; a capture that runs
  * out of budget (a page hanging its main thread) has its context closed from
  * the browser side, and the server keeps serving.
+ *
+ * It implements CaptureProvider itself: the capture type's output already
+ * carries the payload fields the boundary reads (render_tokens, page_facts,
+ * warnings), so the bytes are staged with context.writeArtifact and the rest
+ * is returned as is.
  */
 import type { BrowserContext, CDPSession } from 'puppeteer';
-import type { AdapterOutcome, BrowserAdapter, CaptureJob } from './bundledProvider';
-import { BrowserSession, withTimeout } from './browserSession';
+import type { CaptureContext, CaptureProvider, ProviderPayload } from '../provider';
+import type { CaptureRequestSnapshot } from '../contract';
+import type { RuntimeFields } from '../request';
+import { captureToolDeclaration, TOOL_NAME } from '../toolDeclaration';
+import { CLEANUP_STEP_MS, stepWithin, withDeadline } from '../deadline';
+import { BrowserSession } from './browserSession';
 import { Limiter } from './limiter';
-import { captureTimeoutMs, fixedTime, maxParallel } from './options';
+import { captureTimeoutMs, fixedTime, maxParallel, type BrowserFlags } from './options';
 import { PageClock, fixedTimeWarning } from './pageClock';
 import { emulate, navigate } from './pageSetup';
 import { applyFreeze } from './freeze';
-import { runActions } from './actions';
+import { runActions } from './actionRunner';
 import { readObservedState } from './observedState';
 import { CAPTURE_TYPE_MODULES, type CaptureTypeRun } from './captureTypes';
 
-/** Each cleanup step's limit, so a stuck page cannot hold the reply. */
-const CLEANUP_STEP_MS = 5_000;
+/** What one capture produced: the artifact's bytes and the payload that reports it. */
+interface CaptureOutcome {
+  bytes: Buffer;
+  payload: ProviderPayload;
+}
 
 class CaptureAborted extends Error {
   constructor() {
@@ -41,16 +53,18 @@ class CaptureRun {
 
   constructor(
     private readonly session: BrowserSession,
-    private readonly job: CaptureJob,
+    private readonly fields: RuntimeFields,
+    private readonly request: CaptureRequestSnapshot,
+    private readonly flags: BrowserFlags,
+    private readonly env: NodeJS.ProcessEnv,
   ) {}
 
   private check(): void {
     if (this.aborted) throw new CaptureAborted();
   }
 
-  async execute(): Promise<AdapterOutcome> {
-    const { job } = this;
-    const { fields, request } = job;
+  async execute(): Promise<CaptureOutcome> {
+    const { fields, request } = this;
     const browser = await this.session.acquire();
     this.check();
     this.stage = 'opening a browser context';
@@ -61,7 +75,7 @@ class CaptureRun {
     await emulate(page, request.viewport);
     this.cdp = await page.createCDPSession();
     this.check();
-    const fixed = fixedTime();
+    const fixed = fixedTime(this.flags, this.env);
     if (request.freeze.enabled) {
       await PageClock.install(page, this.cdp, fixed);
       if (fixed) this.warnings.push(fixedTimeWarning(fixed));
@@ -72,7 +86,7 @@ class CaptureRun {
     this.stage = `starting the ${fields.type} capture`;
     const module = CAPTURE_TYPE_MODULES[fields.type];
     if (!module) throw new Error(`capture type '${fields.type}' is not available in this build`);
-    const typeRun = (this.typeRun = await module.start({ browser, page, cdp: this.cdp, job }));
+    const typeRun = (this.typeRun = await module.start({ browser, page, cdp: this.cdp, fields, request }));
     this.check();
 
     this.stage = `navigating to ${fields.url}`;
@@ -99,16 +113,14 @@ class CaptureRun {
       this.check();
     }
     this.stage = `capturing the ${fields.type}`;
-    const output = await typeRun.finish();
+    const { bytes, ...measured } = await typeRun.finish();
     this.check();
     this.stage = 'reading observed_state';
-    const observedState = await readObservedState(page);
-    const outcome: AdapterOutcome = { bytes: output.bytes, observedState };
-    if (output.renderTokens !== undefined) outcome.renderTokens = output.renderTokens;
-    if (output.pageFacts !== undefined) outcome.pageFacts = output.pageFacts;
-    const warnings = [...new Set([...this.warnings, ...(output.warnings ?? [])])];
-    if (warnings.length) outcome.warnings = warnings;
-    return outcome;
+    const payload: ProviderPayload = { result: 'captured', ...measured, observed_state: await readObservedState(page) };
+    const warnings = [...new Set([...this.warnings, ...(measured.warnings ?? [])])];
+    if (warnings.length) payload.warnings = warnings;
+    else delete payload.warnings;
+    return { bytes, payload };
   }
 
   abort(): void {
@@ -124,8 +136,8 @@ class CaptureRun {
     if (!this.cleaned) {
       this.cleaned = (async () => {
         if (this.context) await this.session.closeContext(this.context);
-        await withTimeout(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, 'disposing the capture type').catch(() => undefined);
-        await withTimeout(this.cdp?.detach() ?? Promise.resolve(), CLEANUP_STEP_MS, 'detaching the CDP session').catch(() => undefined);
+        await stepWithin(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, 'disposing the capture type').catch(() => undefined);
+        await stepWithin(this.cdp?.detach() ?? Promise.resolve(), CLEANUP_STEP_MS, 'detaching the CDP session').catch(() => undefined);
       })();
     }
     return this.cleaned;
@@ -138,63 +150,71 @@ class CaptureRun {
    */
   async cleanupLate(): Promise<void> {
     await this.cleanup();
-    await withTimeout(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, 'disposing the capture type').catch(() => undefined);
+    await stepWithin(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, 'disposing the capture type').catch(() => undefined);
     if (this.context) await this.session.closeContext(this.context);
   }
 }
 
-export interface PuppeteerAdapterOptions {
+export interface PuppeteerProviderOptions {
+  /** The browser flags, read whenever a browser is started (the CLI sets them). */
+  flags?: () => BrowserFlags;
   session?: BrowserSession;
   env?: NodeJS.ProcessEnv;
 }
 
-export class PuppeteerAdapter implements BrowserAdapter {
-  readonly acceptsDesign = true;
+export class PuppeteerCaptureProvider implements CaptureProvider {
+  readonly toolName = TOOL_NAME;
   readonly session: BrowserSession;
   private readonly limiter: Limiter;
   private readonly env: NodeJS.ProcessEnv;
+  private readonly flags: () => BrowserFlags;
 
-  constructor(options: PuppeteerAdapterOptions = {}) {
+  constructor(options: PuppeteerProviderOptions = {}) {
     this.env = options.env ?? process.env;
-    this.session = options.session ?? new BrowserSession(undefined, this.env);
+    this.flags = options.flags ?? (() => ({}));
+    this.session = options.session ?? new BrowserSession(options.flags, this.env);
     this.limiter = new Limiter(maxParallel(this.env));
   }
 
-  async captureAndProbe(job: CaptureJob): Promise<AdapterOutcome> {
+  describe() {
+    return captureToolDeclaration();
+  }
+
+  async capture(_args: Record<string, unknown>, context: CaptureContext): Promise<ProviderPayload> {
+    const { bytes, payload } = await this.captureWithinLimits(context.fields, context.request);
+    context.writeArtifact(bytes);
+    return payload;
+  }
+
+  /** One capture, queued behind at most DESIGN_PLAYBOOK_MAX_PARALLEL others. */
+  async captureWithinLimits(fields: RuntimeFields, request: CaptureRequestSnapshot): Promise<CaptureOutcome> {
     const release = await this.limiter.acquire();
     try {
-      return await this.runWithinBudget(job);
+      return await this.runWithinBudget(fields, request);
     } finally {
       release();
       this.session.prepareSpare();
     }
   }
 
-  private async runWithinBudget(job: CaptureJob): Promise<AdapterOutcome> {
+  private async runWithinBudget(fields: RuntimeFields, request: CaptureRequestSnapshot): Promise<CaptureOutcome> {
     const budgetMs = captureTimeoutMs(this.env);
-    const run = new CaptureRun(this.session, job);
+    const run = new CaptureRun(this.session, fields, request, this.flags(), this.env);
     const generation = this.session.generation;
-    let timer: NodeJS.Timeout | undefined;
     let overran = false;
     const work = run.execute();
-    const overrun = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+    try {
+      return await withDeadline(work, budgetMs, () => {
         overran = true;
         run.abort();
-        reject(
-          new Error(
-            `capture did not finish within the ${budgetMs} ms whole-capture budget (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS) while ${run.stage}; ` +
-              'the page may be hanging its main thread. Its browser context was closed; nothing was captured',
-          ),
+        return new Error(
+          `capture did not finish within the ${budgetMs} ms whole-capture budget (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS) while ${run.stage}; ` +
+            'the page may be hanging its main thread. Its browser context was closed; nothing was captured',
         );
-      }, budgetMs);
-    });
-    try {
-      return await Promise.race([work, overrun]);
+      });
     } catch (err) {
       throw this.explain(err, generation);
     } finally {
-      clearTimeout(timer);
       await run.cleanup();
       if (overran) {
         // The pipeline may still be between awaits; whatever it opens next is closed too.
@@ -220,24 +240,4 @@ export class PuppeteerAdapter implements BrowserAdapter {
   async close(): Promise<void> {
     await this.session.shutdown();
   }
-}
-
-let defaultAdapter: PuppeteerAdapter | null = null;
-
-/** The process-wide adapter the bundled provider uses; closed by the server's shutdown hooks. */
-export function defaultPuppeteerAdapter(): PuppeteerAdapter {
-  if (!defaultAdapter) {
-    defaultAdapter = new PuppeteerAdapter();
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { onShutdown } = require('../server') as typeof import('../server');
-    onShutdown(() => closeDefaultAdapter());
-  }
-  return defaultAdapter;
-}
-
-/** Closes the default adapter's browser (the CLI calls this when its command is done). */
-export async function closeDefaultAdapter(): Promise<void> {
-  const adapter = defaultAdapter;
-  defaultAdapter = null;
-  await adapter?.close();
 }

@@ -1,0 +1,33 @@
+/**
+ * The one timeout helper. Every bounded wait — a CDP step of the trace
+ * recorder, a cleanup step, an action, the probe's snapshot, the whole
+ * capture — goes through withDeadline, so what giving up means is written
+ * once: the timer is cleared as soon as the work settles, and work that
+ * settles after the deadline is ignored (never an unhandled rejection).
+ *
+ * A page blocked by a JavaScript dialog (alert, confirm) never answers
+ * Runtime.evaluate or Page.captureScreenshot; without a deadline such a step
+ * would hang its caller.
+ */
+
+/** A step that did not settle within its deadline. */
+export class DeadlineExceeded extends Error {}
+
+/**
+ * Settles as `work` does, or rejects when `ms` pass first: with a
+ * DeadlineExceeded carrying `expired` when it is a message, else with the
+ * error `expired()` returns (which may also act, e.g. abort the work).
+ */
+export async function withDeadline<T>(work: Promise<T>, ms: number, expired: string | (() => Error)): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const overrun = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(typeof expired === 'string' ? new DeadlineExceeded(expired) : expired()), ms);
+  });
+  try {
+    return await Promise.race([work, overrun]);
+  } finally {
+    clearTimeout(timer);
+    // The abandoned work may still settle later; nobody is waiting for it.
+    work.catch(() => undefined);
+  }
+}

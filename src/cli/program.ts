@@ -1,0 +1,18 @@
+/**
+ * What a CLI subcommand may use of the program (built in src/main.ts):
+ * capture through the boundary, the browser flags, the run-root notice, and
+ * closing what the providers opened.
+ */
+import type { CaptureResult } from '../result';
+import type { BrowserFlags } from '../browser/options';
+
+export interface Program {
+  /** The boundary (executeCapturePlan) over the program's active provider. */
+  executeCapturePlan(args: unknown): Promise<CaptureResult>;
+  /** The browser flags given on the command line. */
+  readonly browserFlags: BrowserFlags;
+  /** Hears the unmarked-cwd run-root warning (logged once per process). */
+  onUnmarkedCwd(warning: string): void;
+  /** Closes the browser the program's providers opened. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,156 @@
+/**
+ * The composition root: the one place the program is put together and the
+ * only module that holds process-wide state. It builds
+ *   options (browser flags from the command line, the environment)
+ *   -> providers (the registry; its bundled default owns the browser session)
+ *   -> the boundary over the active provider (executeCapturePlan)
+ *   -> the MCP server on stdio, or a CLI subcommand
+ *   -> shutdown: close() on the providers, then exit.
+ * Everything below it takes what it needs as arguments.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CaptureProvider } from './provider';
+import { fixedTime, type BrowserFlags } from './browser/options';
+import { ProviderRegistry, createBrowserCaptureProvider } from './providerRegistry';
+import { executeCapturePlan as executeWithProvider } from './execute';
+import type { CaptureResult } from './result';
+import { createServer as createServerFor } from './server';
+import { DualFramingStdioTransport } from './transport';
+import { SERVER_NAME } from './toolDeclaration';
+import { takeBrowserFlags, UsageError } from './cli/args';
+import { runCommand, usage } from './cli/commands';
+import type { Program } from './cli/program';
+import { log } from './log';
+
+/** Browser flags from the command line; read whenever the bundled provider starts a browser. */
+let browserFlags: BrowserFlags = {};
+/** The unmarked-cwd run-root warning goes to stderr once per process (every result still carries it). */
+let unmarkedCwdLogged = false;
+
+function logUnmarkedCwdOnce(warning: string): void {
+  if (unmarkedCwdLogged) return;
+  unmarkedCwdLogged = true;
+  log(`warning: ${warning}`);
+}
+
+const providers = new ProviderRegistry(() => createBrowserCaptureProvider({ flags: () => browserFlags }));
+
+/** Makes `provider` the one the server advertises and calls (call before serving). */
+export function registerCaptureProvider(provider: CaptureProvider): void {
+  providers.register(provider);
+}
+
+/** Forgets registered providers (tests). */
+export function clearCaptureProviders(): void {
+  providers.clear();
+}
+
+/** The provider the server serves: the last registered, else the bundled one. */
+export function activeCaptureProvider(): CaptureProvider {
+  return providers.active();
+}
+
+/** The provider that serves `toolName` (the bundled one answers `execute_capture_plan`), or undefined. */
+export function findCaptureProvider(toolName: string): CaptureProvider | undefined {
+  return providers.find(toolName);
+}
+
+/** @deprecated the name said "probe", which is the render-token probe's; use findCaptureProvider. */
+export const probeCaptureProvider = findCaptureProvider;
+
+/**
+ * The boundary every capture passes (src/execute.ts), over the active
+ * provider unless the caller names one.
+ */
+export function executeCapturePlan(
+  args: unknown,
+  options: { provider?: CaptureProvider; env?: NodeJS.ProcessEnv } = {},
+): Promise<CaptureResult> {
+  return executeWithProvider(args, { provider: options.provider ?? providers.active(), env: options.env, onUnmarkedCwd: logUnmarkedCwdOnce });
+}
+
+/** The MCP server over `provider` (default: the active one). */
+export function createServer(provider: CaptureProvider = providers.active()): Server {
+  return createServerFor(provider, (args) => executeCapturePlan(args, { provider }));
+}
+
+/**
+ * Closes the bundled provider's browser, for library users who capture with
+ * executeCapturePlan without serving (the server closes it on exit itself).
+ * Nothing happens when no capture made one.
+ */
+export async function closeBundledBrowser(): Promise<void> {
+  await providers.closeBundled();
+}
+
+/**
+ * Serves MCP on stdin/stdout until end of input or a signal, then closes
+ * what the providers opened and exits 0. stdout carries protocol only.
+ */
+export async function serveStdio(options: { provider?: CaptureProvider } = {}): Promise<void> {
+  // Anything that tries to print to stdout would corrupt the protocol stream.
+  console.log = (...parts: unknown[]) => log(parts.map(String).join(' '));
+  console.info = console.log;
+  const provider = options.provider ?? providers.active();
+  const server = createServer(provider);
+  const transport = new DualFramingStdioTransport();
+  let exiting = false;
+  const exit = async (code: number) => {
+    if (exiting) return;
+    exiting = true;
+    await Promise.allSettled([providers.closeAll(), options.provider?.close?.()]);
+    process.exit(code);
+  };
+  transport.onclose = () => void exit(0);
+  process.on('SIGTERM', () => void exit(0));
+  process.on('SIGINT', () => void exit(0));
+  process.stdout.on('error', () => void exit(0));
+  await server.connect(transport);
+  log(`serving ${SERVER_NAME} on stdio`);
+}
+
+/** What the CLI subcommands get: the boundary over the active provider, the flags, and closing. */
+const program: Program = {
+  executeCapturePlan: (args) => executeCapturePlan(args),
+  get browserFlags() {
+    return browserFlags;
+  },
+  onUnmarkedCwd: logUnmarkedCwdOnce,
+  close: () => providers.closeAll(),
+};
+
+/**
+ * The bin's entry. Browser flags are taken out of argv in every mode; no
+ * subcommand serves MCP (returns undefined: the process lives until input
+ * ends); a subcommand returns its exit code.
+ */
+export async function runMain(argv: string[]): Promise<number | undefined> {
+  let rest: string[];
+  try {
+    const taken = takeBrowserFlags(argv);
+    rest = taken.rest;
+    browserFlags = {
+      executablePath: taken.browser['executable-path'],
+      browserUrl: taken.browser['browser-url'],
+      wsEndpoint: taken.browser['ws-endpoint'],
+      fixedTime: taken.browser['fixed-time'],
+    };
+    // A malformed fixed clock stops the start (doctor reports it instead), rather than failing every capture later.
+    if (taken.rest[0] !== 'doctor') {
+      try {
+        fixedTime(browserFlags);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`${err.message}\n\n${usage()}`);
+    return 2;
+  }
+  if (rest.length === 0) {
+    await serveStdio();
+    return undefined;
+  }
+  return runCommand(rest, program);
+}

@@ -1,0 +1,74 @@
+/**
+ * The layering test: the rules in ./layering.ts hold for every module of
+ * src/ and cdp/, and each rule is shown catching a made-up violation (so the
+ * test cannot pass by checking nothing).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { checkLayering, type SourceFile } from './layering';
+
+const REPO = path.join(__dirname, '..', '..');
+
+function sourcesUnder(dir: string): SourceFile[] {
+  const out: SourceFile[] = [];
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(REPO, rel), { withFileTypes: true })) {
+      const child = `${rel}/${entry.name}`;
+      // cdp/generated/ is build output (the in-page bundles as strings).
+      if (entry.isDirectory() && child !== 'cdp/generated') walk(child);
+      else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+        out.push({ file: child, text: fs.readFileSync(path.join(REPO, child), 'utf8') });
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const tree = [...sourcesUnder('src'), ...sourcesUnder('cdp')];
+
+test('the tree holds every layering rule', () => {
+  expect(tree.length).toBeGreaterThan(50);
+  expect(checkLayering(tree)).toEqual([]);
+});
+
+describe('each rule catches a violation', () => {
+  const withFiles = (...files: SourceFile[]) => {
+    const replaced = new Set(files.map((f) => f.file));
+    return checkLayering([...tree.filter((f) => !replaced.has(f.file)), ...files]);
+  };
+  const append = (file: string, text: string): SourceFile => ({ file, text: tree.find((f) => f.file === file)!.text + '\n' + text });
+
+  test('an import cycle', () => {
+    const found = withFiles(append('src/contract.ts', "import { TOOL_NAME } from './toolDeclaration';"));
+    expect(found.filter((v) => v.rule === 'cycle').map((v) => v.detail)).toEqual([expect.stringContaining('src/contract.ts')]);
+  });
+
+  test('cdp/ importing from src/', () => {
+    const found = withFiles(append('cdp/ariaSnapshot.ts', "import type { Viewport } from '../src/contract';"));
+    expect(found).toEqual([expect.objectContaining({ rule: 'cdp-imports-src', file: 'cdp/ariaSnapshot.ts' })]);
+  });
+
+  test('browser/ importing the server or the boundary', () => {
+    const found = withFiles(append('src/browser/freeze.ts', "import { executeCapturePlan } from '../execute';"));
+    expect(found.map((v) => v.rule)).toContain('browser-imports-upward');
+  });
+
+  test('a lazy require', () => {
+    const found = withFiles(append('src/log.ts', "export const later = () => require('./contract');"));
+    expect(found).toEqual([expect.objectContaining({ rule: 'dynamic-load', file: 'src/log.ts' })]);
+  });
+
+  test('a cycle hidden behind a lazy import()', () => {
+    const found = withFiles(append('src/log.ts', "export const later = () => import('./main');"));
+    expect(found.filter((v) => v.rule === 'cycle').map((v) => v.detail)).toEqual([expect.stringContaining('src/main.ts')]);
+  });
+
+  test('process-wide state outside the root', () => {
+    const found = withFiles(append('src/log.ts', 'let lines = 0;\nconst hooks: Array<() => void> = [];'));
+    expect(found.filter((v) => v.rule === 'module-state').map((v) => v.detail)).toEqual([
+      expect.stringContaining('let lines'),
+      expect.stringContaining('const hooks = []'),
+    ]);
+  });
+});

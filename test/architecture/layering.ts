@@ -1,0 +1,196 @@
+/**
+ * The layering rules, as a checker over source text (so a test can feed it
+ * a made-up violation and see it caught). Rules:
+ *   - no import cycles anywhere in src/ and cdp/ (type-only imports count);
+ *   - cdp/ imports nothing from src/ (it depends on a three-method session only);
+ *   - src/browser/ never imports the server, the boundary, the registry, the
+ *     CLI or the root;
+ *   - nothing is loaded with require(); a module loaded later with import()
+ *     (to keep start-up light) counts as an import, so it cannot hide a cycle;
+ *   - only the root (src/main.ts) holds process-wide state: no other module
+ *     has a top-level `let`/`var`, a top-level empty mutable container
+ *     (`[]`, `{}`, `new Map()`, `new Set()`), or a top-level process.on hook.
+ */
+import * as path from 'path';
+import * as ts from 'typescript';
+
+export interface SourceFile {
+  /** Repository-relative, '/'-separated, e.g. `src/browser/freeze.ts`. */
+  file: string;
+  text: string;
+}
+
+export interface Violation {
+  rule: 'cycle' | 'cdp-imports-src' | 'browser-imports-upward' | 'dynamic-load' | 'module-state';
+  file: string;
+  detail: string;
+}
+
+export const ROOT_MODULE = 'src/main.ts';
+
+/** Modules src/browser/ must not import: the server, the boundary, the registry, the CLI, the root. */
+export const ABOVE_BROWSER = [
+  'src/server.ts',
+  'src/transport.ts',
+  'src/execute.ts',
+  'src/boundary.ts',
+  'src/commit.ts',
+  'src/providerRegistry.ts',
+  'src/legacyBrowserAdapter.ts',
+  'src/main.ts',
+  'src/index.ts',
+  'src/bin.ts',
+  'src/cli/',
+];
+
+interface ParsedModule {
+  file: string;
+  imports: { target: string; line: number }[];
+  dynamicLoads: { what: string; line: number }[];
+  state: { what: string; line: number }[];
+}
+
+function resolveRelative(from: string, specifier: string, known: Set<string>): string | null {
+  if (!specifier.startsWith('.')) return null;
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
+  for (const candidate of [`${base}.ts`, `${base}/index.ts`, base]) if (known.has(candidate)) return candidate;
+  return null;
+}
+
+function isMutableContainer(init: ts.Expression | undefined): string | null {
+  if (!init) return null;
+  let e: ts.Expression = init;
+  while (ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isParenthesizedExpression(e)) e = e.expression;
+  if (ts.isArrayLiteralExpression(e) && e.elements.length === 0) return '[]';
+  if (ts.isObjectLiteralExpression(e) && e.properties.length === 0) return '{}';
+  // A WeakMap/WeakSet keyed by an object (a session) lives and dies with it: a cache, not process state.
+  if (ts.isNewExpression(e) && ts.isIdentifier(e.expression) && ['Map', 'Set', 'Array'].includes(e.expression.text) && !e.arguments?.length) {
+    return `new ${e.expression.text}()`;
+  }
+  return null;
+}
+
+const parsedCache = new Map<string, ParsedModule>();
+
+/** Parsed once per file text (the violation tests re-check the tree with one file changed). */
+function parseModule(source: SourceFile, known: Set<string>): ParsedModule {
+  const key = `${source.file}\0${source.text}`;
+  let parsed = parsedCache.get(key);
+  if (!parsed) parsedCache.set(key, (parsed = parseModuleText(source, known)));
+  return parsed;
+}
+
+function parseModuleText(source: SourceFile, known: Set<string>): ParsedModule {
+  const sf = ts.createSourceFile(source.file, source.text, ts.ScriptTarget.ES2022, true);
+  const lineOf = (node: ts.Node) => sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+  const parsed: ParsedModule = { file: source.file, imports: [], dynamicLoads: [], state: [] };
+  const addImport = (spec: ts.Expression | undefined, node: ts.Node) => {
+    if (!spec || !ts.isStringLiteral(spec)) return;
+    const target = resolveRelative(source.file, spec.text, known);
+    if (target) parsed.imports.push({ target, line: lineOf(node) });
+    else if (spec.text.startsWith('.')) parsed.imports.push({ target: path.posix.normalize(path.posix.join(path.posix.dirname(source.file), spec.text)), line: lineOf(node) });
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) addImport(node.moduleSpecifier, node);
+    if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      parsed.dynamicLoads.push({ what: 'import = require()', line: lineOf(node) });
+    }
+    if (ts.isCallExpression(node)) {
+      if (node.expression.kind === ts.SyntaxKind.ImportKeyword) addImport(node.arguments[0], node);
+      if (ts.isIdentifier(node.expression) && node.expression.text === 'require') parsed.dynamicLoads.push({ what: 'require()', line: lineOf(node) });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  for (const statement of sf.statements) {
+    if (ts.isVariableStatement(statement)) {
+      const flags = statement.declarationList.flags;
+      const names = statement.declarationList.declarations.map((d) => d.name.getText(sf)).join(', ');
+      if (!(flags & ts.NodeFlags.Const)) parsed.state.push({ what: `top-level ${flags & ts.NodeFlags.Let ? 'let' : 'var'} ${names}`, line: lineOf(statement) });
+      else {
+        for (const d of statement.declarationList.declarations) {
+          const container = isMutableContainer(d.initializer);
+          if (container) parsed.state.push({ what: `top-level const ${d.name.getText(sf)} = ${container}`, line: lineOf(d) });
+        }
+      }
+    }
+    if (ts.isExpressionStatement(statement) && /^process\.(on|once|addListener)\(/.test(statement.expression.getText(sf))) {
+      parsed.state.push({ what: 'top-level process hook', line: lineOf(statement) });
+    }
+  }
+  return parsed;
+}
+
+/** Every cycle, one per strongly connected component, as a path a -> b -> ... -> a. */
+function findCycles(graph: Map<string, string[]>): string[][] {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const components: string[][] = [];
+  const strongConnect = (v: string) => {
+    indices.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!indices.has(w)) {
+        strongConnect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, indices.get(w)!));
+    }
+    if (low.get(v) === indices.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      const selfLoop = (graph.get(v) ?? []).includes(v);
+      if (component.length > 1 || selfLoop) components.push(component);
+    }
+  };
+  for (const v of graph.keys()) if (!indices.has(v)) strongConnect(v);
+  // Render each component as one concrete loop through it.
+  return components.map((component) => {
+    const members = new Set(component);
+    const start = [...component].sort()[0];
+    const pathTaken = [start];
+    const seen = new Set([start]);
+    let at = start;
+    for (;;) {
+      const next = (graph.get(at) ?? []).find((w) => members.has(w) && (w === start || !seen.has(w)));
+      if (!next) break;
+      pathTaken.push(next);
+      if (next === start) break;
+      seen.add(next);
+      at = next;
+    }
+    return pathTaken;
+  });
+}
+
+export function checkLayering(sources: SourceFile[]): Violation[] {
+  const known = new Set(sources.map((s) => s.file));
+  const modules = sources.map((s) => parseModule(s, known));
+  const violations: Violation[] = [];
+  const graph = new Map<string, string[]>();
+  for (const m of modules) {
+    graph.set(m.file, [...new Set(m.imports.map((i) => i.target).filter((t) => known.has(t)))]);
+    for (const i of m.imports) {
+      if (m.file.startsWith('cdp/') && i.target.startsWith('src/')) {
+        violations.push({ rule: 'cdp-imports-src', file: m.file, detail: `line ${i.line} imports ${i.target}` });
+      }
+      if (m.file.startsWith('src/browser/') && ABOVE_BROWSER.some((above) => (above.endsWith('/') ? i.target.startsWith(above) : i.target === above))) {
+        violations.push({ rule: 'browser-imports-upward', file: m.file, detail: `line ${i.line} imports ${i.target}` });
+      }
+    }
+    for (const d of m.dynamicLoads) violations.push({ rule: 'dynamic-load', file: m.file, detail: `line ${d.line}: ${d.what}` });
+    if (m.file !== ROOT_MODULE) for (const s of m.state) violations.push({ rule: 'module-state', file: m.file, detail: `line ${s.line}: ${s.what}` });
+  }
+  for (const cycle of findCycles(graph)) violations.push({ rule: 'cycle', file: cycle[0], detail: cycle.join(' -> ') });
+  return violations;
+}
