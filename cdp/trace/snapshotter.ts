@@ -1,9 +1,9 @@
 import type { CdpSession } from '../types';
 import type { TraceClock } from './clock';
 import { frameIdFor, type ActionPhase, type Box, type FrameSnapshot, type NodeSnapshot } from './format';
-import { SERIALIZE_FRAME_SOURCE } from './snapshotScript';
+import { source as TRACE_SNAPSHOT_SOURCE } from '../generated/traceSnapshot';
 
-/** What the in-page serializer returns (see snapshotScript.ts). */
+/** What the in-page serializer returns (cdp/injected/trace/serializeFrame.ts). */
 interface SerializedFrame {
   html: NodeSnapshot;
   doctype?: string;
@@ -144,7 +144,7 @@ export class Snapshotter {
   }
 
   private async evaluate(cdpFrameId: string, arg: unknown): Promise<SerializedFrame> {
-    const expression = `(${SERIALIZE_FRAME_SOURCE})(${JSON.stringify(arg)})`;
+    const expression = `(${TRACE_SNAPSHOT_SOURCE}).serializeFrameJson(${JSON.stringify(arg)})`;
     for (let attempt = 0; ; attempt++) {
       const contextId = await this.worldContext(cdpFrameId);
       try {
