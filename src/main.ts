@@ -115,6 +115,10 @@ const program: Program = {
   get browserFlags() {
     return browserFlags;
   },
+  configureBrowser(flags) {
+    browserFlags = { ...flags };
+  },
+  activeProvider: () => providers.active(),
   onUnmarkedCwd: logUnmarkedCwdOnce,
   close: () => providers.closeAll(),
 };

@@ -56,7 +56,7 @@ export function captureTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /** How many captures run at once (--parallel, else DESIGN_PLAYBOOK_MAX_PARALLEL, default 4). */
-export function maxParallel(env: NodeJS.ProcessEnv = process.env, given: BrowserFlags = flags): number {
+export function maxParallel(env: NodeJS.ProcessEnv = process.env, given: BrowserFlags = {}): number {
   if (given.parallel !== undefined) return given.parallel;
   return positiveIntegerEnv(env, 'DESIGN_PLAYBOOK_MAX_PARALLEL', DEFAULT_MAX_PARALLEL);
 }

@@ -173,7 +173,7 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
     this.env = options.env ?? process.env;
     this.flags = options.flags ?? (() => ({}));
     this.session = options.session ?? new BrowserSession(options.flags, this.env);
-    this.limiter = new Limiter(maxParallel(this.env));
+    this.limiter = new Limiter(maxParallel(this.env, options.flags?.() ?? {}));
   }
 
   describe() {

@@ -20,7 +20,7 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   },
   run: {
     summary: 'run PLAN.jsonl [--run-root DIR] [--parallel N] [--skip-existing]: a capture plan in bulk, results as JSON lines',
-    run: (argv) => (require('./run') as typeof import('./run')).runPlan(argv),
+    run: async (argv, program) => (await import('./run')).runPlan(argv, program),
   },
   doctor: {
     summary: 'which browser, does it launch, where captures land',

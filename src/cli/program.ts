@@ -5,12 +5,17 @@
  */
 import type { CaptureResult } from '../result';
 import type { BrowserFlags } from '../browser/options';
+import type { CaptureProvider } from '../provider';
 
 export interface Program {
   /** The boundary (executeCapturePlan) over the program's active provider. */
   executeCapturePlan(args: unknown): Promise<CaptureResult>;
   /** The browser flags given on the command line. */
   readonly browserFlags: BrowserFlags;
+  /** Replaces the browser flags (before the first capture: the batch runner's --parallel). */
+  configureBrowser(flags: BrowserFlags): void;
+  /** The provider that captures (the last registered, else the bundled one). */
+  activeProvider(): CaptureProvider;
   /** Hears the unmarked-cwd run-root warning (logged once per process). */
   onUnmarkedCwd(warning: string): void;
   /** Closes the browser the program's providers opened. */

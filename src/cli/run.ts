@@ -12,8 +12,8 @@ import { readPlan, PlanUnreadable } from '../batch/plan';
 import { BatchRun, type BatchSummary, type LineResult } from '../batch/runner';
 import { ProgressReporter, formatDuration } from '../batch/progress';
 import { resolveRunRoot } from '../runRoot';
-import { browserFlags, configureBrowser, maxParallel } from '../browser/options';
-import { closeDefaultAdapter } from '../browser/puppeteerAdapter';
+import { maxParallel } from '../browser/options';
+import type { Program } from './program';
 
 export const RUN_USAGE = `Usage: design-playbook-evidence run PLAN.jsonl [--run-root DIR] [--parallel N] [--skip-existing]
 
@@ -87,7 +87,7 @@ function humanSummary(summary: BatchSummary): string {
   return `${head}: ${summary.lines} lines, ${parts.join(', ')} in ${formatDuration(summary.seconds)} (${summary.captures_per_second} captures/s)${failedLines}`;
 }
 
-export async function runPlan(argv: string[]): Promise<number> {
+export async function runPlan(argv: string[], program: Program): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(RUN_USAGE);
     return 0;
@@ -100,8 +100,8 @@ export async function runPlan(argv: string[]): Promise<number> {
     const flags = parseFlags(argv, SPEC);
     if (flags.positionals.length !== 1) throw new UsageError(flags.positionals.length ? `one plan file, not ${flags.positionals.length}` : 'the plan file is required: run PLAN.jsonl');
     const given = parseParallel(single(flags, 'parallel'));
-    if (given !== undefined) configureBrowser({ ...browserFlags(), parallel: given });
-    parallel = maxParallel();
+    if (given !== undefined) program.configureBrowser({ ...program.browserFlags, parallel: given });
+    parallel = maxParallel(process.env, program.browserFlags);
     skipExisting = flags.switches.has('skip-existing');
     env = runRootEnv(single(flags, 'run-root'));
     lines = readPlan(flags.positionals[0]);
@@ -124,6 +124,8 @@ export async function runPlan(argv: string[]): Promise<number> {
   const run = new BatchRun(lines, {
     concurrency: parallel,
     skipExisting,
+    provider: program.activeProvider(),
+    onUnmarkedCwd: (warning) => program.onUnmarkedCwd(warning),
     env,
     onResult(result: LineResult) {
       // On one terminal the live line is lifted off before a result is printed, then drawn again.
@@ -142,7 +144,7 @@ export async function runPlan(argv: string[]): Promise<number> {
     progress?.note(`${why}: abandoning ${inFlight} capture${inFlight === 1 ? '' : 's'} in flight (nothing partial is written)`);
     run.abandon();
     // Closing the browsers makes the captures in flight fail now; the runtime discards what they staged.
-    abandonedAt = closeDefaultAdapter().catch(() => undefined);
+    abandonedAt = program.close().catch(() => undefined);
   };
   const onInterrupt = () => {
     interrupts++;
@@ -181,7 +183,7 @@ export async function runPlan(argv: string[]): Promise<number> {
   }
   process.stdout.write(JSON.stringify({ summary }) + '\n');
   process.stderr.write(`${humanSummary(summary)}\n`);
-  await (abandonedAt ?? closeDefaultAdapter());
+  await (abandonedAt ?? program.close());
   // A capture that never let go would keep the process alive; the summary is out, so leave.
   if (graceRanOut) process.exit(EXIT_INTERRUPTED);
   return exitStatus(summary);
