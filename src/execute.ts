@@ -59,8 +59,6 @@ function existsAs(p: string): 'none' | 'file' | 'other' {
 export interface ExecuteOptions {
   /** The provider that captures (the program passes the active one: src/main.ts). */
   provider: CaptureProvider;
-  /** Hears the unmarked-cwd run-root warning (the program logs the first one). */
-  onUnmarkedCwd?: (warning: string) => void;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -97,7 +95,7 @@ async function checkThenCapture(rawArgs: unknown, options: ExecuteOptions, skipE
 
   const fields = parseRuntimeFields(args);
 
-  const runRoot = resolveRunRoot(args.run_root, options.env ?? process.env, options.onUnmarkedCwd);
+  const runRoot = resolveRunRoot(args.run_root, options.env ?? process.env);
   if (!runRoot.ok) return failedResult({ artifact: fields.artifactPath, error: runRoot.error, request });
   const warnings = [...runRoot.warnings];
 

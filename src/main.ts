@@ -24,14 +24,6 @@ import { log } from './log';
 
 /** Browser flags from the command line; read whenever the bundled provider starts a browser. */
 let browserFlags: BrowserFlags = {};
-/** The unmarked-cwd run-root warning goes to stderr once per process (every result still carries it). */
-let unmarkedCwdLogged = false;
-
-function logUnmarkedCwdOnce(warning: string): void {
-  if (unmarkedCwdLogged) return;
-  unmarkedCwdLogged = true;
-  log(`warning: ${warning}`);
-}
 
 const providers = new ProviderRegistry(() => createBrowserCaptureProvider({ flags: () => browserFlags }));
 
@@ -66,7 +58,7 @@ export function executeCapturePlan(
   args: unknown,
   options: { provider?: CaptureProvider; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CaptureResult> {
-  return executeWithProvider(args, { provider: options.provider ?? providers.active(), env: options.env, onUnmarkedCwd: logUnmarkedCwdOnce });
+  return executeWithProvider(args, { provider: options.provider ?? providers.active(), env: options.env });
 }
 
 /** The MCP server over `provider` (default: the active one). */
@@ -119,7 +111,6 @@ const program: Program = {
     browserFlags = { ...flags };
   },
   activeProvider: () => providers.active(),
-  onUnmarkedCwd: logUnmarkedCwdOnce,
   close: () => providers.closeAll(),
 };
 

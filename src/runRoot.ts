@@ -16,6 +16,8 @@ export type RunRootResolution =
   | { ok: true; root: string; source: RunRootSource; warnings: string[] }
   | { ok: false; error: string };
 
+let cwdWarningLogged = false;
+
 export function hasRunMarker(root: string): boolean {
   return RUN_MARKERS.some((marker) => {
     try {
@@ -34,15 +36,7 @@ function isDirectory(p: string): boolean {
   }
 }
 
-/**
- * `onUnmarkedCwd` hears the warning given when evidence falls back to a cwd
- * without a run marker (the program logs the first one to stderr).
- */
-export function resolveRunRoot(
-  argument: unknown,
-  env: NodeJS.ProcessEnv = process.env,
-  onUnmarkedCwd?: (warning: string) => void,
-): RunRootResolution {
+export function resolveRunRoot(argument: unknown, env: NodeJS.ProcessEnv = process.env): RunRootResolution {
   if (argument !== undefined) {
     if (typeof argument !== 'string' || argument.trim() === '' || argument.includes('\0')) {
       return { ok: false, error: `run_root must be a non-empty absolute path string (got ${JSON.stringify(argument)})` };
@@ -76,6 +70,9 @@ export function resolveRunRoot(
   const warning =
     `DESIGN_PLAYBOOK_RUN_ROOT is unset or '.': evidence resolves under the MCP process cwd ${root}, ` +
     `which holds no run marker (${RUN_MARKERS.join(' or ')}); set DESIGN_PLAYBOOK_RUN_ROOT to the run root or pass run_root`;
-  onUnmarkedCwd?.(warning);
+  if (!cwdWarningLogged) {
+    cwdWarningLogged = true;
+    process.stderr.write(`[design-playbook-evidence] warning: ${warning}\n`);
+  }
   return { ok: true, root, source: 'cwd', warnings: [warning] };
 }

@@ -30,8 +30,8 @@ function packageVersion(): string {
 }
 
 /**
- * `execute` runs one call through the boundary; the program passes its own
- * (src/main.ts), which also logs the unmarked-cwd warning once.
+ * `execute` runs one call through the boundary (the program passes its own:
+ * src/main.ts).
  */
 export function createServer(
   provider: CaptureProvider,

@@ -27,8 +27,6 @@ export interface BatchOptions {
   /** The provider that captures every line (the command passes the program's active one). */
   provider: CaptureProvider;
   env?: NodeJS.ProcessEnv;
-  /** Hears the unmarked-cwd run-root warning (the program logs the first one). */
-  onUnmarkedCwd?: (warning: string) => void;
   /** Each line's result, in the order they finish. */
   onResult?(result: LineResult): void;
 }
@@ -124,7 +122,7 @@ export class BatchRun {
 
   private async runLine(item: PlanLine): Promise<LineResult> {
     if ('unreadable' in item) return { line: item.line, ...failedResult({ artifact: '', error: item.unreadable }), isError: true };
-    const options: ExecuteOptions = { provider: this.options.provider, onUnmarkedCwd: this.options.onUnmarkedCwd };
+    const options: ExecuteOptions = { provider: this.options.provider };
     if (this.options.env) options.env = this.options.env;
     try {
       const payload = this.options.skipExisting ? await executeCapturePlanUnlessPresent(item.args, options) : await executeCapturePlan(item.args, options);

@@ -59,7 +59,6 @@ function binaryVersion(executable: string): Promise<string | undefined> {
 export async function doctorReport(
   env: NodeJS.ProcessEnv = process.env,
   flags: BrowserFlags = {},
-  onUnmarkedCwd?: (warning: string) => void,
 ): Promise<DoctorReport> {
   const session = new BrowserSession(() => flags, env);
   const browser: DoctorReport['browser'] = { mode: 'none', works: false, detail: '' };
@@ -88,7 +87,7 @@ export async function doctorReport(
     await session.shutdown().catch(() => undefined);
   }
 
-  const resolved = resolveRunRoot(undefined, env, onUnmarkedCwd);
+  const resolved = resolveRunRoot(undefined, env);
   const runRoot: DoctorReport['runRoot'] = resolved.ok
     ? {
         ok: true,
@@ -149,7 +148,7 @@ export async function runDoctor(argv: string[], program: Program): Promise<numbe
     process.stdout.write(DOCTOR_USAGE);
     return 0;
   }
-  const report = await doctorReport(process.env, program.browserFlags, program.onUnmarkedCwd);
+  const report = await doctorReport(process.env, program.browserFlags);
   process.stdout.write(flags.switches.has('json') ? JSON.stringify(report, null, 2) + '\n' : formatDoctorReport(report));
   return report.ok ? 0 : 1;
 }

@@ -1,7 +1,6 @@
 /**
  * What a CLI subcommand may use of the program (built in src/main.ts):
- * capture through the boundary, the browser flags, the run-root notice, and
- * closing what the providers opened.
+ * capture through the boundary, the browser flags, and closing what the providers opened.
  */
 import type { CaptureResult } from '../result';
 import type { BrowserFlags } from '../browser/options';
@@ -16,8 +15,6 @@ export interface Program {
   configureBrowser(flags: BrowserFlags): void;
   /** The provider that captures (the last registered, else the bundled one). */
   activeProvider(): CaptureProvider;
-  /** Hears the unmarked-cwd run-root warning (logged once per process). */
-  onUnmarkedCwd(warning: string): void;
   /** Closes the browser the program's providers opened. */
   close(): Promise<void>;
 }

@@ -125,7 +125,6 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
     concurrency: parallel,
     skipExisting,
     provider: program.activeProvider(),
-    onUnmarkedCwd: (warning) => program.onUnmarkedCwd(warning),
     env,
     onResult(result: LineResult) {
       // On one terminal the live line is lifted off before a result is printed, then drawn again.
