@@ -13,14 +13,9 @@
  */
 import { installControls, type ClockControls } from './clock/controls';
 
-export interface VirtualClockConfig {
-  /** Epoch ms that Date reads at virtual time 0. */
-  startTime: number;
-  /** Math.random is replaced by a generator with this seed; null keeps the browser's. */
-  randomSeed: number | null;
-  /** Length of one animation frame, ms. */
-  frameMs: number;
-}
+import type { VirtualClockConfig } from './clock/config';
+
+export type { VirtualClockConfig };
 
 /** Where the controls live on each window, so the capture can drive them. */
 export const CONTROL_KEY = '__designPlaybookClock';

@@ -6,7 +6,7 @@
  */
 import { Scheduler } from './scheduler';
 import { seededRandom } from './random';
-import type { VirtualClockConfig } from '../virtualClock';
+import type { VirtualClockConfig } from './config';
 
 export interface AdvanceReport {
   /** Virtual ms since this document's clock started. */

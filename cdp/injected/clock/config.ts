@@ -1,0 +1,9 @@
+/** What the virtual clock is installed with (its own module: the entry and the controls both read it). */
+export interface VirtualClockConfig {
+  /** Epoch ms that Date reads at virtual time 0. */
+  startTime: number;
+  /** Math.random is replaced by a generator with this seed; null keeps the browser's. */
+  randomSeed: number | null;
+  /** Length of one animation frame, ms. */
+  frameMs: number;
+}
