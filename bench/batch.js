@@ -1,0 +1,234 @@
+#!/usr/bin/env node
+/**
+ * Bulk capture throughput: 100 screenshot captures of varied local pages.
+ *
+ * 1. The runner (`design-playbook-evidence run PLAN.jsonl --parallel 4`, the
+ *    built bin as a child process) on one browser, against a Playwright
+ *    script with a worker pool of 4 on one warm browser doing the original
+ *    adapter's per-capture steps (new context at the viewport -> goto
+ *    DOMContentLoaded -> freeze style -> fonts.ready -> full-page PNG ->
+ *    read data-state). The runner is timed twice: attached to a warm
+ *    Chromium (--browser-url, like the peer's warm browser) and launching its
+ *    own (the launch is inside its time). Ours also runs the render-token
+ *    probe and writes its sidecar and the PNG through the safe write; the
+ *    peer only writes the PNG. Rounds interleave the drivers so machine load
+ *    hits them alike; captures/s is 100 / the run's seconds (the runner's
+ *    own summary, the peer's wall clock from first dispatch to last file).
+ * 2. Scaling: the runner over 1, 2 and 3 local Chromium processes (started
+ *    here with --remote-debugging-port=0, attached with repeated
+ *    --browser-url) at --parallel 2 each.
+ *
+ * Run after `npm run build`:
+ *   node bench/batch.js [--captures 100] [--rounds 2] [--skip-peer] [--skip-scaling]
+ */
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const http = require('http');
+const { spawn } = require('child_process');
+const { performance } = require('perf_hooks');
+
+const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'];
+const BIN = path.join(__dirname, '..', 'dist', 'src', 'bin.js');
+const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
+const FREEZE_CSS = '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
+
+const argv = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : fallback;
+};
+const CAPTURES = option('captures', 100);
+const ROUNDS = option('rounds', 2);
+
+/** Page i of the corpus: cards, a table, a chart, a form, in varied amounts, heights and colours. */
+function pageHtml(i) {
+  const hue = (i * 47) % 360;
+  const cards = 2 + (i % 9);
+  const rows = (i * 7) % 23;
+  const radius = [0, 4, 8, 12, 20][i % 5];
+  const dark = i % 4 === 3;
+  const bars = Array.from({ length: 6 + (i % 7) }, (_, b) => `<rect x="${b * 34}" y="${120 - ((b * 37 + i * 13) % 110)}" width="26" height="${(b * 37 + i * 13) % 110}" fill="hsl(${(hue + b * 20) % 360} 60% 50%)"/>`).join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${i}</title>
+<style>
+body{font:${14 + (i % 4) * 2}px system-ui, sans-serif;margin:0;background:${dark ? '#16181d' : '#f5f5f5'};color:${dark ? '#e8e8e8' : '#1a1a1a'}}
+header{background:hsl(${hue} 55% ${dark ? 25 : 92}%);padding:16px 24px} h1{font-size:${20 + (i % 3) * 4}px;margin:0}
+main{max-width:${640 + (i % 3) * 160}px;margin:24px auto;padding:0 24px;display:grid;grid-template-columns:repeat(${1 + (i % 3)},1fr);gap:12px}
+.card{background:${dark ? '#22252c' : '#fff'};border-radius:${radius}px;padding:16px;box-shadow:0 1px 3px rgba(0,0,0,.15)}
+button{border:0;border-radius:${Math.max(2, radius / 2)}px;background:hsl(${hue} 70% 40%);color:#fff;padding:8px 16px;font:inherit}
+table{border-collapse:collapse;width:100%;grid-column:1/-1} td,th{border-bottom:1px solid #ccc;padding:6px;text-align:left}
+</style></head>
+<body data-state="page-${i}"><header><h1>Screen ${i}: ${['Settings', 'Orders', 'Profile', 'Reports', 'Inbox'][i % 5]}</h1></header>
+<main>
+${Array.from({ length: cards }, (_, c) => `<section class="card"><h2>Card ${c + 1}</h2><p>${'Text that wraps over a few lines of the card. '.repeat(1 + ((i + c) % 4))}</p><button>Action ${c + 1}</button></section>`).join('\n')}
+<section class="card"><svg width="240" height="120" role="img" aria-label="chart ${i}">${bars}</svg></section>
+<form class="card"><label>Name <input value="user ${i}"></label><label><input type="checkbox" ${i % 2 ? 'checked' : ''}> Remember</label>
+<select><option>One</option><option ${i % 3 ? 'selected' : ''}>Two</option></select></form>
+${rows ? `<table><tr><th>Item</th><th>Qty</th><th>Price</th></tr>${Array.from({ length: rows }, (_, r) => `<tr><td>Item ${r + 1}</td><td>${(r * 3 + i) % 17}</td><td>${((r + 1) * 9.5).toFixed(2)}</td></tr>`).join('')}</table>` : ''}
+</main></body></html>`;
+}
+
+function serve() {
+  const server = http.createServer((req, res) => {
+    const i = Number((/^\/p(\d+)\.html/.exec(req.url || '') || [])[1]);
+    if (!Number.isInteger(i)) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(pageHtml(i));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** A Chromium anyone could run for remote debugging; the port comes from DevToolsActivePort. */
+async function startChromium() {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-bench-browser-'));
+  const child = spawn(CHROMIUM, [...ARGS, '--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore' });
+  const file = path.join(profile, 'DevToolsActivePort');
+  const deadline = Date.now() + 30_000;
+  while (!(fs.existsSync(file) && fs.readFileSync(file, 'utf8').split('\n').length >= 2)) {
+    if (Date.now() > deadline) throw new Error('Chromium did not write DevToolsActivePort');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const port = Number(fs.readFileSync(file, 'utf8').split('\n')[0]);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exited;
+      }
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    },
+  };
+}
+
+function runRoot(label) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `dpe-bench-batch-${label}-`));
+  fs.writeFileSync(path.join(root, 'plan.md'), '# bench\n');
+  return root;
+}
+
+/** The runner over a fresh run folder; returns its summary. */
+async function runRunner(origin, { parallel, browserUrls = [], label }) {
+  const root = runRoot(label);
+  const plan = path.join(root, 'plan.jsonl');
+  const lines = Array.from({ length: CAPTURES }, (_, i) =>
+    JSON.stringify({
+      schemaVersion: 1, url: `${origin}/p${i}.html`, type: 'screenshot', state: `page-${i}`,
+      artifact_path: `evidence/p${i}.png`, viewport: { ...VIEWPORT, colorScheme: i % 4 === 3 ? 'dark' : 'light' },
+    }));
+  fs.writeFileSync(plan, lines.join('\n') + '\n');
+  const args = [BIN, 'run', plan, '--run-root', root, '--parallel', String(parallel), ...browserUrls.flatMap((u) => ['--browser-url', u])];
+  const env = { ...process.env, DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM };
+  delete env.DESIGN_PLAYBOOK_CDP_URL;
+  const out = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`runner exited ${code}: ${stderr.slice(-2000)}`))));
+  });
+  const lastLine = out.trim().split('\n').pop();
+  const { summary } = JSON.parse(lastLine);
+  const written = fs.readdirSync(path.join(root, 'evidence')).filter((f) => f.endsWith('.png')).length;
+  fs.rmSync(root, { recursive: true, force: true });
+  if (summary.captured !== CAPTURES || written !== CAPTURES) throw new Error(`${label}: ${summary.captured} captured, ${written} PNGs`);
+  return summary.seconds;
+}
+
+/** The peer: a pool of 4 workers on one warm Playwright browser, the original adapter's steps per capture. */
+async function runPlaywright(browser, origin, workers) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-bench-batch-pw-'));
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: workers }, async () => {
+    while (next < CAPTURES) {
+      const i = next++;
+      const context = await browser.newContext({
+        viewport: { width: VIEWPORT.width, height: VIEWPORT.height },
+        deviceScaleFactor: VIEWPORT.devicePixelRatio,
+        colorScheme: i % 4 === 3 ? 'dark' : 'light',
+      });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${origin}/p${i}.html`, { waitUntil: 'domcontentloaded', timeout: 30000 });
+        await page.addStyleTag({ content: FREEZE_CSS });
+        await page.evaluate(() => document.fonts.ready);
+        fs.writeFileSync(path.join(dir, `p${i}.png`), await page.screenshot({ fullPage: true, type: 'png' }));
+        await page.evaluate(() => document.body.getAttribute('data-state'));
+      } finally {
+        await context.close();
+      }
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  fs.rmSync(dir, { recursive: true, force: true });
+  return seconds;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const rate = (seconds) => CAPTURES / seconds;
+
+async function main() {
+  if (!fs.existsSync(BIN)) throw new Error('run `npm run build` first');
+  const server = await serve();
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  console.log(`bench/batch.js: ${CAPTURES} screenshot captures of varied pages, ${ROUNDS} round(s), ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const browsers = [];
+  try {
+    if (!argv.includes('--skip-peer')) {
+      const { chromium } = require('playwright-core');
+      const peer = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+      const warm = await startChromium();
+      browsers.push(warm);
+      const times = { peer: [], attached: [], launched: [] };
+      try {
+        // Warm-up: one pass of each over a few pages is not timed.
+        await runPlaywright(peer, origin, 4).catch(() => undefined);
+        for (let round = 0; round < ROUNDS; round++) {
+          times.peer.push(await runPlaywright(peer, origin, 4));
+          times.attached.push(await runRunner(origin, { parallel: 4, browserUrls: [warm.url], label: 'attached' }));
+          times.launched.push(await runRunner(origin, { parallel: 4, label: 'launched' }));
+          console.log(`  round ${round + 1}: playwright pool ${rate(times.peer.at(-1)).toFixed(2)}/s, runner attached ${rate(times.attached.at(-1)).toFixed(2)}/s, runner launching ${rate(times.launched.at(-1)).toFixed(2)}/s`);
+        }
+      } finally {
+        await peer.close();
+      }
+      const peerRate = rate(median(times.peer));
+      console.log(`\none browser, 4 at once (median of ${ROUNDS}):`);
+      console.log(`  Playwright worker pool of 4, warm browser   ${peerRate.toFixed(2)} captures/s`);
+      console.log(`  runner --parallel 4, attached (warm)        ${rate(median(times.attached)).toFixed(2)} captures/s  = ${(rate(median(times.attached)) / peerRate).toFixed(2)}x the peer`);
+      console.log(`  runner --parallel 4, launching its own      ${rate(median(times.launched)).toFixed(2)} captures/s  = ${(rate(median(times.launched)) / peerRate).toFixed(2)}x the peer`);
+    }
+    if (!argv.includes('--skip-scaling')) {
+      while (browsers.length < 3) browsers.push(await startChromium());
+      const curve = [];
+      for (let n = 1; n <= 3; n++) {
+        const runs = [];
+        for (let round = 0; round < ROUNDS; round++) runs.push(await runRunner(origin, { parallel: 2, browserUrls: browsers.slice(0, n).map((b) => b.url), label: `pool${n}` }));
+        curve.push(rate(median(runs)));
+        console.log(`  ${n} browser(s) x --parallel 2: ${curve.at(-1).toFixed(2)} captures/s (${(curve.at(-1) / curve[0]).toFixed(2)}x one browser)`);
+      }
+      console.log(`\nscaling at --parallel 2 per browser: ${curve.map((r, i) => `${i + 1}: ${r.toFixed(2)}/s`).join(', ')}`);
+    }
+  } finally {
+    for (const b of browsers) await b.stop();
+    server.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
