@@ -126,8 +126,9 @@ export async function runMain(argv: string[]): Promise<number | undefined> {
     rest = taken.rest;
     browserFlags = {
       executablePath: taken.browser['executable-path'],
-      browserUrl: taken.browser['browser-url'],
-      wsEndpoint: taken.browser['ws-endpoint'],
+      browserUrls: taken.browser['browser-url'],
+      wsEndpoints: taken.browser['ws-endpoint'],
+      connectPerCapture: taken.browser['connect-per-capture'],
       fixedTime: taken.browser['fixed-time'],
     };
     // A malformed fixed clock stops the start (doctor reports it instead), rather than failing every capture later.

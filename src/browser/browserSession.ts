@@ -71,6 +71,8 @@ export class BrowserSession {
   constructor(
     private readonly flags: () => BrowserFlags = () => ({}),
     private readonly env: NodeJS.ProcessEnv = process.env,
+    /** One endpoint of a pool: this session attaches there, whatever the flags say. */
+    private readonly fixedTarget?: AttachTarget,
   ) {}
 
   get generation(): number {
@@ -78,7 +80,12 @@ export class BrowserSession {
   }
 
   attachTarget(): AttachTarget | null {
-    return attachTarget(this.flags(), this.env);
+    return this.fixedTarget ?? attachTarget(this.flags(), this.env);
+  }
+
+  /** Whether the browser went away since `generation` was read (crashed, killed, or an attached one gone). */
+  lostSince(generation: number): boolean {
+    return this.generationCounter !== generation;
   }
 
   /** What this session would use, without starting anything (throws when no browser is found). */

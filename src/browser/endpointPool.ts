@@ -30,7 +30,8 @@ export class Endpoint<S> {
     /** What the endpoint is called in messages: its URL, or 'the launched browser'. */
     readonly name: string,
     readonly limit: number,
-    readonly session: S,
+    /** What the caller keeps per endpoint (its browser session). */
+    readonly setup: S,
   ) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`${name}: the parallel limit must be a positive integer`);
   }

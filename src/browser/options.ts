@@ -7,10 +7,16 @@ import { DEFAULT_CAPTURE_TIMEOUT_MS } from '../deadline';
 export interface BrowserFlags {
   /** --executable-path: the Chrome/Chromium binary to launch. */
   executablePath?: string;
-  /** --browser-url http://host:port: attach, resolving the WebSocket through /json/version. */
+  /** --browser-url http://host:port (repeatable): attach, resolving the WebSocket through /json/version. */
+  browserUrls?: string[];
+  /** --ws-endpoint ws://… (repeatable): attach directly. */
+  wsEndpoints?: string[];
+  /** One --browser-url, as library callers set it before the pool (kept; same as a one-entry browserUrls). */
   browserUrl?: string;
-  /** --ws-endpoint ws://…: attach directly. */
+  /** One --ws-endpoint (kept; same as a one-entry wsEndpoints). */
   wsEndpoint?: string;
+  /** --connect-per-capture: connect, capture, disconnect (services that hand out a browser per connection). */
+  connectPerCapture?: boolean;
   /** Captures at once per browser (the batch runner's --parallel); outranks DESIGN_PLAYBOOK_MAX_PARALLEL. */
   parallel?: number;
   /** --fixed-time <ISO 8601 instant>: start every capture's Date there and seed Math.random. */
@@ -30,13 +36,35 @@ export function parseCdpUrl(value: string, source: string): AttachTarget {
   throw new Error(`${source} must be an http://host:port browser URL or a ws:// endpoint (got '${value}')`);
 }
 
-/** Attach when a flag or DESIGN_PLAYBOOK_CDP_URL says so; null = launch. */
+/**
+ * The browsers to attach to: every --ws-endpoint and --browser-url given, else
+ * the comma-separated DESIGN_PLAYBOOK_CDP_URL; none = launch one. The same
+ * address given twice is one endpoint.
+ */
+export function attachTargets(given: BrowserFlags, env: NodeJS.ProcessEnv = process.env): AttachTarget[] {
+  const fromFlags = [
+    ...[...(given.wsEndpoints ?? []), ...(given.wsEndpoint ? [given.wsEndpoint] : [])].map((url) => parseCdpUrl(url, '--ws-endpoint')),
+    ...[...(given.browserUrls ?? []), ...(given.browserUrl ? [given.browserUrl] : [])].map((url) => parseCdpUrl(url, '--browser-url')),
+  ];
+  const targets = fromFlags.length
+    ? fromFlags
+    : (env.DESIGN_PLAYBOOK_CDP_URL ?? '')
+        .split(',')
+        .filter((entry) => entry.trim())
+        .map((entry) => parseCdpUrl(entry, 'DESIGN_PLAYBOOK_CDP_URL'));
+  const seen = new Set<string>();
+  return targets.filter((t) => !seen.has(t.url) && seen.add(t.url));
+}
+
+/** Attach when a flag or DESIGN_PLAYBOOK_CDP_URL says so (the first endpoint); null = launch. */
 export function attachTarget(given: BrowserFlags, env: NodeJS.ProcessEnv = process.env): AttachTarget | null {
-  if (given.wsEndpoint) return parseCdpUrl(given.wsEndpoint, '--ws-endpoint');
-  if (given.browserUrl) return parseCdpUrl(given.browserUrl, '--browser-url');
-  const fromEnv = env.DESIGN_PLAYBOOK_CDP_URL;
-  if (fromEnv && fromEnv.trim()) return parseCdpUrl(fromEnv, 'DESIGN_PLAYBOOK_CDP_URL');
-  return null;
+  return attachTargets(given, env)[0] ?? null;
+}
+
+/** --connect-per-capture, or DESIGN_PLAYBOOK_CONNECT_PER_CAPTURE=1. */
+export function connectPerCapture(given: BrowserFlags, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (given.connectPerCapture) return true;
+  return /^(1|true|yes)$/i.test((env.DESIGN_PLAYBOOK_CONNECT_PER_CAPTURE ?? '').trim());
 }
 
 function positiveIntegerEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

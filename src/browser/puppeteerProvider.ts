@@ -2,8 +2,9 @@
  * The bundled capture provider: Puppeteer + raw CDP. One capture =
  *   own browser context -> emulation -> navigation -> freeze -> actions ->
  *   freeze again -> the capture type's bytes -> observed_state -> context closed.
- * Captures run in parallel up to DESIGN_PLAYBOOK_MAX_PARALLEL (the rest
- * queue), each within DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS; a capture that runs
+ * Captures run on the least-loaded browser of the pool (browserPool.ts), up
+ * to DESIGN_PLAYBOOK_MAX_PARALLEL on each (the rest queue), each within
+ * DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS; a capture that runs
  * out of budget (a page hanging its main thread) has its context closed from
  * the browser side, and the server keeps serving.
  *
@@ -18,9 +19,9 @@ import type { CaptureRequestSnapshot } from '../contract';
 import type { RuntimeFields } from '../request';
 import { captureToolDeclaration, TOOL_NAME } from '../toolDeclaration';
 import { CLEANUP_STEP_MS, stepWithin, withDeadline } from '../deadline';
-import { BrowserSession } from './browserSession';
-import { Limiter } from './limiter';
-import { captureTimeoutMs, fixedTime, maxParallel, type BrowserFlags } from './options';
+import type { BrowserSession } from './browserSession';
+import { BrowserPool } from './browserPool';
+import { captureTimeoutMs, fixedTime, type BrowserFlags } from './options';
 import { PageClock, fixedTimeWarning } from './pageClock';
 import { emulate, navigate } from './pageSetup';
 import { applyFreeze } from './freeze';
@@ -164,16 +165,15 @@ export interface PuppeteerProviderOptions {
 
 export class PuppeteerCaptureProvider implements CaptureProvider {
   readonly toolName = TOOL_NAME;
-  readonly session: BrowserSession;
-  private readonly limiter: Limiter;
+  /** The browsers captures run on: one launched, or a pool of attached endpoints. */
+  readonly browsers: BrowserPool;
   private readonly env: NodeJS.ProcessEnv;
   private readonly flags: () => BrowserFlags;
 
   constructor(options: PuppeteerProviderOptions = {}) {
     this.env = options.env ?? process.env;
     this.flags = options.flags ?? (() => ({}));
-    this.session = options.session ?? new BrowserSession(options.flags, this.env);
-    this.limiter = new Limiter(maxParallel(this.env, options.flags?.() ?? {}));
+    this.browsers = new BrowserPool(options.flags, this.env, options.session);
   }
 
   describe() {
@@ -186,21 +186,17 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
     return payload;
   }
 
-  /** One capture, queued behind at most DESIGN_PLAYBOOK_MAX_PARALLEL others. */
+  /** One capture on the least-loaded browser, queued while every browser runs its DESIGN_PLAYBOOK_MAX_PARALLEL. */
   async captureWithinLimits(fields: RuntimeFields, request: CaptureRequestSnapshot): Promise<CaptureOutcome> {
-    const release = await this.limiter.acquire();
-    try {
-      return await this.runWithinBudget(fields, request);
-    } finally {
-      release();
-      this.session.prepareSpare();
-    }
+    const { value, warnings } = await this.browsers.run((session) => this.runWithinBudget(session, fields, request));
+    if (warnings.length) value.payload.warnings = [...(value.payload.warnings ?? []), ...warnings];
+    return value;
   }
 
-  private async runWithinBudget(fields: RuntimeFields, request: CaptureRequestSnapshot): Promise<CaptureOutcome> {
+  private async runWithinBudget(session: BrowserSession, fields: RuntimeFields, request: CaptureRequestSnapshot): Promise<CaptureOutcome> {
     const budgetMs = captureTimeoutMs(this.env);
-    const run = new CaptureRun(this.session, fields, request, this.flags(), this.env);
-    const generation = this.session.generation;
+    const run = new CaptureRun(session, fields, request, this.flags(), this.env);
+    const generation = session.generation;
     let overran = false;
     const work = run.execute();
     try {
@@ -213,7 +209,7 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
         );
       });
     } catch (err) {
-      throw this.explain(err, generation);
+      throw this.explain(err, session, generation);
     } finally {
       await run.cleanup();
       if (overran) {
@@ -227,10 +223,10 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
   }
 
   /** Turns "Target closed"-style errors into what happened: the browser went away. */
-  private explain(err: unknown, generation: number): Error {
+  private explain(err: unknown, session: BrowserSession, generation: number): Error {
     const error = err instanceof Error ? err : new Error(String(err));
-    if (this.session.generation === generation) return error;
-    const target = this.session.attachTarget();
+    if (!session.lostSince(generation)) return error;
+    const target = session.attachTarget();
     const message = target
       ? `the attached browser at ${target.url} went away during the capture (${error.message}); the next capture reconnects`
       : `the browser exited during the capture — crashed or killed (${error.message}); the next capture launches a new one`;
@@ -238,6 +234,6 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
   }
 
   async close(): Promise<void> {
-    await this.session.shutdown();
+    await this.browsers.close();
   }
 }

@@ -56,11 +56,20 @@ export function single(flags: ParsedFlags, name: string): string | undefined {
 }
 
 /** Browser flags every mode accepts (server and subcommands). */
-export const BROWSER_FLAG_NAMES = ['executable-path', 'browser-url', 'ws-endpoint', 'fixed-time'] as const;
+export const BROWSER_FLAG_NAMES = ['executable-path', 'browser-url', 'ws-endpoint', 'connect-per-capture', 'fixed-time'] as const;
+
+export interface TakenBrowserFlags {
+  'executable-path'?: string;
+  /** Repeatable: a pool of browsers. */
+  'browser-url': string[];
+  'ws-endpoint': string[];
+  'connect-per-capture': boolean;
+  'fixed-time'?: string;
+}
 
 /** Takes the browser flags out of argv, wherever they appear. */
-export function takeBrowserFlags(argv: string[]): { browser: Record<(typeof BROWSER_FLAG_NAMES)[number], string | undefined>; rest: string[] } {
-  const browser: Record<string, string | undefined> = {};
+export function takeBrowserFlags(argv: string[]): { browser: TakenBrowserFlags; rest: string[] } {
+  const browser: TakenBrowserFlags = { 'browser-url': [], 'ws-endpoint': [], 'connect-per-capture': false };
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -70,15 +79,21 @@ export function takeBrowserFlags(argv: string[]): { browser: Record<(typeof BROW
       rest.push(arg);
       continue;
     }
+    if (name === 'connect-per-capture') {
+      if (match[2] !== undefined) throw new UsageError('--connect-per-capture takes no value');
+      browser['connect-per-capture'] = true;
+      continue;
+    }
     let value = match[2];
     if (value === undefined) {
       if (i + 1 >= argv.length) throw new UsageError(`--${name} needs a value`);
       value = argv[++i];
     }
     if (!value.trim()) throw new UsageError(`--${name} needs a non-empty value`);
-    browser[name] = value;
+    if (name === 'executable-path' || name === 'fixed-time') browser[name] = value;
+    else browser[name as 'browser-url' | 'ws-endpoint'].push(value);
   }
-  return { browser: browser as Record<(typeof BROWSER_FLAG_NAMES)[number], string | undefined>, rest };
+  return { browser, rest };
 }
 
 export const BROWSER_FLAGS_HELP = `Browser (every mode):
@@ -88,6 +103,10 @@ export const BROWSER_FLAGS_HELP = `Browser (every mode):
   --browser-url URL        attach to a running Chrome: http://127.0.0.1:9222
   --ws-endpoint URL        attach to a running Chrome: ws://127.0.0.1:9222/devtools/browser/…
                            (or set DESIGN_PLAYBOOK_CDP_URL to either form)
+                           Both repeat: a pool of browsers, each capture on the least
+                           loaded (DESIGN_PLAYBOOK_CDP_URL takes a comma-separated list)
+  --connect-per-capture    connect, capture, disconnect: for services that hand out
+                           a fresh browser per connection (DESIGN_PLAYBOOK_CONNECT_PER_CAPTURE=1)
   --fixed-time INSTANT     start every capture's Date at this ISO 8601 instant
                            (2026-01-01T09:00:00Z) and seed Math.random, for
                            byte-identical evidence (or DESIGN_PLAYBOOK_FIXED_TIME)

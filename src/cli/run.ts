@@ -12,7 +12,7 @@ import { readPlan, PlanUnreadable } from '../batch/plan';
 import { BatchRun, type BatchSummary, type LineResult } from '../batch/runner';
 import { ProgressReporter, formatDuration } from '../batch/progress';
 import { resolveRunRoot } from '../runRoot';
-import { maxParallel } from '../browser/options';
+import { attachTargets, maxParallel } from '../browser/options';
 import type { Program } from './program';
 
 export const RUN_USAGE = `Usage: design-playbook-evidence run PLAN.jsonl [--run-root DIR] [--parallel N] [--skip-existing]
@@ -32,7 +32,8 @@ stderr   progress: a live line on a terminal, else a plain line every few second
   --run-root DIR     run folder holding plan.md or point-back.md, for lines
                      without their own run_root (else DESIGN_PLAYBOOK_RUN_ROOT,
                      else the working directory)
-  --parallel N       captures at once per browser (default DESIGN_PLAYBOOK_MAX_PARALLEL, else 4)
+  --parallel N       captures at once per browser (default DESIGN_PLAYBOOK_MAX_PARALLEL, else 4);
+                     with several --browser-url/--ws-endpoint, N on each
   --skip-existing    skip lines whose artifact is already there (re-run a half-finished plan)
   --help             this help
 
@@ -94,14 +95,21 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
   }
   let lines;
   let env: NodeJS.ProcessEnv;
-  let parallel: number;
+  let concurrency: number;
   let skipExisting: boolean;
   try {
     const flags = parseFlags(argv, SPEC);
     if (flags.positionals.length !== 1) throw new UsageError(flags.positionals.length ? `one plan file, not ${flags.positionals.length}` : 'the plan file is required: run PLAN.jsonl');
     const given = parseParallel(single(flags, 'parallel'));
     if (given !== undefined) program.configureBrowser({ ...program.browserFlags, parallel: given });
-    parallel = maxParallel(process.env, program.browserFlags);
+    // Enough lines in flight to keep every browser of the pool at its limit.
+    let browsers: number;
+    try {
+      browsers = Math.max(1, attachTargets(program.browserFlags, process.env).length);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    concurrency = maxParallel(process.env, program.browserFlags) * browsers;
     skipExisting = flags.switches.has('skip-existing');
     env = runRootEnv(single(flags, 'run-root'));
     lines = readPlan(flags.positionals[0]);
@@ -122,7 +130,7 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
   const stdoutIsStderr = !!process.stdout.isTTY && !!process.stderr.isTTY;
   let progress: ProgressReporter | null = null;
   const run = new BatchRun(lines, {
-    concurrency: parallel,
+    concurrency,
     skipExisting,
     provider: program.activeProvider(),
     env,

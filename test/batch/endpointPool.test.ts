@@ -4,6 +4,7 @@
  * of service and offered again after its back-off, exclusion for a retry.
  */
 import { Endpoint, EndpointPool, FIRST_BACKOFF_MS } from '../../src/browser/endpointPool';
+import { attachTargets, connectPerCapture } from '../../src/browser/options';
 
 function pool(limits: number[], now: () => number = Date.now) {
   const endpoints = limits.map((limit, i) => new Endpoint(`e${i}`, limit, i));
@@ -88,4 +89,21 @@ test('a retry excludes the endpoint its browser died on', async () => {
   const retry = await p.acquire(new Set([first.endpoint]));
   expect(retry.endpoint.name).toBe('e1');
   await expect(p.acquire(new Set(endpoints))).rejects.toThrow('every endpoint is excluded');
+});
+
+describe('which endpoints', () => {
+  test('every --ws-endpoint and --browser-url, else the comma-separated DESIGN_PLAYBOOK_CDP_URL; the same address once', () => {
+    const env = { DESIGN_PLAYBOOK_CDP_URL: ' http://127.0.0.1:1 ,127.0.0.1:2,, ws://127.0.0.1:3/devtools/browser/x,127.0.0.1:2' };
+    expect(attachTargets({}, env).map((t) => [t.kind, t.url, t.source])).toEqual([
+      ['browser-url', 'http://127.0.0.1:1', 'DESIGN_PLAYBOOK_CDP_URL'],
+      ['browser-url', 'http://127.0.0.1:2', 'DESIGN_PLAYBOOK_CDP_URL'],
+      ['ws-endpoint', 'ws://127.0.0.1:3/devtools/browser/x', 'DESIGN_PLAYBOOK_CDP_URL'],
+    ]);
+    expect(attachTargets({ browserUrls: ['http://h:1', 'http://h:2'], wsEndpoints: ['ws://h:3/x'] }, env).map((t) => t.url)).toEqual(['ws://h:3/x', 'http://h:1', 'http://h:2']);
+    expect(() => attachTargets({}, { DESIGN_PLAYBOOK_CDP_URL: 'http://h:1,ftp://nope' })).toThrow("DESIGN_PLAYBOOK_CDP_URL must be an http://host:port browser URL or a ws:// endpoint (got 'ftp://nope')");
+    expect(attachTargets({}, {})).toEqual([]);
+    expect(connectPerCapture({}, { DESIGN_PLAYBOOK_CONNECT_PER_CAPTURE: '1' })).toBe(true);
+    expect(connectPerCapture({}, { DESIGN_PLAYBOOK_CONNECT_PER_CAPTURE: '0' })).toBe(false);
+    expect(connectPerCapture({ connectPerCapture: true }, {})).toBe(true);
+  });
 });

@@ -71,8 +71,17 @@ test('run over three browsers: the captures spread over all of them; one killed 
 
     // All three took part; after beta died, its lost captures were run again elsewhere.
     for (const name of ['alpha', 'beta', 'gamma']) expect(loadedBy(name)).toBeGreaterThan(0);
-    expect(run.stderr()).toContain(`${beta.url}`);
-    expect(run.stderr()).toMatch(/went away|does not answer/);
+    expect(run.stderr()).toContain(`${beta.url} went away during a capture; capturing it again on another browser`);
+    // beta was killed while a page it loaded was still on its way (300 ms): that line was captured again elsewhere, once.
+    const retried = printed.filter((r) => r.warnings.some((w: string) => w.includes(`the browser at ${beta.url} went away during the capture`)));
+    expect(retried.length).toBeGreaterThan(0);
+    for (const r of retried) {
+      const page = `/pooled.html?line=${r.line}`;
+      const by = loads.filter((l) => l.page === page).map((l) => l.browser);
+      expect(by[0]).toBe('beta');
+      expect(by.slice(1).length).toBe(1);
+      expect(['alpha', 'gamma']).toContain(by[1]);
+    }
     // The survivors hold exactly the tabs they had.
     expect([await alpha.tabs(), await gamma.tabs()]).toEqual(tabsBefore);
   } finally {

@@ -183,9 +183,16 @@ describe('CLI argument mapping', () => {
 
   test('browser flags are taken from anywhere in argv', () => {
     expect(takeBrowserFlags(['--browser-url', 'http://h:1', 'capture', '--executable-path=/c', '--url', 'u'])).toEqual({
-      browser: { 'browser-url': 'http://h:1', 'executable-path': '/c' },
+      browser: { 'browser-url': ['http://h:1'], 'ws-endpoint': [], 'connect-per-capture': false, 'executable-path': '/c' },
       rest: ['capture', '--url', 'u'],
     });
+    // Endpoints repeat (a pool), in the order given; --connect-per-capture is a switch.
+    expect(takeBrowserFlags(['run', '--browser-url=http://a:1', 'p.jsonl', '--connect-per-capture', '--browser-url', 'http://b:2', '--ws-endpoint', 'ws://c:3/x']).browser).toEqual({
+      'browser-url': ['http://a:1', 'http://b:2'],
+      'ws-endpoint': ['ws://c:3/x'],
+      'connect-per-capture': true,
+    });
+    expect(() => takeBrowserFlags(['--connect-per-capture=yes'])).toThrow(/takes no value/);
     expect(() => takeBrowserFlags(['--ws-endpoint'])).toThrow(/needs a value/);
   });
 });
