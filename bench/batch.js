@@ -87,7 +87,7 @@ function serve() {
 /** A Chromium anyone could run for remote debugging; the port comes from DevToolsActivePort. */
 async function startChromium() {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-bench-browser-'));
-  const child = spawn(CHROMIUM, [...ARGS, '--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore' });
+  const child = spawn(CHROMIUM, [...ARGS, '--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
   const file = path.join(profile, 'DevToolsActivePort');
   const deadline = Date.now() + 30_000;
   while (!(fs.existsSync(file) && fs.readFileSync(file, 'utf8').split('\n').length >= 2)) {
@@ -100,7 +100,12 @@ async function startChromium() {
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGKILL');
+        // Its own process group: the renderers go with it, so the profile is free to remove.
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
         await exited;
       }
       fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
