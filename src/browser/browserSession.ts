@@ -13,16 +13,15 @@
  * the next capture.
  */
 import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import CDP from 'chrome-remote-interface';
 import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer';
 import { attachTarget, captureTimeoutMs, type AttachTarget, type BrowserFlags } from './options';
 import { BROWSER_CLOSE_MS, BROWSER_EXIT_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, stepWithin } from '../deadline';
 import { findBrowser, type FoundBrowser } from './findBrowser';
 import { log } from '../log';
+import { browserEnv, createProfile, sweepStaleProfiles } from './profiles';
 
-export const PROFILE_PREFIX = 'design-playbook-evidence-profile-';
+export { PROFILE_PREFIX } from './profiles';
 
 /** Flags for a headless Chromium that must not reach the network on its own. */
 export function launchArgs(env: NodeJS.ProcessEnv = process.env): string[] {
@@ -134,6 +133,24 @@ export class BrowserSession {
     return browser;
   }
 
+  private swept: Promise<void> | null = null;
+
+  /**
+   * Once per process: removes profile folders a killed server left in the
+   * temp folder. Launch mode only (an attached browser's profile is not ours).
+   */
+  sweepStaleProfiles(): Promise<void> {
+    if (this.attachTarget()) return Promise.resolve();
+    if (!this.swept) {
+      this.swept = sweepStaleProfiles()
+        .then((removed) => {
+          if (removed.length) log(`removed ${removed.length} stale browser profile folder${removed.length === 1 ? '' : 's'} left by a server that was killed`);
+        })
+        .catch(() => undefined);
+    }
+    return this.swept;
+  }
+
   /** Only targets inside contexts this process created: the user's tabs stay untouched. */
   private readonly targetFilter = (target: Target): boolean => {
     if (target.type() === 'browser') return true;
@@ -147,7 +164,9 @@ export class BrowserSession {
 
   private async launch(): Promise<Browser> {
     const found = this.find();
-    const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), PROFILE_PREFIX));
+    await this.sweepStaleProfiles();
+    const profile = createProfile();
+    const profileDir = profile.dir;
     this.installExitHook();
     try {
       const browser = await puppeteer.launch({
@@ -156,6 +175,8 @@ export class BrowserSession {
         pipe: true,
         userDataDir: profileDir,
         args: launchArgs(this.env),
+        // Chromium's temporary files and singleton folder go inside the profile, and with it.
+        env: browserEnv(profile),
         defaultViewport: null,
         targetFilter: this.targetFilter,
         waitForInitialPage: false,
