@@ -30,8 +30,10 @@ interface UserBrowser {
 async function startUserBrowser(port = 0): Promise<UserBrowser> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-user-browser-'));
   const activePort = path.join(profile, 'DevToolsActivePort');
+  // Its own process group, so stopping it can wait for every Chromium process, not only the first.
   const child = spawn(CHROMIUM_PATH, [...CHROMIUM_TEST_ARGS, '--headless', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'], {
     stdio: 'ignore',
+    detached: true,
   });
   let actual = port;
   if (port === 0) {
@@ -79,13 +81,39 @@ async function pageTabs(port: number): Promise<string[]> {
   return targets.filter((t) => t.type === 'page').map((t) => t.id).sort();
 }
 
+/** Pids whose process group is `pgid` (read from /proc). */
+function groupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields[0] is the state; a zombie holds no files.
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') members.push(Number(name));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return members;
+}
+
+/**
+ * Kills the browser and waits until none of its processes is left: the
+ * helpers (zygote, renderers, network service) can outlive the main process
+ * for a moment and still write into the profile, which then cannot be removed.
+ */
 async function stopUserBrowser(browser: UserBrowser | undefined): Promise<void> {
   if (!browser) return;
+  const pgid = browser.child.pid!;
   if (browser.child.exitCode === null && browser.child.signalCode === null) {
     const exited = new Promise((resolve) => browser.child.once('exit', resolve));
-    browser.child.kill('SIGKILL');
+    process.kill(-pgid, 'SIGKILL');
     await exited;
+  } else if (groupMembers(pgid).length) {
+    process.kill(-pgid, 'SIGKILL');
   }
+  await waitFor(() => groupMembers(pgid).length === 0, 10_000, 'every process of the user browser to exit');
 }
 
 let pages: PageServer;
@@ -104,7 +132,7 @@ afterAll(async () => {
   await stopUserBrowser(user);
   await pages?.close();
   if (root) fs.rmSync(root, { recursive: true, force: true });
-  if (user) fs.rmSync(user.profile, { recursive: true, force: true });
+  if (user) fs.rmSync(user.profile, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const attachModes: Array<[string, () => { args?: string[]; env?: Record<string, string> }]> = [
@@ -158,7 +186,7 @@ test('a vanished attached browser fails clearly, and the next capture reconnects
     expect(fs.existsSync(gone.written_path)).toBe(false);
 
     // The user starts their browser again on the same address.
-    fs.rmSync(user.profile, { recursive: true, force: true });
+    fs.rmSync(user.profile, { recursive: true, force: true, maxRetries: 5 });
     user = await startUserBrowser(port);
     tabsBefore = await pageTabs(user.port);
     const again = await server.capture(captureArgs(root, pages.url('/plain.html'), 'reconnect-3.png'));
