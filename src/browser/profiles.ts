@@ -47,14 +47,25 @@ function isRunning(pid: number): boolean {
 
 export function createProfile(tmpRoot: string = os.tmpdir()): Profile {
   const dir = fs.mkdtempSync(path.join(tmpRoot, PROFILE_PREFIX));
-  const tmpDir = path.join(dir, 'tmp');
+  const tmpDir = path.join(dir, 't');
   fs.mkdirSync(tmpDir);
   fs.writeFileSync(path.join(dir, OWNER_FILE), JSON.stringify({ pid: process.pid, started: processStartTime(process.pid) }) + '\n');
   return { dir, tmpDir };
 }
 
-/** Environment for the launched browser: its temporary files go inside its profile. */
+/** Chromium's singleton socket under TMPDIR: `<TMPDIR>/org.chromium.Chromium.XXXXXX/SingletonSocket`. */
+const SINGLETON_SOCKET_TAIL = '/org.chromium.Chromium.XXXXXX/SingletonSocket'.length;
+/** The longest Unix socket path Linux accepts (sun_path is 108 bytes with its terminating zero). */
+const MAX_SOCKET_PATH = 107;
+
+/**
+ * Environment for the launched browser: its temporary files go inside its
+ * profile — unless the profile sits so deep that Chromium's singleton socket
+ * path would exceed the Unix limit (the browser would not start); then the
+ * system temp folder stays in use.
+ */
 export function browserEnv(profile: Profile, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (Buffer.byteLength(profile.tmpDir) + SINGLETON_SOCKET_TAIL > MAX_SOCKET_PATH) return { ...env };
   return { ...env, TMPDIR: profile.tmpDir, TMP: profile.tmpDir, TEMP: profile.tmpDir };
 }
 

@@ -21,7 +21,8 @@ let root: string;
 const temps: string[] = [];
 
 function privateTemp(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-faults-tmp-'));
+  // Short: Chromium's singleton socket lives below it and Unix socket paths end at 107 bytes.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dpeT-'));
   temps.push(dir);
   return dir;
 }
