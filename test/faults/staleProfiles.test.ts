@@ -62,8 +62,9 @@ test('SIGKILL of the server, then one new start: the temp folder holds nothing o
 
   const second = await startServer({ env: { TMPDIR: tmp } });
   try {
-    // Removed at start-up, before (and without) any capture.
-    await waitFor(() => fs.readdirSync(tmp).length === 0, 20_000, 'the stale profile to be removed');
+    // Removed when the new server starts its browser (its first capture).
+    expect((await second.capture(captureArgs(root, pages.url('/plain.html'), 'stale-1b.png'))).result).toBe('captured');
+    await waitFor(() => !fs.existsSync(profileDir), 20_000, 'the stale profile to be removed');
     expect(second.stderr()).toContain('removed 1 stale browser profile folder');
   } finally {
     await second.close();
