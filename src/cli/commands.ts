@@ -34,6 +34,10 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: 'manifest check <path> [--json]: check manifest.jsonl lines against the v1 schema',
     run: async (argv) => (await import('./manifest')).runManifestCli(argv),
   },
+  report: {
+    summary: 'report [RUN_ROOT] [--out DIR]: build the static HTML run report and print where it is',
+    run: (argv) => (require('./report') as typeof import('./report')).runReportCli(argv),
+  },
   // Further subcommands: one entry each.
 };
 
