@@ -15,13 +15,14 @@ export const REPORT_RADII = { control: 4, card: 8 } as const;
 /**
  * One colour per finding rule, used for the boxes drawn over screenshots and
  * their legend. Strong, distinct hues that stay visible over both light and
- * dark page content; the same in both schemes.
+ * dark page content, and reach 3:1 on the report's own surfaces in both
+ * schemes (the legend swatches sit there); the same in both schemes.
  */
 export const RULE_COLORS = {
-  'font-size-off-scale': '#c2255c',
+  'font-size-off-scale': '#d6336c',
   'color-off-palette': '#d9480f',
-  'radius-off-scale': '#1971c2',
-  'concentric-radius': '#2b8a3e',
+  'radius-off-scale': '#1c7ed6',
+  'concentric-radius': '#308f45',
 } as const;
 
 export interface SchemePalette {

@@ -358,3 +358,69 @@ test('the run root resolves as the server resolves it: a folder without a run ma
   expect(viaEnv.stdout.trim()).toBe(path.join(out, 'index.html'));
   fs.rmSync(out, { recursive: true, force: true });
 });
+
+describe('dogfood: the report captured by this server', () => {
+  let dogRoot: string;
+  beforeAll(() => {
+    dogRoot = fs.mkdtempSync(path.join(path.dirname(run.root), 'dpe-dogfood-'));
+    fs.writeFileSync(path.join(dogRoot, 'plan.md'), '# dogfood\n');
+  });
+  afterAll(() => {
+    if (dogRoot) fs.rmSync(dogRoot, { recursive: true, force: true });
+  });
+
+  const args = (leaf: string, extra: Record<string, unknown>) => ({
+    schemaVersion: 1,
+    url: pathToFileURL(indexPath).href,
+    type: 'screenshot',
+    state: 'report',
+    artifact_path: `evidence/${leaf}`,
+    viewport: { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' },
+    run_root: dogRoot,
+    ...extra,
+  });
+
+  test('its aria snapshot has a main landmark, a heading per criterion and only named controls', async () => {
+    const payload = await server.capture(args('report.a11y.json', { type: 'a11y tree' }));
+    expect(payload.result).toBe('captured');
+    const tree: string = JSON.parse(fs.readFileSync(payload.written_path, 'utf8')).tree;
+    const lines = tree.split('\n');
+    expect(lines.some((l) => /^\s*- main:?$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^\s*- banner:?$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^\s*- navigation "Criteria and sections":?$/.test(l))).toBe(true);
+    for (const criterion of ['L6.1', 'L6.2', 'L6.3', 'L6.4', 'L6.5', 'L6.6', 'L6.7']) {
+      expect(lines.some((l) => l.includes(`- heading "Criterion ${criterion} `) && l.includes('[level=2]'))).toBe(true);
+    }
+    const controls = lines.filter((l) => /^\s*- (button|checkbox|combobox|searchbox|textbox|radio|slider|spinbutton)\b/.test(l));
+    expect(controls.length).toBeGreaterThan(10);
+    for (const control of controls) expect(control).toMatch(/^\s*- [a-z]+ "[^"]+"/);
+    expect(controls.some((l) => l.includes('combobox "Type"'))).toBe(true);
+    expect(controls.some((l) => l.includes('checkbox "Has findings"'))).toBe(true);
+    expect(controls.some((l) => l.includes('searchbox "Search the tree"'))).toBe(true);
+  });
+
+  test('its screenshot bound to its own declared tokens is measured with zero findings, in light and dark', async () => {
+    const { REPORT_DESIGN } = await import('../../src/report/tokens');
+    for (const colorScheme of ['light', 'dark']) {
+      const payload = await server.capture(
+        args(`report-${colorScheme}.png`, { design: REPORT_DESIGN, viewport: { width: 1280, height: 800, devicePixelRatio: 1, colorScheme } }),
+      );
+      expect(payload.result).toBe('captured');
+      const sidecar = JSON.parse(fs.readFileSync(payload.written_path.replace(/\.png$/, '.probe.json'), 'utf8'));
+      expect(sidecar.renderTokens.measurement_status).toBe('measured');
+      expect(sidecar.renderTokens.undecidable).toEqual([]);
+      expect(sidecar.renderTokens.findings).toEqual([]);
+      // The report's text sizes are exactly its declared scale.
+      expect(sidecar.renderTokens.distinctFontSizes).toEqual(REPORT_DESIGN.fontSizes);
+    }
+  });
+
+  test('the same capture holds the tokens for real: leaving the muted text colour out of the palette is found', async () => {
+    const { REPORT_DESIGN, LIGHT } = await import('../../src/report/tokens');
+    const design = { ...REPORT_DESIGN, colors: REPORT_DESIGN.colors.filter((c) => c !== LIGHT.muted) };
+    const payload = await server.capture(args('report-control.png', { design }));
+    const sidecar = JSON.parse(fs.readFileSync(payload.written_path.replace(/\.png$/, '.probe.json'), 'utf8'));
+    const muted = `rgb(${[1, 3, 5].map((i) => parseInt(LIGHT.muted.slice(i, i + 2), 16)).join(', ')})`;
+    expect(sidecar.renderTokens.findings.map((f: { rule: string; value: string }) => [f.rule, f.value])).toEqual([['color-off-palette', muted]]);
+  });
+});
