@@ -2,7 +2,9 @@
  * `design-playbook-evidence demo` (`npm run demo`): serves the shipped demo
  * page from 127.0.0.1, captures it into a demo run folder (./demo-run by
  * default, marked with plan.md) through the same boundary as the MCP tool,
- * and prints where each file landed.
+ * and prints where each file landed. Acting as the orchestrator, it then
+ * writes the run's manifest.jsonl (one line per capture, criteria L6.1-L6.4)
+ * and builds the run report.
  */
 import * as fs from 'fs';
 import * as http from 'http';
@@ -12,6 +14,7 @@ import { pathToFileURL } from 'url';
 import { sidecarLeaf } from '../execute';
 import type { Program } from './program';
 import type { CaptureResult } from '../result';
+import { buildReport } from '../report';
 import { parseFlags, single, BROWSER_FLAGS_HELP } from './args';
 
 export const DEMO_USAGE = `Usage: design-playbook-evidence demo [--out DIR] [--file]
@@ -19,7 +22,9 @@ export const DEMO_USAGE = `Usage: design-playbook-evidence demo [--out DIR] [--f
 Captures the demo page shipped with the package into a demo run folder and
 prints where the files are: two screenshots (each with its .probe.json
 sidecar, bound to the page's declared design tokens), an aria snapshot and a
-Playwright trace of filling in the form.
+Playwright trace of filling in the form. Then, as an orchestrator would, it
+writes evidence/manifest.jsonl binding each capture to a criterion, and
+builds the run report (report/index.html).
 
   --out DIR   the demo run folder (default ./demo-run; plan.md marks it)
   --file      load the page from file:// instead of a 127.0.0.1 server
@@ -88,6 +93,8 @@ export function ensureRunFolder(root: string): void {
 
 export interface DemoCapture {
   label: string;
+  /** The criterion the demo's manifest binds this capture to. */
+  criterion: string;
   args: Record<string, unknown>;
 }
 
@@ -98,10 +105,12 @@ export function demoCaptures(url: string, runRoot: string): DemoCapture[] {
   return [
     {
       label: 'screenshot, idle (light, bound to the declared tokens)',
+      criterion: 'L6.1',
       args: { ...base, type: 'screenshot', state: 'idle', artifact_path: 'evidence/demo-idle.png', viewport: light, design: DEMO_DESIGN },
     },
     {
       label: 'screenshot after subscribing (dark, 2x)',
+      criterion: 'L6.2',
       args: {
         ...base,
         type: 'screenshot',
@@ -114,10 +123,12 @@ export function demoCaptures(url: string, runRoot: string): DemoCapture[] {
     },
     {
       label: 'aria snapshot after subscribing',
+      criterion: 'L6.3',
       args: { ...base, type: 'a11y tree', state: 'submitted', actions: SUBSCRIBE_ACTIONS, artifact_path: 'evidence/demo-submitted.a11y.json', viewport: light },
     },
     {
       label: 'interaction trace of subscribing',
+      criterion: 'L6.4',
       args: {
         ...base,
         type: 'interaction trace',
@@ -128,6 +139,28 @@ export function demoCaptures(url: string, runRoot: string): DemoCapture[] {
       },
     },
   ];
+}
+
+/** The manifest line an orchestrator appends after a capture (see README "Manifest"). */
+export function demoManifestLine(capture: DemoCapture, result: CaptureResult, ts: Date): string {
+  const args = capture.args;
+  return JSON.stringify({
+    criterion: capture.criterion,
+    artifact: String(args.artifact_path).replace(/^evidence\//, ''),
+    observed_state: result.observed_state,
+    result: result.result,
+    ts: ts.toISOString(),
+    capture: {
+      provider: 'design-playbook-evidence',
+      url: args.url,
+      type: args.type,
+      state: args.state,
+      actions: args.actions ?? [],
+      artifact_path: args.artifact_path,
+    },
+    request: result.request,
+    ...(result.error ? { error: result.error } : {}),
+  });
 }
 
 export async function runDemo(argv: string[], program: Program): Promise<number> {
@@ -144,12 +177,14 @@ export async function runDemo(argv: string[], program: Program): Promise<number>
   const out = process.stdout;
   out.write(`demo page: ${url}\nrun folder: ${runRoot}\n\n`);
   let failures = 0;
+  const manifestLines: string[] = [];
   try {
     for (const capture of demoCaptures(url, runRoot)) {
       const started = Date.now();
       let result: CaptureResult;
       try {
         result = await program.executeCapturePlan(capture.args);
+        manifestLines.push(demoManifestLine(capture, result, new Date()));
       } catch (err) {
         failures++;
         out.write(`✗ ${capture.label}: ${(err as Error).message}\n`);
@@ -168,6 +203,15 @@ export async function runDemo(argv: string[], program: Program): Promise<number>
   } finally {
     await program.close();
     await server?.close();
+  }
+  // The demo's own run folder: its manifest is rewritten with this run's lines.
+  fs.writeFileSync(path.join(runRoot, 'evidence', 'manifest.jsonl'), manifestLines.map((line) => line + '\n').join(''));
+  try {
+    const report = await buildReport({ runRoot });
+    out.write(`\nmanifest: ${path.join(runRoot, 'evidence', 'manifest.jsonl')}\nreport: ${report.indexPath}\n`);
+  } catch (err) {
+    failures++;
+    out.write(`\n✗ report: ${(err as Error).message}\n`);
   }
   out.write(
     failures

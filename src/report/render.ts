@@ -41,7 +41,10 @@ function actionText(action: unknown): string {
   return JSON.stringify(action);
 }
 
-function itemArticle(item: ReportItem): Html {
+/** Cards after this many are laid out only near the viewport (content-visibility), so large runs open fast. */
+export const EAGER_ITEMS = 24;
+
+function itemArticle(item: ReportItem, index: number): Html {
   const resultClass = item.result === 'captured' ? 'ok' : item.result === 'failed' ? 'bad' : 'other';
   let view: Html | string = '';
   if (item.screenshot) view = screenshotSection(item, item.screenshot);
@@ -50,7 +53,7 @@ function itemArticle(item: ReportItem): Html {
   else if (item.file) view = fileSection(item);
   else
     view = html`<p class="note">${item.result === 'failed' ? 'No artifact: the capture failed, and a failed capture leaves no file.' : `evidence/${item.artifact} is missing.`}</p>`;
-  return html`<article class="item" id="${item.id}" data-type="${typeLabel(item)}" data-result="${item.result}" data-differs="${String(item.differs)}" data-findings="${String(item.findingCount > 0)}" aria-labelledby="${item.id}-h">
+  return html`<article class="item${index >= EAGER_ITEMS ? ' deferred' : ''}" id="${item.id}" data-type="${typeLabel(item)}" data-result="${item.result}" data-differs="${String(item.differs)}" data-findings="${String(item.findingCount > 0)}" aria-labelledby="${item.id}-h">
 <h3 id="${item.id}-h"><span class="artifact">${item.artifact}</span> <span class="chip">${typeLabel(item)}</span> <span class="result result-${resultClass}">${item.result || '(no result)'}</span>${item.findingCount ? html` <span class="chip">${plural(item.findingCount, 'finding')}</span>` : ''}</h3>
 <div class="states" role="group" aria-label="Expected and observed state">
 <div><span class="label">Expected state</span> <span class="value">${item.expected || '—'}</span></div>
@@ -197,7 +200,7 @@ ${summarySection(model)}
 ${model.criteria.map(
   (c) => html`<section class="criterion" id="${c.anchor}" aria-labelledby="${c.anchor}-h">
 <h2 id="${c.anchor}-h">Criterion ${c.id} <span class="quiet">${plural(c.items.length, 'artifact')}</span></h2>
-${c.items.map(itemArticle)}
+${c.items.map((item) => itemArticle(item, model.items.indexOf(item)))}
 </section>`,
 )}
 ${model.criteria.length ? '' : html`<p class="note">No manifest line binds any artifact.</p>`}

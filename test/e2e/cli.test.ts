@@ -9,6 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { execFile } from 'child_process';
 import { servePages, CHROMIUM_PATH, type PageServer } from '../helpers/browser';
+import { readManifest } from '../../src/manifest';
 import { BIN, assertBuilt, makeRunRoot, pngSize, PAGES, PROFILE_PREFIX } from './harness';
 
 jest.setTimeout(120_000);
@@ -147,6 +148,13 @@ test('demo captures the shipped page into its run folder and prints where the fi
     expect(sidecar.renderTokens.measurement_status).toBe('measured');
     expect(sidecar.design).toBeDefined();
     expect(run.stdout).toContain('observed_state submitted');
+    // As the orchestrator, the demo binds each capture in a valid manifest and ends with the run report.
+    const manifest = readManifest(path.join(evidence, 'manifest.jsonl'));
+    expect(manifest.facts).toEqual([]);
+    expect(manifest.entries.map((e) => e.criterion)).toEqual(['L6.1', 'L6.2', 'L6.3', 'L6.4']);
+    const report = path.join(fs.realpathSync(cwd), 'demo-run', 'report', 'index.html');
+    expect(run.stdout.trim().split('\n')).toContain(`report: ${report}`);
+    expect(fs.readFileSync(report, 'utf8')).toContain('Criterion L6.4');
   } finally {
     fs.rmSync(cwd, { recursive: true, force: true });
   }
@@ -155,7 +163,7 @@ test('demo captures the shipped page into its run folder and prints where the fi
 test('--help works for the bin and every subcommand', async () => {
   const main = await runBin(['--help']);
   expect(main.code).toBe(0);
-  for (const sub of ['capture', 'doctor', 'demo']) {
+  for (const sub of ['capture', 'doctor', 'demo', 'report']) {
     expect(main.stdout).toContain(sub);
     const help = await runBin([sub, '--help']);
     expect(help.code).toBe(0);

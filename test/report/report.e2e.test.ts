@@ -311,6 +311,7 @@ test('missing artifacts, unbound files and flagged lines have their own sections
   expect(l61).not.toContain('an-older-state');
   const l66 = await text('#criterion-L6-6');
   expect(l66).toContain('manual');
+  expect(l66).toContain('Opened the plain page');
   expect(l66).toContain('no probe sidecar manual-shot.probe.json beside the image');
   const l65 = await text('#criterion-L6-5');
   expect(l65).toContain(run.payloads.failed.error);

@@ -107,7 +107,8 @@ export async function generateRun(pages: PageServer, server: RunningServer): Pro
       observed_state: 'ready',
       result: 'captured',
       ts: '2026-07-16T10:05:00Z',
-      capture: { provider: 'manual', url: pages.url('/plain.html'), type: 'screenshot', state: 'ready', artifact_path: 'evidence/manual-shot.png', note: 'saved by hand' },
+      // A person's line: no url or artifact_path, free-text steps.
+      capture: { provider: 'manual', type: 'screenshot', state: 'ready', actions: ['Opened the plain page', 'Saved a screenshot'], note: 'saved by hand' },
       request: requestOf(payloads.plain),
     }),
     // Dangling: names a file that is not there.
