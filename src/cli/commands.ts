@@ -36,7 +36,7 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   },
   report: {
     summary: 'report [RUN_ROOT] [--out DIR]: build the static HTML run report and print where it is',
-    run: (argv) => (require('./report') as typeof import('./report')).runReportCli(argv),
+    run: async (argv) => (await import('./report')).runReportCli(argv),
   },
   // Further subcommands: one entry each.
 };

@@ -16,7 +16,7 @@ import { readRun } from '../../src/report/readRun';
 import { checkOutputFolder, writeReportFolder, ReportOutputError, REPORT_MARKER } from '../../src/report/writeReport';
 import { buildReport } from '../../src/report';
 import { DARK, LIGHT, REPORT_DESIGN, RULE_COLORS, type SchemePalette } from '../../src/report/tokens';
-import { runCli } from '../../src/cli/main';
+import { runMain } from '../../src/main';
 
 const tmp: string[] = [];
 function tempDir(label: string): string {
@@ -260,18 +260,18 @@ describe('CLI', () => {
   afterEach(() => jest.restoreAllMocks());
 
   test('usage errors exit 2 and say what is wrong', async () => {
-    expect(await runCli(['report', '--nope'])).toBe(2);
+    expect(await runMain(['report', '--nope'])).toBe(2);
     expect(stderr).toContain('report: unknown option --nope');
-    expect(await runCli(['report', 'a', 'b'])).toBe(2);
+    expect(await runMain(['report', 'a', 'b'])).toBe(2);
     expect(stderr).toContain('takes one RUN_ROOT, got 2');
-    expect(await runCli(['report', '--help'])).toBe(0);
+    expect(await runMain(['report', '--help'])).toBe(0);
     expect(stdout).toContain('Usage: design-playbook-evidence report [RUN_ROOT] [--out DIR]');
   });
 
   test('a run folder without evidence/ is refused with what to pass', async () => {
     const root = tempDir('empty');
     fs.writeFileSync(path.join(root, 'plan.md'), '#');
-    expect(await runCli(['report', root])).toBe(1);
+    expect(await runMain(['report', root])).toBe(1);
     expect(stderr).toContain('has no evidence/ folder');
     expect(fs.readdirSync(root)).toEqual(['plan.md']);
   });
