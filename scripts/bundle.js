@@ -87,6 +87,7 @@ const sameBuildsAsNode = {
 async function buildBundle() {
   // The in-page code is bundled into cdp/generated/ first, as `npm run build` does.
   execFileSync(process.execPath, [path.join(__dirname, 'build-injected.js')], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(__dirname, 'build-report-page.js')], { cwd: root, stdio: 'inherit' });
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: ['src/bin.ts'],
