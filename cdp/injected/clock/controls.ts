@@ -211,8 +211,12 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
     }
     if (media.readyState >= 1 && (media.currentTime !== 0 || media.seeking)) {
       const seeked = new Promise<void>((resolve) => media.addEventListener('seeked', () => resolve(), { once: true }));
+      // 'seeked' can come before the frame at 0 s reaches the screen: a video also waits for that frame to be presented.
+      const video = media as HTMLVideoElement;
+      const presented =
+        typeof video.requestVideoFrameCallback === 'function' ? new Promise<void>((resolve) => video.requestVideoFrameCallback(() => resolve())) : Promise.resolve();
       media.currentTime = 0;
-      await seeked;
+      await Promise.all([seeked, presented]);
     }
   };
 
