@@ -14,8 +14,11 @@
  *     (what the original adapter did; no determinism);
  *   - Playwright with its clock: the same plus context.clock.install at the
  *     fixed instant, paused before the load, runFor(100) after it — the peer's hand-driven clock.
- * Prints medians, the determinism's cost (frozen vs unfrozen, same run), and
- * how many distinct PNGs each driver wrote per page.
+ *   - optionally, a build without the virtual clock (DETERMINISM_BASELINE_BIN=
+ *     <that checkout>/dist/src/bin.js), frozen: the determinism's true cost is
+ *     ours frozen vs that, same run.
+ * Prints medians, the determinism's cost, and how many distinct PNGs each
+ * driver wrote per page.
  *
  * Run after `npm run build`: node bench/determinism.js [rounds, default 8]
  */
@@ -112,10 +115,21 @@ async function main() {
   });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
+  const baselineBin = process.env.DETERMINISM_BASELINE_BIN;
+  let baseline = null;
+  if (baselineBin) {
+    baseline = new Client({ name: 'bench-baseline', version: '1' });
+    await baseline.connect(new StdioClientTransport({
+      command: process.execPath,
+      args: [baselineBin],
+      env: { ...getDefaultEnvironment(), DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM },
+      stderr: 'ignore',
+    }));
+  }
   let n = 0;
-  const ours = (enabled) => async (page) => {
+  const ours = (enabled, via = client) => async (page) => {
     const file = `evidence/${page}-${enabled ? 'frozen' : 'unfrozen'}-${n++}.png`;
-    const result = await client.callTool({
+    const result = await via.callTool({
       name: 'execute_capture_plan',
       arguments: {
         schemaVersion: 1, url: `${origin}/${page}`, type: 'screenshot', state: 'ready', artifact_path: file,
@@ -138,6 +152,7 @@ async function main() {
     'playwright, warm, freeze sheet': peer(false),
     'playwright, warm, + its clock': peer(true),
   };
+  if (baseline) drivers['baseline build (no clock), frozen'] = ours(true, baseline);
 
   const times = {};
   const hashes = {};
@@ -154,6 +169,7 @@ async function main() {
   }
   await warmBrowser.close();
   await client.close();
+  await baseline?.close();
   server.close();
   fs.rmSync(runRoot, { recursive: true, force: true });
   fs.rmSync(peerDir, { recursive: true, force: true });
@@ -168,7 +184,11 @@ async function main() {
     const frozen = median(times[page]['ours, frozen (virtual clock)']);
     const unfrozen = median(times[page]['ours, freeze.enabled false']);
     const peerClock = median(times[page]['playwright, warm, + its clock']);
-    console.log(`  determinism cost (frozen vs freeze.enabled false): ${(((frozen - unfrozen) / unfrozen) * 100).toFixed(1)}%`);
+    console.log(`  frozen vs freeze.enabled false: ${(((frozen - unfrozen) / unfrozen) * 100).toFixed(1)}%`);
+    if (baseline) {
+      const before = median(times[page]['baseline build (no clock), frozen']);
+      console.log(`  determinism cost (frozen, virtual clock vs the build without it): ${(((frozen - before) / before) * 100).toFixed(1)}%`);
+    }
     console.log(`  ratio playwright-with-clock / ours frozen: ${(peerClock / frozen).toFixed(2)}x  (> 1 = ours faster)`);
   }
 }

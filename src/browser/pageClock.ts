@@ -97,10 +97,11 @@ export class PageClock {
       new Promise<void>((resolve) => (timer = setTimeout(resolve, LOAD_WAIT_MS))),
     ]);
     clearTimeout(timer);
-    await this.advance(0);
-    for (let i = 0; i < SETTLE_FRAMES; i++) await this.advance(FRAME_MS);
+    // One call per frame: the page runs the frames in order itself (the same order as frame-by-frame steps).
     for (const frame of this.page.frames()) {
-      await frame.evaluate(`globalThis.${CONTROL} && globalThis.${CONTROL}.stillMedia()`).catch(() => undefined);
+      await frame.evaluate(`globalThis.${CONTROL} && globalThis.${CONTROL}.settle(${SETTLE_FRAMES * FRAME_MS})`).catch((err: Error) => {
+        if (frame === this.page.mainFrame() && !/context|detached|navigat|Target closed/i.test(err.message)) throw err;
+      });
     }
   }
 }

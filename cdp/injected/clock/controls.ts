@@ -20,6 +20,8 @@ export interface ClockControls {
   advance(ms: number): Promise<AdvanceReport>;
   /** Pauses every audio and video element at its start; resolves once the frames are seeked (bounded). */
   stillMedia(): Promise<void>;
+  /** advance(ms), then stillMedia(): the settle after load and after the actions, in one call. */
+  settle(ms: number): Promise<AdvanceReport>;
   now(): number;
 }
 
@@ -160,6 +162,26 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
     }
   };
 
+  // Media do not play on a virtual clock: autoplay is taken off every element before it could start
+  // (a mutation observer runs before any media data arrives), and play() is refused as an autoplay policy would.
+  const MediaElement = win.HTMLMediaElement;
+  if (MediaElement) {
+    define(MediaElement.prototype, 'play', function (this: HTMLMediaElement) {
+      return Promise.reject(new DOMException('playback is held on the capture\'s virtual clock', 'NotAllowedError'));
+    });
+    const stopAutoplay = (root: ParentNode) => {
+      for (const media of Array.from(root.querySelectorAll('video[autoplay], audio[autoplay]')) as HTMLMediaElement[]) media.autoplay = false;
+    };
+    new win.MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of Array.from(record.addedNodes)) {
+          if (node instanceof MediaElement) node.autoplay = false;
+          if ((node as ParentNode).querySelectorAll) stopAutoplay(node as ParentNode);
+        }
+      }
+    }).observe(win.document, { childList: true, subtree: true });
+  }
+
   let queue: Promise<unknown> = Promise.resolve();
   const advanceNow = async (ms: number): Promise<AdvanceReport> => {
     const target = scheduler.now + Math.max(0, Number(ms) || 0);
@@ -227,6 +249,11 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
       return run;
     },
     stillMedia,
+    async settle(ms: number) {
+      const report = await this.advance(ms);
+      await stillMedia();
+      return report;
+    },
     now: () => scheduler.now,
   };
 }
