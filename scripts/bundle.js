@@ -33,22 +33,10 @@ const REGENERATE = 'npm run bundle';
 //   load and falls back from when absent.
 const NOT_BUNDLED = ['typescript', 'bufferutil', 'utf-8-validate'];
 
-// The server reports the package version in `initialize`; in src/server.ts it
-// is read from package.json at a path relative to dist/. The bundle carries
-// the version itself, so it does not depend on where it sits.
-const packageVersion = {
-  name: 'package-version',
-  setup(build) {
-    build.onResolve({ filter: /(^|\/)package\.json$/ }, (args) => {
-      if (!args.importer.startsWith(path.join(root, 'src') + path.sep)) return undefined;
-      return { path: 'package.json', namespace: 'package-version' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'package-version' }, () => {
-      const { name, version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-      return { contents: JSON.stringify({ name, version }), loader: 'json' };
-    });
-  },
-};
+// The server reports the package version in `initialize`. src/server.ts reads
+// it from package.json relative to dist/ unless BUNDLED_PACKAGE_VERSION is
+// defined: the bundle carries it, so it does not depend on where it sits.
+const { version: PACKAGE_VERSION } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 // @puppeteer/browsers uses proxy-agent (and through it a PAC interpreter,
 // FTP and SOCKS clients: a quarter of the bundle) only for HTTP requests that
@@ -97,7 +85,8 @@ async function buildBundle() {
     format: 'cjs',
     tsconfig: 'tsconfig.json',
     external: NOT_BUNDLED,
-    plugins: [sameBuildsAsNode, packageVersion, noBrowserDownloads],
+    plugins: [sameBuildsAsNode, noBrowserDownloads],
+    define: { BUNDLED_PACKAGE_VERSION: JSON.stringify(PACKAGE_VERSION) },
     minify: true,
     // Licence notices of the bundled packages, gathered at the end of the file.
     legalComments: 'eof',

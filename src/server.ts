@@ -20,8 +20,13 @@ import type { CaptureResult } from './result';
 import { SERVER_NAME } from './toolDeclaration';
 import { log } from './log';
 
+// The plugin bundle (scripts/bundle.js) defines this at build time: from
+// plugin/server.cjs no package.json sits at a fixed place beside the code.
+declare const BUNDLED_PACKAGE_VERSION: string | undefined;
+
 /** The package's version, for the initialize answer (dist/src/server.js -> package.json). */
 function packageVersion(): string {
+  if (typeof BUNDLED_PACKAGE_VERSION === 'string') return BUNDLED_PACKAGE_VERSION;
   try {
     return JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).version ?? '0.0.0';
   } catch {
