@@ -6,11 +6,25 @@
  * found (including an unreadable file), 2 on a usage error; --help prints
  * the usage and exits 0.
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import { readManifest } from '../manifest';
 
 export const MANIFEST_USAGE = `Usage:
   design-playbook-evidence manifest check <path/to/manifest.jsonl> [--json]
+  (a run root or its evidence/ folder names the manifest.jsonl inside it)
 `;
+
+/** A run root or an evidence/ folder stands for the manifest inside it. */
+function manifestFile(given: string): string {
+  try {
+    if (!fs.statSync(given).isDirectory()) return given;
+  } catch {
+    return given;
+  }
+  const inRunRoot = path.join(given, 'evidence', 'manifest.jsonl');
+  return fs.existsSync(inRunRoot) ? inRunRoot : path.join(given, 'manifest.jsonl');
+}
 
 export function runManifestCli(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): number {
   const [sub, ...rest] = argv;
@@ -24,7 +38,7 @@ export function runManifestCli(argv: string[], out: NodeJS.WritableStream = proc
     err.write(MANIFEST_USAGE);
     return 2;
   }
-  const [file] = paths;
+  const file = manifestFile(paths[0]);
   const report = readManifest(file);
   if (json) {
     out.write(JSON.stringify({ path: file, entries: report.entries.length, facts: report.facts }, null, 2) + '\n');

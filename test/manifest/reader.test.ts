@@ -183,6 +183,22 @@ describe('design-playbook-evidence manifest check', () => {
     expect(r.stdout).toContain(':0: unreadable:');
   });
 
+  test('a run root or its evidence/ folder names the manifest inside it', () => {
+    const root = fs.mkdtempSync(path.join(dir, 'run-'));
+    fs.mkdirSync(path.join(root, 'evidence'));
+    const file = path.join(root, 'evidence', 'manifest.jsonl');
+    fs.writeFileSync(file, FIELD_LINE_TEXT + '\n');
+    for (const given of [root, path.join(root, 'evidence')]) {
+      const r = run('check', given);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain(`${file}: ok, 1 entry`);
+    }
+    const empty = fs.mkdtempSync(path.join(dir, 'empty-'));
+    const r = run('check', empty);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(`${path.join(empty, 'manifest.jsonl')}:0: unreadable:`);
+  });
+
   test('--help prints the usage and exits 0', () => {
     const r = run('--help');
     expect(r.status).toBe(0);
