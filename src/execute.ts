@@ -1,15 +1,14 @@
 /**
- * executeCapturePlan: the boundary every capture passes, in the contract's
- * order (each check fails before the next runs):
- *   1. unknown fields                      -> ToolInputError (isError result)
- *   2. capture contract (+ design shape)   -> failed, written_path "", no request
- *   3. runtime fields                      -> ToolInputError
- *   4. run root, containment               -> failed, written_path ""
- *   5. type-specific name rule (.zip)      -> failed
- *   6. manifest refusal                    -> failed
- *   7. overwrite refusal (before any browser work)
- *   8. the provider's capture, then the artifact must be a regular file
- *      inside evidence/; screenshot sidecars are written with the PNG.
+ * The boundary every capture passes: BOUNDARY_CHECKS below, in the order
+ * contract-facts gives (each fails before the next runs). A check returns a
+ * refusal or null:
+ *   - `input`: the arguments themselves are refused (unknown fields, runtime
+ *     field shapes); the server answers `isError: true`, as the original
+ *     adapter did by raising;
+ *   - `failed`: a normal result with `result: "failed"`, built from what the
+ *     earlier checks established (no `request` before the contract passed,
+ *     `written_path` "" until a target is resolved).
+ * Then src/commit.ts runs the provider, stages, commits and verifies.
  */
 import * as path from 'path';
 import * as fs from 'fs';
@@ -17,44 +16,16 @@ import { isPlainObject, parseCaptureContract, type CaptureRequestSnapshot } from
 import { ToolInputError } from './errors';
 import { parseRuntimeFields, refuseUnknownFields, type RuntimeFields } from './request';
 import { resolveRunRoot } from './runRoot';
-import { CONTAINMENT_MESSAGES, readArtifact, writeTarget, type ResolvedArtifact } from './containment';
-import { ArtifactWriter, WriteRefusal, existsMessage } from './safeWrite';
-import { failedResult, UNKNOWN_STATE, type CaptureResult } from './result';
-import type { CaptureProvider, ProviderPayload } from './provider';
-import { buildProbeSidecar } from './probe';
-import { writeFailure } from './failures';
+import { CONTAINMENT_MESSAGES, writeTarget, type ResolvedArtifact } from './containment';
+import { existingOtherMessage, existsMessage } from './safeWrite';
+import { failedResult, type CaptureResult } from './result';
+import type { CaptureProvider } from './provider';
+import { captureAndCommit, sidecarLeaf } from './commit';
+
+export { sidecarLeaf } from './commit';
 
 export const MANIFEST_REFUSAL = 'provider never writes manifest.jsonl';
 const MAX_NAME_BYTES = 255;
-
-/** `evidence/L6.2-x.png` -> `L6.2-x.probe.json` (the screenshot's probe sidecar). */
-export function sidecarLeaf(leaf: string): string {
-  const ext = path.extname(leaf);
-  const stem = ext && ext !== leaf ? leaf.slice(0, -ext.length) : leaf;
-  return `${stem}.probe.json`;
-}
-
-function isManifestName(name: string): boolean {
-  return name.trim().toLowerCase() === 'manifest.jsonl';
-}
-
-/** Names a capture type's artifact must have; the trace viewer only opens ZIPs. */
-function artifactNameRule(fields: RuntimeFields, target: ResolvedArtifact): string | null {
-  // The resolved name too: a link named x.zip may lead to a file that is not.
-  if (fields.type === 'interaction trace' && !(fields.artifactPath.toLowerCase().endsWith('.zip') && target.leaf.toLowerCase().endsWith('.zip'))) {
-    return `interaction trace artifacts are Playwright trace ZIPs: artifact_path must end in .zip (got '${fields.artifactPath}'); name it evidence/<leaf>.trace.zip`;
-  }
-  return null;
-}
-
-function existsAs(p: string): 'none' | 'file' | 'other' {
-  try {
-    const st = fs.lstatSync(p);
-    return st.isFile() || st.isSymbolicLink() ? 'file' : 'other';
-  } catch {
-    return 'none';
-  }
-}
 
 export interface ExecuteOptions {
   /** The provider that captures (the program passes the active one: src/main.ts). */
@@ -70,8 +41,209 @@ export interface SkippedCapture {
   warnings: string[];
 }
 
+/** Why a call ends before the capture. */
+export interface Refusal {
+  kind: 'input' | 'failed';
+  message: string;
+}
+
+/** What the boundary answers: a refusal of the arguments, or a result payload. */
+export type BoundaryOutcome = { kind: 'input'; message: string } | { kind: 'result'; result: CaptureResult | SkippedCapture };
+
+/** What the checks have established so far; a failed result is built from it. */
+interface CallState {
+  readonly raw: unknown;
+  readonly env: NodeJS.ProcessEnv;
+  readonly skipExisting: boolean;
+  args: Record<string, unknown>;
+  /** The artifact echo: artifact_path as given, trimmed ('' until known). */
+  artifact: string;
+  request?: CaptureRequestSnapshot;
+  fields?: RuntimeFields;
+  root?: string;
+  target?: ResolvedArtifact;
+  warnings: string[];
+  /** --skip-existing found the artifact on disk. */
+  skipped?: boolean;
+}
+
+interface BoundaryCheck {
+  step: string;
+  check(state: CallState): Refusal | null;
+}
+
+const input = (message: string): Refusal => ({ kind: 'input', message });
+const failed = (message: string): Refusal => ({ kind: 'failed', message });
+
+/** The parsers of the argument shapes throw ToolInputError; here it becomes an input refusal. */
+function asInputRefusal(parse: () => void): Refusal | null {
+  try {
+    parse();
+    return null;
+  } catch (err) {
+    if (err instanceof ToolInputError) return input(err.message);
+    throw err;
+  }
+}
+
+function isManifestName(name: string): boolean {
+  return name.trim().toLowerCase() === 'manifest.jsonl';
+}
+
+function existsAs(p: string): 'none' | 'file' | 'other' {
+  try {
+    const st = fs.lstatSync(p);
+    return st.isFile() || st.isSymbolicLink() ? 'file' : 'other';
+  } catch {
+    return 'none';
+  }
+}
+
+/** The files a capture writes: its artifact, and a screenshot's sidecar beside it. */
+function outputLeaves(state: CallState): string[] {
+  const leaf = state.target!.leaf;
+  return state.fields!.type === 'screenshot' ? [leaf, sidecarLeaf(leaf)] : [leaf];
+}
+
+/** The boundary, in order. Each check may rely on what the ones before it set. */
+export const BOUNDARY_CHECKS: readonly BoundaryCheck[] = [
+  {
+    step: 'arguments are one JSON object',
+    check(state) {
+      const raw = state.raw === undefined || state.raw === null ? {} : state.raw;
+      if (!isPlainObject(raw)) return input('execute_capture_plan arguments must be a JSON object');
+      state.args = raw;
+      return null;
+    },
+  },
+  {
+    step: 'unknown fields',
+    check(state) {
+      const refusal = asInputRefusal(() => refuseUnknownFields(state.args));
+      if (typeof state.args.artifact_path === 'string') state.artifact = state.args.artifact_path.trim();
+      return refusal;
+    },
+  },
+  {
+    step: 'capture contract (schemaVersion, viewport, freeze, design shape)',
+    check(state) {
+      const contract = parseCaptureContract(state.args);
+      if (!contract.ok) return failed(contract.error);
+      state.request = contract.request;
+      return null;
+    },
+  },
+  {
+    step: 'runtime fields (url, type, state, actions, artifact_path, overwrite)',
+    check(state) {
+      return asInputRefusal(() => {
+        state.fields = parseRuntimeFields(state.args);
+        state.artifact = state.fields.artifactPath;
+      });
+    },
+  },
+  {
+    step: 'run root',
+    check(state) {
+      const runRoot = resolveRunRoot(state.args.run_root, state.env);
+      if (!runRoot.ok) return failed(runRoot.error);
+      state.root = runRoot.root;
+      state.warnings.push(...runRoot.warnings);
+      return null;
+    },
+  },
+  {
+    step: 'containment of artifact_path',
+    check(state) {
+      const target = writeTarget(state.root!, state.fields!.artifactPath);
+      if (!target.ok) return failed(CONTAINMENT_MESSAGES[target.code]);
+      state.target = target;
+      return null;
+    },
+  },
+  {
+    step: "names the capture type's files must have",
+    check(state) {
+      const { fields, target } = state as Required<CallState>;
+      // The resolved name too: a link named x.zip may lead to a file that is not.
+      if (fields.type === 'interaction trace' && !(fields.artifactPath.toLowerCase().endsWith('.zip') && target.leaf.toLowerCase().endsWith('.zip'))) {
+        return failed(
+          `interaction trace artifacts are Playwright trace ZIPs: artifact_path must end in .zip (got '${fields.artifactPath}'); name it evidence/<leaf>.trace.zip`,
+        );
+      }
+      // Refused now rather than after the browser work: the file system would refuse the name at commit.
+      const sidecar = fields.type === 'screenshot' ? sidecarLeaf(target.leaf) : '';
+      if (Buffer.byteLength(sidecar) > MAX_NAME_BYTES) {
+        return failed(`artifact name too long for its probe sidecar ${sidecar} (over ${MAX_NAME_BYTES} bytes); shorten the artifact_path leaf`);
+      }
+      return null;
+    },
+  },
+  {
+    step: 'manifest refusal',
+    check(state) {
+      const given = path.basename(state.fields!.artifactPath.replace(/\\/g, '/'));
+      return isManifestName(given) || isManifestName(state.target!.leaf) ? failed(MANIFEST_REFUSAL) : null;
+    },
+  },
+  {
+    step: 'overwrite refusal, before any browser work (--skip-existing: the skip)',
+    check(state) {
+      const target = state.target!;
+      if (state.skipExisting && existsAs(target.path) === 'file') {
+        state.skipped = true;
+        return null;
+      }
+      const folder = path.dirname(target.path);
+      for (const leaf of outputLeaves(state)) {
+        const p = path.join(folder, leaf);
+        const found = existsAs(p);
+        if (found === 'other') return failed(existingOtherMessage(p));
+        if (found === 'file' && !state.fields!.overwrite) return failed(existsMessage(p));
+      }
+      return null;
+    },
+  },
+];
+
+function failedFrom(state: CallState, error: string): CaptureResult {
+  return failedResult({ artifact: state.artifact, error, writtenPath: state.target?.path, request: state.request, warnings: state.warnings });
+}
+
+/** Runs the checks, then the capture; never throws for a refusal. */
+export async function runBoundary(raw: unknown, options: ExecuteOptions & { skipExisting?: boolean }): Promise<BoundaryOutcome> {
+  const state: CallState = { raw, env: options.env ?? process.env, skipExisting: options.skipExisting === true, args: {}, artifact: '', warnings: [] };
+  for (const { check } of BOUNDARY_CHECKS) {
+    const refusal = check(state);
+    if (!refusal) continue;
+    return refusal.kind === 'input' ? { kind: 'input', message: refusal.message } : { kind: 'result', result: failedFrom(state, refusal.message) };
+  }
+  const { fields, request, target, root, warnings } = state as Required<CallState>;
+  if (state.skipped) return { kind: 'result', result: { result: 'skipped', artifact: fields.artifactPath, written_path: target.path, warnings } };
+  const result = await captureAndCommit(options.provider, state.args, {
+    fields,
+    request,
+    target,
+    rootDir: root,
+    warnings,
+    fail: (error) => failedFrom(state, error),
+  });
+  return { kind: 'result', result };
+}
+
+async function resultOrThrow(raw: unknown, options: ExecuteOptions & { skipExisting?: boolean }): Promise<CaptureResult | SkippedCapture> {
+  const outcome = await runBoundary(raw, options);
+  if (outcome.kind === 'input') throw new ToolInputError(outcome.message);
+  return outcome.result;
+}
+
+/**
+ * The boundary for library callers: a refusal of the arguments throws
+ * ToolInputError (its message is what the server's isError result carries);
+ * every other outcome is the result payload.
+ */
 export async function executeCapturePlan(rawArgs: unknown, options: ExecuteOptions): Promise<CaptureResult> {
-  return (await checkThenCapture(rawArgs, options, false)) as CaptureResult;
+  return (await resultOrThrow(rawArgs, options)) as CaptureResult;
 }
 
 /**
@@ -80,189 +252,5 @@ export async function executeCapturePlan(rawArgs: unknown, options: ExecuteOptio
  * re-running a half-finished plan captures only what is missing.
  */
 export async function executeCapturePlanUnlessPresent(rawArgs: unknown, options: ExecuteOptions): Promise<CaptureResult | SkippedCapture> {
-  return checkThenCapture(rawArgs, options, true);
-}
-
-async function checkThenCapture(rawArgs: unknown, options: ExecuteOptions, skipExisting: boolean): Promise<CaptureResult | SkippedCapture> {
-  const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
-  if (!isPlainObject(args)) throw new ToolInputError('execute_capture_plan arguments must be a JSON object');
-  refuseUnknownFields(args);
-  const artifactEcho = typeof args.artifact_path === 'string' ? args.artifact_path.trim() : '';
-
-  const contract = parseCaptureContract(args);
-  if (!contract.ok) return failedResult({ artifact: artifactEcho, error: contract.error });
-  const request = contract.request;
-
-  const fields = parseRuntimeFields(args);
-
-  const runRoot = resolveRunRoot(args.run_root, options.env ?? process.env);
-  if (!runRoot.ok) return failedResult({ artifact: fields.artifactPath, error: runRoot.error, request });
-  const warnings = [...runRoot.warnings];
-
-  const target = writeTarget(runRoot.root, fields.artifactPath);
-  if (!target.ok) return failedResult({ artifact: fields.artifactPath, error: CONTAINMENT_MESSAGES[target.code], request, warnings });
-  const fail = (error: string) => failedResult({ artifact: fields.artifactPath, error, writtenPath: target.path, request, warnings });
-
-  const nameRule = artifactNameRule(fields, target);
-  if (nameRule) return fail(nameRule);
-  if (isManifestName(path.basename(fields.artifactPath.replace(/\\/g, '/'))) || isManifestName(target.leaf)) return fail(MANIFEST_REFUSAL);
-
-  const outputs = [target.leaf];
-  if (fields.type === 'screenshot') {
-    const sidecar = sidecarLeaf(target.leaf);
-    // Refuse now rather than after the browser work: the file system would refuse the name at commit.
-    if (Buffer.byteLength(sidecar) > MAX_NAME_BYTES) {
-      return fail(`artifact name too long for its probe sidecar ${sidecar} (over ${MAX_NAME_BYTES} bytes); shorten the artifact_path leaf`);
-    }
-    outputs.push(sidecar);
-  }
-  if (skipExisting && existsAs(target.path) === 'file') {
-    return { result: 'skipped', artifact: fields.artifactPath, written_path: target.path, warnings };
-  }
-  const folder = path.dirname(target.path);
-  for (const leaf of outputs) {
-    const p = path.join(folder, leaf);
-    const state = existsAs(p);
-    if (state === 'other') return fail(`artifact path names an existing folder or special file: ${p}`);
-    if (state === 'file' && !fields.overwrite) return fail(existsMessage(p));
-  }
-
-  return runProvider(options.provider, args, { fields, request, target, rootDir: runRoot.root, warnings, fail });
-}
-
-/** A provider's own `artifact` / `written_path` claim that names anything but the runtime's target. */
-function claimMismatch(payload: ProviderPayload, fields: RuntimeFields, targetPath: string): string | null {
-  const { artifact, written_path: writtenPath } = payload;
-  if (artifact !== undefined && artifact !== '' && (typeof artifact !== 'string' || artifact.trim() !== fields.artifactPath)) {
-    return `reported artifact ${JSON.stringify(artifact)}, not the requested ${JSON.stringify(fields.artifactPath)}`;
-  }
-  if (writtenPath !== undefined && writtenPath !== '') {
-    if (typeof writtenPath !== 'string' || !path.isAbsolute(writtenPath)) return `reported written_path ${JSON.stringify(writtenPath)}, not an absolute path`;
-    let reported = path.resolve(writtenPath);
-    try {
-      // The target's folders are resolved; resolve the reported folder the same way.
-      reported = path.join(fs.realpathSync.native(path.dirname(reported)), path.basename(reported));
-    } catch {
-      // A folder that does not exist cannot hold the target either; compare as written.
-    }
-    if (reported !== targetPath) return `reported written_path ${writtenPath}, not the capture target ${targetPath}`;
-  }
-  return null;
-}
-
-/** Identity and last change of a file, or null when there is none. */
-function fileFingerprint(p: string): string | null {
-  try {
-    const st = fs.lstatSync(p, { bigint: true });
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  } catch {
-    return null;
-  }
-}
-
-interface ProviderRun {
-  fields: RuntimeFields;
-  request: CaptureRequestSnapshot;
-  target: ResolvedArtifact;
-  rootDir: string;
-  warnings: string[];
-  fail: (error: string) => CaptureResult;
-}
-
-async function runProvider(provider: CaptureProvider, args: Record<string, unknown>, run: ProviderRun): Promise<CaptureResult> {
-  const { fields, request, target, warnings, fail } = run;
-  // An existing file (overwrite=true) must not pass as this capture's artifact unless it was written again.
-  const earlier = fileFingerprint(target.path);
-  let writer: ArtifactWriter | null = null;
-  let settled = false;
-  let payload: ProviderPayload;
-  try {
-    payload = await provider.capture(
-      { ...args },
-      {
-        writtenPath: target.path,
-        runRoot: run.rootDir,
-        request,
-        fields,
-        writeArtifact(bytes) {
-          // Bytes staged after capture returned would never be committed or discarded.
-          if (settled) throw new Error('writeArtifact called after capture returned: nothing was staged');
-          // A second call replaces what the first staged (two staged copies would collide at commit).
-          (writer as ArtifactWriter | null)?.discard();
-          writer = ArtifactWriter.open(target, fields.artifactPath);
-          writer.stage(target.leaf, bytes);
-        },
-      },
-    );
-  } catch (err) {
-    (writer as ArtifactWriter | null)?.discard();
-    return fail(err instanceof Error ? err.message : String(err));
-  } finally {
-    settled = true;
-  }
-  const staged = writer as ArtifactWriter | null;
-  if (Array.isArray(payload?.warnings)) warnings.push(...payload.warnings.filter((w) => typeof w === 'string'));
-  if (!payload || payload.result !== 'captured') {
-    staged?.discard();
-    return fail(typeof payload?.error === 'string' && payload.error ? payload.error : 'capture failed without an error message');
-  }
-
-  const claim = claimMismatch(payload, fields, target.path);
-  if (claim) {
-    staged?.discard();
-    return fail(`provider ${provider.toolName} ${claim}; a provider may only produce the artifact the runtime resolved`);
-  }
-
-  if (!staged && earlier !== null && fileFingerprint(target.path) === earlier) {
-    return fail(`provider ${provider.toolName} reported captured but did not write ${target.path}: it still holds the earlier file`);
-  }
-
-  // The artifact must be a regular file at the target, inside evidence/.
-  const artifactProblem = (): CaptureResult | null => {
-    const verified = readArtifact(run.rootDir, fields.artifactPath);
-    if (verified.ok && verified.path === target.path) return null;
-    return fail(
-      `provider ${provider.toolName} reported captured but ${target.path} is not a regular file inside the evidence/ subtree (${verified.ok ? 'resolved elsewhere' : verified.code})`,
-    );
-  };
-  // A provider that wrote the file itself is checked before a sidecar goes beside it.
-  if (!staged) {
-    const problem = artifactProblem();
-    if (problem) return problem;
-  }
-
-  let sidecarWriter: ArtifactWriter | null = null;
-  try {
-    const sidecar =
-      fields.type === 'screenshot'
-        ? JSON.stringify(buildProbeSidecar({ pageFacts: payload.page_facts ?? null, renderTokens: payload.render_tokens as never, design: request.design }), null, 2) + '\n'
-        : null;
-    if (staged) {
-      if (sidecar !== null) staged.stage(sidecarLeaf(target.leaf), sidecar);
-      staged.commit(fields.overwrite);
-    } else if (sidecar !== null) {
-      sidecarWriter = ArtifactWriter.open(target, fields.artifactPath);
-      sidecarWriter.stage(sidecarLeaf(target.leaf), sidecar);
-      sidecarWriter.commit(fields.overwrite);
-    }
-  } catch (err) {
-    // A stage that failed before commit leaves temporary files only discard removes.
-    staged?.discard();
-    (sidecarWriter as ArtifactWriter | null)?.discard();
-    return fail(err instanceof WriteRefusal ? err.message : writeFailure(err, fields.artifactPath));
-  }
-
-  if (staged) {
-    const problem = artifactProblem();
-    if (problem) return problem;
-  }
-  return {
-    artifact: fields.artifactPath,
-    observed_state: typeof payload.observed_state === 'string' && payload.observed_state.trim() ? payload.observed_state.trim() : UNKNOWN_STATE,
-    result: 'captured',
-    error: '',
-    written_path: target.path,
-    request,
-    warnings,
-  };
+  return resultOrThrow(rawArgs, { ...options, skipExisting: true });
 }

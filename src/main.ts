@@ -63,7 +63,7 @@ export function executeCapturePlan(
 
 /** The MCP server over `provider` (default: the active one). */
 export function createServer(provider: CaptureProvider = providers.active()): Server {
-  return createServerFor(provider, (args) => executeCapturePlan(args, { provider }));
+  return createServerFor(provider);
 }
 
 /**

@@ -16,7 +16,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as crypto from 'crypto';
-import type { ResolvedArtifact } from './containment';
+import { CONTAINMENT_MESSAGES, type ResolvedArtifact } from './containment';
 import { writeFailure } from './failures';
 
 export type WriteRefusalCode = 'exists' | 'symlink_escape' | 'not_a_file' | 'io';
@@ -33,6 +33,15 @@ export class WriteRefusal extends Error {
 
 export function existsMessage(absolutePath: string): string {
   return `artifact already exists: ${absolutePath} (pass overwrite=true to replace)`;
+}
+
+export function existingOtherMessage(absolutePath: string): string {
+  return `artifact path names an existing folder or special file: ${absolutePath}`;
+}
+
+/** The containment wording of a link escape, with what the writer saw happen. */
+function escapeRefusal(seen?: string): WriteRefusal {
+  return new WriteRefusal('symlink_escape', seen ? `${CONTAINMENT_MESSAGES.symlink_escape} (${seen})` : CONTAINMENT_MESSAGES.symlink_escape);
 }
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
@@ -126,7 +135,7 @@ export class ArtifactWriter {
           return openDir(p, false);
         }
         if (code === 'ELOOP' || code === 'ENOTDIR') {
-          throw new WriteRefusal('symlink_escape', 'artifact_path symlink escapes the evidence/ subtree (a folder on the way was replaced by a link or a file)');
+          throw escapeRefusal('a folder on the way was replaced by a link or a file');
         }
         throw err;
       }
@@ -138,7 +147,7 @@ export class ArtifactWriter {
     let fd: number;
     try {
       if (fs.readlinkSync(`${PROC_FD}/${rootFd}`) !== runRoot) {
-        throw new WriteRefusal('symlink_escape', 'artifact_path symlink escapes the evidence/ subtree (the run root was replaced by a link)');
+        throw escapeRefusal('the run root was replaced by a link');
       }
       fd = openDir(`${PROC_FD}/${rootFd}/${path.basename(this.evidenceRoot)}`, true);
     } finally {
@@ -163,7 +172,7 @@ export class ArtifactWriter {
     for (const segment of ['', ...segments]) {
       current = segment ? path.join(current, segment) : current;
       try {
-        if (fs.lstatSync(current).isSymbolicLink()) throw new WriteRefusal('symlink_escape', 'artifact_path symlink escapes the evidence/ subtree');
+        if (fs.lstatSync(current).isSymbolicLink()) throw escapeRefusal();
       } catch (err) {
         if (err instanceof WriteRefusal) throw err;
         fs.mkdirSync(current);
@@ -176,7 +185,7 @@ export class ArtifactWriter {
     if (this.dirFd === null) return;
     const where = fs.readlinkSync(`${PROC_FD}/${this.dirFd}`);
     if (!isInside(where, this.evidenceRoot)) {
-      throw new WriteRefusal('symlink_escape', 'artifact_path symlink escapes the evidence/ subtree (the target folder moved outside it)');
+      throw escapeRefusal('the target folder moved outside it');
     }
   }
 
@@ -216,7 +225,7 @@ export class ArtifactWriter {
           const st = fs.lstatSync(finalEntry);
           if (!overwrite) throw new WriteRefusal('exists', existsMessage(absolute));
           if (!st.isFile() && !st.isSymbolicLink()) {
-            throw new WriteRefusal('not_a_file', `artifact path names an existing folder or special file: ${absolute}`);
+            throw new WriteRefusal('not_a_file', existingOtherMessage(absolute));
           }
         } catch (err) {
           if (err instanceof WriteRefusal) throw err;

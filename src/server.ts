@@ -14,9 +14,8 @@ import {
   ListToolsRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { executeCapturePlan } from './execute';
+import { runBoundary, type BoundaryOutcome } from './execute';
 import type { CaptureProvider } from './provider';
-import type { CaptureResult } from './result';
 import { SERVER_NAME } from './toolDeclaration';
 import { log } from './log';
 
@@ -40,7 +39,7 @@ function packageVersion(): string {
  */
 export function createServer(
   provider: CaptureProvider,
-  execute: (args: unknown) => Promise<CaptureResult> = (args) => executeCapturePlan(args, { provider }),
+  execute: (args: unknown) => Promise<BoundaryOutcome> = (args) => runBoundary(args, { provider }),
 ): Server {
   const server = new Server(
     { name: SERVER_NAME, version: packageVersion() },
@@ -62,17 +61,21 @@ export function createServer(
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
     if (name !== provider.toolName) return { isError: true, content: [{ type: 'text', text: `unknown tool: ${name}` }] };
+    let outcome: BoundaryOutcome;
     try {
-      const payload = await execute(args);
-      return {
-        content: [{ type: 'text', text: JSON.stringify(payload, null, 2) }],
-        structuredContent: payload as unknown as Record<string, unknown>,
-      };
+      outcome = await execute(args);
     } catch (err) {
+      // Not a refusal: something broke. Logged for the operator, answered as a tool error.
       const message = err instanceof Error ? err.message : String(err);
-      if (!(err instanceof Error) || err.name !== 'ToolInputError') log(`tool call failed: ${err instanceof Error ? err.stack : message}`);
+      log(`tool call failed: ${err instanceof Error ? err.stack : message}`);
       return { isError: true, content: [{ type: 'text', text: message }] };
     }
+    // The boundary's refusal of the arguments is a tool error; every other outcome is a payload.
+    if (outcome.kind === 'input') return { isError: true, content: [{ type: 'text', text: outcome.message }] };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(outcome.result, null, 2) }],
+      structuredContent: outcome.result as unknown as Record<string, unknown>,
+    };
   });
   return server;
 }

@@ -8,6 +8,7 @@ import * as path from 'path';
 import type { Program } from './program';
 import { COLOR_SCHEMES } from '../contract';
 import { CAPTURE_TYPES } from '../request';
+import { ToolInputError } from '../errors';
 import { parseFlags, single, UsageError, BROWSER_FLAGS_HELP, type FlagSpec } from './args';
 
 export const CAPTURE_USAGE = `Usage: design-playbook-evidence capture --url URL --out evidence/NAME [options]
@@ -122,7 +123,7 @@ export async function runCapture(argv: string[], program: Program): Promise<numb
     process.stdout.write(JSON.stringify(payload, null, 2) + '\n');
     return payload.result === 'captured' ? 0 : 1;
   } catch (err) {
-    if (err instanceof Error && err.name === 'ToolInputError') {
+    if (err instanceof ToolInputError) {
       process.stderr.write(`capture: ${err.message}\n`);
       return 2;
     }

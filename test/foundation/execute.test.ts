@@ -6,7 +6,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { executeCapturePlan, sidecarLeaf, MANIFEST_REFUSAL } from '../../src/execute';
+import { executeCapturePlan, runBoundary, BOUNDARY_CHECKS, sidecarLeaf, MANIFEST_REFUSAL } from '../../src/execute';
+import { ToolInputError } from '../../src/errors';
 import { captureResultSchema } from '../../src/result';
 import {
   FakeProvider,
@@ -521,5 +522,37 @@ describe('screenshot sidecar names', () => {
     expect(result.error).toContain('too long for its probe sidecar');
     expect(provider.calls).toHaveLength(0);
     expect(listFiles(fx.evidence)).toEqual([]);
+  });
+});
+
+describe('the boundary as an ordered list of checks', () => {
+  test('the checks run in the order contract-facts gives', () => {
+    expect(BOUNDARY_CHECKS.map((c) => c.step)).toEqual([
+      'arguments are one JSON object',
+      'unknown fields',
+      'capture contract (schemaVersion, viewport, freeze, design shape)',
+      'runtime fields (url, type, state, actions, artifact_path, overwrite)',
+      'run root',
+      'containment of artifact_path',
+      "names the capture type's files must have",
+      'manifest refusal',
+      'overwrite refusal, before any browser work (--skip-existing: the skip)',
+    ]);
+  });
+
+  test('a refusal of the arguments is an input outcome, never a throw; later refusals are failed results', async () => {
+    const provider = new FakeProvider();
+    const unknown = await runBoundary(validArgs(fx.root, { criterion: 'L6.1' }), { provider, env: {} });
+    expect(unknown).toEqual({ kind: 'input', message: expect.stringContaining('provider accepts Runtime Object fields only') });
+    const runtime = await runBoundary(validArgs(fx.root, { url: 'ftp://x' }), { provider, env: {} });
+    expect(runtime).toEqual({ kind: 'input', message: expect.stringContaining('url must start with') });
+    // Unknown fields outrank a broken contract; a broken contract outranks broken runtime fields.
+    const both = await runBoundary(validArgs(fx.root, { criterion: 'x', schemaVersion: 2, url: '' }), { provider, env: {} });
+    expect(both.kind).toBe('input');
+    const contractFirst = await runBoundary(validArgs(fx.root, { schemaVersion: 2, url: '' }), { provider, env: {} });
+    expect(contractFirst).toMatchObject({ kind: 'result', result: { result: 'failed', written_path: '', error: expect.stringContaining('unsupported capture schemaVersion 2') } });
+    expect(provider.calls).toHaveLength(0);
+    // The library entry keeps throwing ToolInputError for the same refusal.
+    await expect(executeCapturePlan(validArgs(fx.root, { criterion: 'L6.1' }), { provider, env: {} })).rejects.toThrow(ToolInputError);
   });
 });
