@@ -3,15 +3,33 @@
  * (executeCapturePlan's checks, in its order), a fixed number at once. A bad
  * line becomes a failed result carrying its line number; the rest still run.
  *
+ * Before any line runs, every line is checked once by the boundary itself
+ * (executeCapturePlan with a stand-in provider that captures nothing and
+ * only notes the target the boundary resolved): two lines that would write
+ * the same file — the same artifact after the tool's normalization and
+ * containment, or a screenshot's probe sidecar — are a plan error. The first
+ * line keeps the artifact; each later one is refused with both line numbers
+ * and never runs, so which capture ends up on disk never depends on timing.
+ *
+ * --skip-existing: a screenshot counts as there only with its probe sidecar
+ * (the runtime writes `<leaf>.probe.json` beside every screenshot, whichever
+ * provider captured it). A PNG alone is incomplete evidence: the line is run
+ * as without --skip-existing, so it is refused as existing unless it says
+ * `overwrite: true`, and the reason is said.
+ *
  * Stopping has two steps, as Ctrl-C has: `stop()` starts no new line and lets
  * the captures in flight end; `abandon()` marks those still in flight as
  * abandoned (the caller then closes the browsers under them, so they fail at
  * once and the runtime discards what they staged: no partial file).
  */
-import { executeCapturePlan, executeCapturePlanUnlessPresent, type ExecuteOptions, type SkippedCapture } from '../execute';
+import * as fs from 'fs';
+import * as path from 'path';
+import { executeCapturePlan, executeCapturePlanUnlessPresent, sidecarLeaf, type ExecuteOptions, type SkippedCapture } from '../execute';
 import { failedResult, type CaptureResult } from '../result';
 import { isPlainObject } from '../contract';
-import type { CaptureProvider } from '../provider';
+import { parseRuntimeFields } from '../request';
+import { captureToolDeclaration, TOOL_NAME } from '../toolDeclaration';
+import type { CaptureContext, CaptureProvider, ProviderPayload } from '../provider';
 import type { PlanLine } from './plan';
 
 /** A refusal the tool reports as `isError: true` (unknown fields, runtime fields, a line that is not JSON). */
@@ -59,6 +77,53 @@ function artifactEcho(args: unknown): string {
   return isPlainObject(args) && typeof args.artifact_path === 'string' ? args.artifact_path.trim() : '';
 }
 
+/** The files a line would write, as the boundary resolved them (the artifact, and a screenshot's sidecar). */
+interface Claim {
+  artifact: string;
+  files: string[];
+}
+
+const PREFLIGHT_STOP = 'plan check: nothing is captured';
+
+/**
+ * Stands in for the provider while the plan is checked: the boundary hands
+ * it the target it resolved (only a line that passed every check gets this
+ * far), it notes the files and captures nothing.
+ */
+class TargetRecorder implements CaptureProvider {
+  readonly toolName = TOOL_NAME;
+  claim: Claim | null = null;
+
+  describe() {
+    return captureToolDeclaration();
+  }
+
+  async capture(_args: Record<string, unknown>, context: CaptureContext): Promise<ProviderPayload> {
+    const files = [context.writtenPath];
+    if (context.fields.type === 'screenshot') files.push(path.join(path.dirname(context.writtenPath), sidecarLeaf(path.basename(context.writtenPath))));
+    this.claim = { artifact: context.fields.artifactPath, files };
+    return { result: 'failed', error: PREFLIGHT_STOP };
+  }
+}
+
+/** A screenshot's probe sidecar beside `writtenPath`, when it is missing (null otherwise, and for other types). */
+function missingSidecar(args: unknown, writtenPath: string): string | null {
+  if (!isPlainObject(args)) return null;
+  let type: string;
+  try {
+    type = parseRuntimeFields(args).type;
+  } catch {
+    return null;
+  }
+  if (type !== 'screenshot') return null;
+  const sidecar = path.join(path.dirname(writtenPath), sidecarLeaf(path.basename(writtenPath)));
+  try {
+    return fs.lstatSync(sidecar).isFile() ? null : sidecar;
+  } catch {
+    return sidecar;
+  }
+}
+
 export class BatchRun {
   private next = 0;
   private stopped = false;
@@ -70,6 +135,8 @@ export class BatchRun {
   private skipped = 0;
   private abandonedCount = 0;
   private readonly failedLines: number[] = [];
+  /** Lines refused before the run because an earlier line writes the same file. */
+  private readonly duplicates = new Map<number, LineResult>();
 
   constructor(
     private readonly lines: PlanLine[],
@@ -102,6 +169,7 @@ export class BatchRun {
   }
 
   async run(): Promise<BatchSummary> {
+    await this.checkTargets();
     const worker = async (): Promise<void> => {
       while (!this.stopped && this.next < this.lines.length) {
         const item = this.lines[this.next++];
@@ -120,12 +188,59 @@ export class BatchRun {
     return this.summary();
   }
 
+  /**
+   * Every line through the boundary once, capturing nothing: the files each
+   * would write. A line that claims a file an earlier line claimed is refused.
+   */
+  private async checkTargets(): Promise<void> {
+    const owners = new Map<string, { line: number; artifact: string }>();
+    for (const item of this.lines) {
+      if ('unreadable' in item) continue;
+      const recorder = new TargetRecorder();
+      const options: ExecuteOptions = { provider: recorder };
+      if (this.options.env) options.env = this.options.env;
+      try {
+        // The same entry point the run uses: a line skipped as present writes nothing and claims nothing.
+        await this.throughBoundary(item.args, options);
+      } catch {
+        // Refused by the boundary: the run reports it the same way, and it writes nothing.
+      }
+      const claim = recorder.claim;
+      if (!claim) continue;
+      const clash = claim.files.map((file, index) => ({ file, index, owner: owners.get(file) })).find((c) => c.owner);
+      if (clash?.owner) {
+        const own = clash.index === 0 ? `artifact_path ${claim.artifact}` : `artifact_path ${claim.artifact} (its probe sidecar ${path.basename(clash.file)})`;
+        const theirs = clash.owner.artifact === claim.artifact ? '' : ` (artifact_path ${clash.owner.artifact})`;
+        const error = `line ${item.line}: ${own} is also written by line ${clash.owner.line}${theirs}; each artifact is written once per plan, so this line was not run (line ${clash.owner.line} keeps it)`;
+        this.duplicates.set(item.line, { line: item.line, ...failedResult({ artifact: claim.artifact, error }) });
+        continue;
+      }
+      for (const file of claim.files) owners.set(file, { line: item.line, artifact: claim.artifact });
+    }
+  }
+
+  /** One line through the boundary, with --skip-existing's rule for screenshots (a PNG without its sidecar is not there). */
+  private async throughBoundary(args: unknown, options: ExecuteOptions): Promise<CaptureResult | SkippedCapture> {
+    if (!this.options.skipExisting) return executeCapturePlan(args, options);
+    const payload = await executeCapturePlanUnlessPresent(args, options);
+    const incomplete = payload.result === 'skipped' ? missingSidecar(args, payload.written_path) : null;
+    if (!incomplete) return payload;
+    // A screenshot without its sidecar is not there yet: the line runs as if --skip-existing were not given.
+    const why = `--skip-existing did not skip it: ${payload.written_path} is there but its probe sidecar ${path.basename(incomplete)} is not`;
+    const ran = await executeCapturePlan(args, options);
+    if (ran.result === 'captured') return { ...ran, warnings: [...ran.warnings, `${why}; both were captured again (overwrite: true)`] };
+    if (ran.error === PREFLIGHT_STOP) return ran;
+    return { ...ran, error: `${ran.error} (${why}; pass overwrite: true to capture both again)` };
+  }
+
   private async runLine(item: PlanLine): Promise<LineResult> {
     if ('unreadable' in item) return { line: item.line, ...failedResult({ artifact: '', error: item.unreadable }), isError: true };
+    const duplicate = this.duplicates.get(item.line);
+    if (duplicate) return duplicate;
     const options: ExecuteOptions = { provider: this.options.provider };
     if (this.options.env) options.env = this.options.env;
     try {
-      const payload = this.options.skipExisting ? await executeCapturePlanUnlessPresent(item.args, options) : await executeCapturePlan(item.args, options);
+      const payload = await this.throughBoundary(item.args, options);
       if (this.abandoned && payload.result === 'failed') {
         this.abandonedCount++;
         return { line: item.line, ...payload, error: `${ABANDONED_MESSAGE} (${payload.error})` };

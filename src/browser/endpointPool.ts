@@ -8,6 +8,9 @@
  * failing without trying, so a single endpoint behaves as one browser always
  * did: the next capture reconnects.
  *
+ * A retry may wait at the front of the queue, and any wait can be given up
+ * (an AbortSignal), so a retried call stays within its time cap.
+ *
  * The pool only chooses and counts; what a session is (launched, attached,
  * connected per capture) is the caller's.
  */
@@ -52,6 +55,13 @@ interface Waiter<S> {
   grant(lease: Lease<S>): void;
 }
 
+export interface AcquireOptions {
+  /** Wait ahead of every capture already waiting (a retry: its call has waited once already). */
+  front?: boolean;
+  /** Stop waiting: the promise rejects with the signal's reason and no slot is taken. */
+  signal?: AbortSignal;
+}
+
 export class EndpointPool<S> {
   private readonly waiting: Waiter<S>[] = [];
   private wakeTimer: NodeJS.Timeout | null = null;
@@ -68,12 +78,30 @@ export class EndpointPool<S> {
    * when every such endpoint is full. When every candidate is out of service,
    * the one due soonest is offered anyway (a capture must try before it fails).
    */
-  acquire(exclude: ReadonlySet<Endpoint<S>> = new Set()): Promise<Lease<S>> {
+  acquire(exclude: ReadonlySet<Endpoint<S>> = new Set(), options: AcquireOptions = {}): Promise<Lease<S>> {
     if (this.endpoints.every((e) => exclude.has(e))) return Promise.reject(new RangeError('every endpoint is excluded'));
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const lease = this.tryLease(exclude);
     if (lease) return Promise.resolve(lease);
-    return new Promise((grant) => {
-      this.waiting.push({ exclude, grant });
+    return new Promise((grant, reject) => {
+      const waiter: Waiter<S> = {
+        exclude,
+        grant: (granted) => {
+          signal?.removeEventListener('abort', onAbort);
+          grant(granted);
+        },
+      };
+      const onAbort = () => {
+        const at = this.waiting.indexOf(waiter);
+        if (at < 0) return;
+        this.waiting.splice(at, 1);
+        this.scheduleWake();
+        reject(signal!.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (options.front) this.waiting.unshift(waiter);
+      else this.waiting.push(waiter);
       this.scheduleWake();
     });
   }

@@ -38,8 +38,15 @@ stderr   progress: a live line on a terminal, else a plain line every few second
   --help             this help
 
 Ctrl-C stops starting new lines and lets the captures in flight finish; a
-second Ctrl-C abandons them (nothing partial is written). The summary is
-printed either way.
+second Ctrl-C abandons them (nothing partial is written); a third leaves at
+once (lines still in flight count as not run). The summary is printed each
+time.
+
+Two lines that would write the same file (the same artifact once the tool
+has resolved it, or a screenshot's probe sidecar) are a plan error: the
+first keeps it, each later one is refused with both line numbers before any
+capture starts. With --skip-existing a screenshot counts as there only when
+its .probe.json sidecar is there too.
 
 Exit status: 0 every line captured or skipped, 1 some failed, 2 the plan
 could not be read (or a usage error), 130 interrupted.
@@ -143,6 +150,14 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
   });
   progress = new ProgressReporter(process.stderr, run);
 
+  let summaryPrinted = false;
+  const printSummary = (summary: BatchSummary) => {
+    if (summaryPrinted) return;
+    summaryPrinted = true;
+    process.stdout.write(JSON.stringify({ summary }) + '\n');
+    process.stderr.write(`${humanSummary(summary)}\n`);
+  };
+
   let abandonedAt: Promise<void> | null = null;
   let interrupts = 0;
   const abandon = (why: string) => {
@@ -160,7 +175,14 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
       const inFlight = run.counts().inFlight;
       progress?.note(`interrupted: starting no new line; waiting for ${inFlight} capture${inFlight === 1 ? '' : 's'} in flight (Ctrl-C again to abandon them)`);
     } else if (interrupts === 2) abandon('interrupted again');
-    else process.exit(EXIT_INTERRUPTED);
+    else {
+      // A third Ctrl-C leaves now; what finished is already on stdout, and the summary still goes out.
+      const inFlight = run.counts().inFlight;
+      progress?.note(`interrupted a third time: leaving now${inFlight ? ` without waiting for ${inFlight} capture${inFlight === 1 ? '' : 's'} in flight (counted as not run; nothing partial is written)` : ''}`);
+      progress?.finish();
+      printSummary(run.summary());
+      process.exit(EXIT_INTERRUPTED);
+    }
   };
   const onTerminate = () => abandon('terminated');
   process.on('SIGINT', onInterrupt);
@@ -188,8 +210,7 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onTerminate);
   }
-  process.stdout.write(JSON.stringify({ summary }) + '\n');
-  process.stderr.write(`${humanSummary(summary)}\n`);
+  printSummary(summary);
   await (abandonedAt ?? program.close());
   // A capture that never let go would keep the process alive; the summary is out, so leave.
   if (graceRanOut) process.exit(EXIT_INTERRUPTED);

@@ -107,3 +107,23 @@ describe('which endpoints', () => {
     expect(connectPerCapture({ connectPerCapture: true }, {})).toBe(true);
   });
 });
+
+test('a retry can wait at the front of the queue, and any wait can be given up without taking a slot', async () => {
+  const { endpoints, pool: p } = pool([1]);
+  const held = await p.acquire();
+  const order: string[] = [];
+  const plain = p.acquire().then((l) => (order.push('plain'), l));
+  const front = p.acquire(new Set(), { front: true }).then((l) => (order.push('front'), l));
+  const cap = new AbortController();
+  const given = p.acquire(new Set(), { signal: cap.signal });
+  cap.abort(new Error('the retry ran out of its cap'));
+  await expect(given).rejects.toThrow('the retry ran out of its cap');
+  held.release();
+  (await front).release();
+  (await plain).release();
+  expect(order).toEqual(['front', 'plain']);
+  expect(endpoints[0].active).toBe(0);
+  // Already aborted: refused at once.
+  await expect(p.acquire(new Set(), { signal: cap.signal })).rejects.toThrow('the retry ran out of its cap');
+  expect(endpoints[0].active).toBe(0);
+});

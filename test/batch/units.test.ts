@@ -127,6 +127,7 @@ test('an abandoned line carries the reason it ended with', async () => {
 
 test('skip-existing skips an artifact already there, after the same checks, even with overwrite', async () => {
   fs.writeFileSync(path.join(run.evidence, 'there.png'), 'earlier');
+  fs.writeFileSync(path.join(run.evidence, 'there.probe.json'), '{}');
   const provider = new FakeProvider();
   const seen: LineResult[] = [];
   const summary = await new BatchRun(numbered([line('there.png', { overwrite: true }), line('missing.png'), { ...line('there.png'), criterion: 'x' }]), {
@@ -173,4 +174,79 @@ describe('progress', () => {
     live.finish();
     expect(text.endsWith('\n')).toBe(true);
   });
+});
+
+describe('one writer per artifact', () => {
+  test('a later line naming an artifact an earlier line writes is refused with both line numbers before any capture; the first keeps it', async () => {
+    fs.mkdirSync(path.join(run.evidence, 'sub'));
+    const provider = new FakeProvider();
+    const seen: LineResult[] = [];
+    const lines = [
+      { line: 3, args: line('x.png', { overwrite: true }) },
+      // The same file after the boundary's normalization: whitespace, './' and a folder that leads back.
+      { line: 5, args: line('./x.png', { artifact_path: '  evidence/./x.png ' }) },
+      { line: 8, args: line('sub/../x.png') },
+      { line: 9, args: { ...line('y.png'), type: 'a11y tree', artifact_path: 'evidence/x.probe.json' } },
+      { line: 12, args: line('x.png', { overwrite: true }) },
+      // A line the boundary refuses claims nothing; the valid line after it keeps its artifact.
+      { line: 14, args: { ...line('z.png'), criterion: 'L1' } },
+      { line: 15, args: line('z.png') },
+    ];
+    const summary = await new BatchRun(lines, { concurrency: 4, provider, onResult: (r) => seen.push(r) }).run();
+    const byLine = new Map(seen.map((r) => [r.line, r as LineResult & { error: string }]));
+    expect(byLine.get(3)!.result).toBe('captured');
+    expect(byLine.get(15)!.result).toBe('captured');
+    expect(byLine.get(14)!.result).toBe('failed');
+    // '..' is a containment refusal of its own, not a duplicate.
+    expect(byLine.get(8)!.error).toBe("artifact_path must not contain '..' segments");
+    expect(byLine.get(12)).toMatchObject({ result: 'failed', artifact: 'evidence/x.png', written_path: '' });
+    expect(byLine.get(12)!.error).toBe(
+      'line 12: artifact_path evidence/x.png is also written by line 3; each artifact is written once per plan, so this line was not run (line 3 keeps it)',
+    );
+    expect(byLine.get(5)!.error).toMatch(/^line 5: artifact_path evidence\/\.\/x\.png is also written by line 3 \(artifact_path evidence\/x\.png\)/);
+    // An aria snapshot named like a screenshot's sidecar collides with that sidecar.
+    expect(byLine.get(9)!.error).toMatch(/^line 9: artifact_path evidence\/x\.probe\.json is also written by line 3/);
+    expect(summary).toMatchObject({ captured: 2, failed: 5, failed_lines: [5, 8, 9, 12, 14] });
+    expect(provider.calls.map((c) => c.context.fields.artifactPath)).toEqual(['evidence/x.png', 'evidence/z.png']);
+  });
+
+  test('the check captures nothing and writes nothing, and a plan without duplicates runs as before', async () => {
+    const provider = new FakeProvider();
+    const summary = await new BatchRun(numbered([line('a.png'), line('b.png')]), { concurrency: 1, provider }).run();
+    expect(summary).toMatchObject({ captured: 2, failed: 0 });
+    expect(provider.calls).toHaveLength(2);
+    expect(fs.readdirSync(run.evidence).sort()).toEqual(['a.png', 'a.probe.json', 'b.png', 'b.probe.json']);
+  });
+});
+
+test('skip-existing: a screenshot counts as there only with its probe sidecar (the runtime writes one for every provider)', async () => {
+  const provider = new FakeProvider();
+  // Complete: the PNG and its sidecar.
+  fs.writeFileSync(path.join(run.evidence, 'whole.png'), 'earlier');
+  fs.writeFileSync(path.join(run.evidence, 'whole.probe.json'), '{}');
+  // A PNG alone (an interrupted copy, a file put there by hand).
+  fs.writeFileSync(path.join(run.evidence, 'half.png'), 'earlier');
+  fs.writeFileSync(path.join(run.evidence, 'half-ow.png'), 'earlier');
+  // Other types have no sidecar: the artifact alone is enough.
+  fs.writeFileSync(path.join(run.evidence, 'tree.json'), '{}');
+  const seen: LineResult[] = [];
+  const summary = await new BatchRun(
+    numbered([line('whole.png'), line('half.png'), line('half-ow.png', { overwrite: true }), { ...line('tree.json'), type: 'a11y tree' }]),
+    { concurrency: 1, provider, skipExisting: true, onResult: (r) => seen.push(r) },
+  ).run();
+  expect(summary).toMatchObject({ skipped: 2, captured: 1, failed: 1, failed_lines: [2] });
+  const byLine = new Map(seen.map((r) => [r.line, r as LineResult & { error: string; warnings: string[] }]));
+  expect(byLine.get(1)!.result).toBe('skipped');
+  expect(byLine.get(4)!.result).toBe('skipped');
+  // Without overwrite the PNG is not replaced; the reason names the missing sidecar.
+  expect(byLine.get(2)!.result).toBe('failed');
+  expect(byLine.get(2)!.error).toContain('--skip-existing did not skip it');
+  expect(byLine.get(2)!.error).toContain('half.probe.json');
+  expect(fs.readFileSync(path.join(run.evidence, 'half.png'), 'utf8')).toBe('earlier');
+  // With overwrite: both captured again.
+  expect(byLine.get(3)!.result).toBe('captured');
+  expect(byLine.get(3)!.warnings.join('\n')).toContain('half-ow.probe.json');
+  expect(fs.readFileSync(path.join(run.evidence, 'half-ow.png'))).toEqual(FAKE_PNG);
+  expect(fs.existsSync(path.join(run.evidence, 'half-ow.probe.json'))).toBe(true);
+  expect(provider.calls.map((c) => c.context.fields.artifactPath)).toEqual(['evidence/half-ow.png']);
 });
