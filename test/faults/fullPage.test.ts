@@ -124,3 +124,18 @@ test('strip heights meet on whole device rows', () => {
   expect((stripHeight(1.1, 4096)! * 1.1) % 1).toBeCloseTo(0, 6);
   expect(stripHeight(1.1, 4096)! % 10).toBe(0);
 });
+
+test('a page above the one-capture size at a ratio with no whole-row strip fails clearly, never one unbounded capture', async () => {
+  // 1.2345678 has no strip of whole device rows within 1000 CSS px.
+  const dpr = 1.2345678;
+  expect(stripHeight(dpr, 4096)).toBeNull();
+  let shots = 0;
+  const page = { screenshot: async () => (shots++, new Uint8Array(0)) } as unknown as Page;
+  await expect(fullPagePng(page, { width: 1000, height: 20_000, devicePixelRatio: dpr })).rejects.toThrow(
+    /the page is too large to capture at devicePixelRatio 1\.2345678: 1235 × 24692 device pixels is over the 16,777,216 pixels captured in one piece, and at this ratio no strip height is a whole number of device rows/,
+  );
+  expect(shots).toBe(0);
+  // Below the one-capture size the same ratio is captured as before, in one go.
+  await fullPagePng(page, { width: 500, height: 300, devicePixelRatio: dpr });
+  expect(shots).toBe(1);
+});

@@ -13,11 +13,13 @@
  * those of the single capture, only the memory differs.
  *
  * Beyond MAX_PAGE_PIXELS the capture fails with a clear error instead of
- * trying (see failures.pageTooLarge).
+ * trying (see failures.pageTooLarge); so does a page above the one-capture
+ * size at a device pixel ratio that allows no strip of whole device rows
+ * (failures.pageNeedsTiling) — never one unbounded capture.
  */
 import type { CDPSession, Page } from 'puppeteer';
 import { PngAssembler } from '../../png/assemble';
-import { pageTooLarge } from '../../failures';
+import { pageNeedsTiling, pageTooLarge } from '../../failures';
 
 /** At most this many device pixels: one capture, as before tiling existed. */
 export const SINGLE_SHOT_MAX_PIXELS = 16 * 1024 * 1024;
@@ -85,8 +87,11 @@ export async function fullPagePng(page: Page, size: PageSize, limits: FullPageLi
   const deviceHeight = Math.ceil(height * dpr);
   const pixels = deviceWidth * deviceHeight;
   if (pixels > limits.maxPagePixels) throw new Error(pageTooLarge(deviceWidth, deviceHeight, limits.maxPagePixels));
-  const strip = pixels > limits.singleShotMaxPixels ? stripHeight(dpr, Math.max(1, Math.floor(limits.tilePixels / deviceWidth))) : null;
-  if (strip === null || strip >= height) return capture(page);
+  if (pixels <= limits.singleShotMaxPixels) return capture(page);
+  const strip = stripHeight(dpr, Math.max(1, Math.floor(limits.tilePixels / deviceWidth)));
+  // No seamless strip at this ratio: one capture of the whole page would be unbounded, so it is refused.
+  if (strip === null) throw new Error(pageNeedsTiling(deviceWidth, deviceHeight, dpr, limits.singleShotMaxPixels));
+  if (strip >= height) return capture(page);
 
   const assembler = new PngAssembler();
   try {
