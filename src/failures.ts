@@ -122,6 +122,17 @@ export function explainStall(d: LoadDiagnosis): string {
   return 'the page did not answer';
 }
 
+/**
+ * Why a step other than the page load did not finish: whether the page still
+ * answered a trivial evaluation tells a busy main thread from a wait that
+ * simply never ended.
+ */
+export function explainStepStall(mainThread: LoadDiagnosis['mainThread']): string {
+  if (mainThread === 'busy') return "the page's main thread was busy (a script running without pause did not answer within 1 s)";
+  if (mainThread === 'answers') return 'the page still answered; the step was waiting for something that did not happen';
+  return 'the page did not answer';
+}
+
 export function navigationTimeout(url: string, milestone: string, budgetMs: number, d: LoadDiagnosis): string {
   return `navigation to ${url} did not reach ${milestone} within ${budgetMs} ms: ${explainStall(d)}`;
 }
@@ -132,6 +143,15 @@ export function captureOverrun(budgetMs: number, stage: string, cause: string): 
     `capture did not finish within the ${budgetMs} ms whole-capture budget (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS) during ${stage}: ${cause}. ` +
     'Its browser context was closed; nothing was captured'
   );
+}
+
+/**
+ * A page served with an HTTP error status is still captured (the status is
+ * what the page is, not a failed capture); this warning says so.
+ */
+export function httpStatusWarning(url: string, status: number, statusText: string): string {
+  const text = statusText.trim() ? ` ${statusText.trim()}` : '';
+  return `the page at ${url} answered HTTP ${status}${text}; it was captured as served (an error page, not the page the plan may expect)`;
 }
 
 // ------------------------------------------- the page or browser went away
@@ -153,6 +173,18 @@ export function lostDuring(kind: LostKind, during: string, attachedUrl?: string)
 }
 
 // --------------------------------------------------------------- page size
+
+/**
+ * A page above the one-capture size whose device pixel ratio gives no strip
+ * height in whole device rows, so it cannot be tiled without seams.
+ */
+export function pageNeedsTiling(width: number, height: number, devicePixelRatio: number, singleShotPixels: number): string {
+  return (
+    `the page is too large to capture at devicePixelRatio ${devicePixelRatio}: ${width} × ${height} device pixels is over the ` +
+    `${singleShotPixels.toLocaleString('en-US')} pixels captured in one piece, and at this ratio no strip height is a whole number of device rows; ` +
+    'use a ratio such as 1, 1.25, 1.5 or 2, or capture a shorter page'
+  );
+}
 
 /** A page taller than a PNG the capture can assemble (see screenshot tiling). */
 export function pageTooLarge(width: number, height: number, limitPixels: number): string {
