@@ -31,3 +31,18 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, expired: str
     work.catch(() => undefined);
   }
 }
+
+/**
+ * Settles as `work` does, or with `fallback` once `ms` pass: for a wait whose
+ * overrun is not an error (fonts still loading, a load event that never
+ * comes), so the caller goes on with what it has.
+ */
+export async function withinOr<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
+  const overrun = new DeadlineExceeded('fallback');
+  try {
+    return await withDeadline(work, ms, () => overrun);
+  } catch (err) {
+    if (err === overrun) return fallback;
+    throw err;
+  }
+}

@@ -59,10 +59,6 @@ function isPositiveInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1;
 }
 
-function isDevicePixelRatio(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= MIN_DEVICE_PIXEL_RATIO;
-}
-
 function colorSchemeList(): string {
   return '[' + COLOR_SCHEMES.map((s) => `'${s}'`).join(', ') + ']';
 }
@@ -71,54 +67,87 @@ function unknownKeys(value: Record<string, unknown>, allowed: readonly string[])
   return Object.keys(value).filter((k) => !allowed.includes(k));
 }
 
-function parseViewport(value: unknown): { ok: true; viewport: Viewport } | { ok: false; error: string } {
+function unknownKeysError(object: string, extra: string[], allowed: readonly string[]): string {
+  return `${object} has unknown keys ${extra.map((k) => `'${k}'`).join(', ')}; allowed keys are ${allowed.join(', ')}`;
+}
+
+/**
+ * One row per viewport key, in the order the parser checks them: the test,
+ * the rule's wording, and the zod schema. The parser, the snapshot validator
+ * and the tool/manifest schemas all read this table.
+ */
+interface KeyRule {
+  valid(value: unknown): boolean;
+  /** Completes `viewport.<key> ...` in the parser's error. */
+  must: string;
+  schema: z.ZodType;
+}
+
+export const VIEWPORT_RULES: Record<(typeof VIEWPORT_KEYS)[number], KeyRule> = {
+  width: { valid: isPositiveInteger, must: 'must be a positive integer', schema: z.number().int().min(1).describe('CSS pixels, integer >= 1') },
+  height: { valid: isPositiveInteger, must: 'must be a positive integer', schema: z.number().int().min(1).describe('CSS pixels, integer >= 1') },
+  devicePixelRatio: {
+    valid: (v) => typeof v === 'number' && Number.isFinite(v) && v >= MIN_DEVICE_PIXEL_RATIO,
+    must: `must be a number greater than or equal to ${MIN_DEVICE_PIXEL_RATIO}`,
+    schema: z.number().min(MIN_DEVICE_PIXEL_RATIO).describe(`finite number >= ${MIN_DEVICE_PIXEL_RATIO}`),
+  },
+  colorScheme: {
+    valid: (v) => COLOR_SCHEMES.includes(v as ColorScheme),
+    must: `must be one of ${colorSchemeList()}`,
+    schema: z.enum(COLOR_SCHEMES).describe('emulated prefers-color-scheme'),
+  },
+};
+
+/** What each freeze switch does (its default comes from FREEZE_DEFAULTS); each must be a boolean. */
+export const FREEZE_RULES: Record<keyof typeof FREEZE_DEFAULTS, { does: string }> = {
+  enabled: { does: 'disable animations, transitions and the caret, and run the page on the virtual clock' },
+  waitFonts: { does: 'wait for document.fonts.ready' },
+  networkIdle: { does: 'wait for network idle' },
+};
+
+/** The first viewport rule `value` breaks, as the parser words it; null when it keeps them all. */
+function viewportError(value: unknown): string | null {
   if (!isPlainObject(value)) {
-    return {
-      ok: false,
-      error: `viewport object is required for schemaVersion=${CAPTURE_SCHEMA_VERSION}; ${RECAPTURE_HINT} and viewport {width, height, devicePixelRatio, colorScheme}`,
-    };
+    return `viewport object is required for schemaVersion=${CAPTURE_SCHEMA_VERSION}; ${RECAPTURE_HINT} and viewport {width, height, devicePixelRatio, colorScheme}`;
   }
   const extra = unknownKeys(value, VIEWPORT_KEYS);
-  if (extra.length) {
-    return { ok: false, error: `viewport has unknown keys ${extra.map((k) => `'${k}'`).join(', ')}; allowed keys are ${VIEWPORT_KEYS.join(', ')}` };
+  if (extra.length) return unknownKeysError('viewport', extra, VIEWPORT_KEYS);
+  for (const key of VIEWPORT_KEYS) {
+    if (!VIEWPORT_RULES[key].valid(value[key])) return `viewport.${key} ${VIEWPORT_RULES[key].must} (got ${describeValue(value[key])})`;
   }
-  for (const key of ['width', 'height'] as const) {
-    if (!isPositiveInteger(value[key])) {
-      return { ok: false, error: `viewport.${key} must be a positive integer (got ${describeValue(value[key])})` };
-    }
+  return null;
+}
+
+/** The first freeze rule broken; `complete` (a recorded snapshot) also needs every key. */
+function freezeError(value: unknown, complete: boolean): string | null {
+  if (!isPlainObject(value)) return `freeze must be an object when provided (got ${describeValue(value)})`;
+  const extra = unknownKeys(value, FREEZE_KEYS);
+  if (extra.length) return unknownKeysError('freeze', extra, FREEZE_KEYS);
+  for (const key of FREEZE_KEYS) {
+    if (value[key] === undefined && !complete) continue;
+    if (typeof value[key] !== 'boolean') return `freeze.${key} must be a boolean (got ${describeValue(value[key])})`;
   }
-  if (!isDevicePixelRatio(value.devicePixelRatio)) {
-    return {
-      ok: false,
-      error: `viewport.devicePixelRatio must be a number greater than or equal to ${MIN_DEVICE_PIXEL_RATIO} (got ${describeValue(value.devicePixelRatio)})`,
-    };
-  }
-  if (!COLOR_SCHEMES.includes(value.colorScheme as ColorScheme)) {
-    return { ok: false, error: `viewport.colorScheme must be one of ${colorSchemeList()} (got ${describeValue(value.colorScheme)})` };
-  }
+  return null;
+}
+
+function parseViewport(value: unknown): { ok: true; viewport: Viewport } | { ok: false; error: string } {
+  const error = viewportError(value);
+  if (error) return { ok: false, error };
+  const v = value as Record<string, unknown>;
   return {
     ok: true,
-    viewport: {
-      width: value.width as number,
-      height: value.height as number,
-      devicePixelRatio: value.devicePixelRatio as number,
-      colorScheme: value.colorScheme as ColorScheme,
-    },
+    viewport: { width: v.width as number, height: v.height as number, devicePixelRatio: v.devicePixelRatio as number, colorScheme: v.colorScheme as ColorScheme },
   };
 }
 
 function parseFreeze(value: unknown): { ok: true; freeze: Freeze } | { ok: false; error: string } {
   if (value === undefined) return { ok: true, freeze: { ...FREEZE_DEFAULTS } };
-  if (!isPlainObject(value)) return { ok: false, error: `freeze must be an object when provided (got ${describeValue(value)})` };
-  const extra = unknownKeys(value, FREEZE_KEYS);
-  if (extra.length) {
-    return { ok: false, error: `freeze has unknown keys ${extra.map((k) => `'${k}'`).join(', ')}; allowed keys are ${FREEZE_KEYS.join(', ')}` };
-  }
+  const error = freezeError(value, false);
+  if (error) return { ok: false, error };
   const freeze = { ...FREEZE_DEFAULTS } as Freeze;
   for (const key of FREEZE_KEYS) {
-    if (value[key] === undefined) continue;
-    if (typeof value[key] !== 'boolean') return { ok: false, error: `freeze.${key} must be a boolean (got ${describeValue(value[key])})` };
-    freeze[key] = value[key] as boolean;
+    const given = (value as Record<string, unknown>)[key];
+    if (given !== undefined) freeze[key] = given as boolean;
   }
   return { ok: true, freeze };
 }
@@ -177,21 +206,10 @@ export function validateCaptureSnapshot(snapshot: unknown): SnapshotFact | null 
   }
   const viewport = snapshot.viewport;
   if (viewport === undefined || viewport === null) return 'missing_viewport';
-  if (
-    !isPlainObject(viewport) ||
-    unknownKeys(viewport, VIEWPORT_KEYS).length > 0 ||
-    !isPositiveInteger(viewport.width) ||
-    !isPositiveInteger(viewport.height) ||
-    !isDevicePixelRatio(viewport.devicePixelRatio) ||
-    !COLOR_SCHEMES.includes(viewport.colorScheme as ColorScheme)
-  ) {
-    return 'bad_viewport_shape';
-  }
+  if (viewportError(viewport) !== null) return 'bad_viewport_shape';
   const freeze = snapshot.freeze;
   if (freeze === undefined || freeze === null) return 'missing_freeze';
-  if (!isPlainObject(freeze) || unknownKeys(freeze, FREEZE_KEYS).length > 0 || FREEZE_KEYS.some((k) => typeof freeze[k] !== 'boolean')) {
-    return 'bad_freeze_shape';
-  }
+  if (freezeError(freeze, true) !== null) return 'bad_freeze_shape';
   return null;
 }
 
@@ -199,20 +217,16 @@ export function validateCaptureSnapshot(snapshot: unknown): SnapshotFact | null 
 // Schema faces, built from the same constants as the parser above.
 
 export const viewportInputSchema = z
-  .object({
-    width: z.number().int().min(1).describe('CSS pixels, integer >= 1'),
-    height: z.number().int().min(1).describe('CSS pixels, integer >= 1'),
-    devicePixelRatio: z.number().min(MIN_DEVICE_PIXEL_RATIO).describe(`finite number >= ${MIN_DEVICE_PIXEL_RATIO}`),
-    colorScheme: z.enum(COLOR_SCHEMES).describe('emulated prefers-color-scheme'),
-  })
+  .object(Object.fromEntries(VIEWPORT_KEYS.map((k) => [k, VIEWPORT_RULES[k].schema])) as Record<(typeof VIEWPORT_KEYS)[number], z.ZodType>)
   .strict();
 
 export const freezeInputSchema = z
-  .object({
-    enabled: z.boolean().optional().describe(`disable animations, transitions and the caret (default ${FREEZE_DEFAULTS.enabled})`),
-    waitFonts: z.boolean().optional().describe(`wait for document.fonts.ready (default ${FREEZE_DEFAULTS.waitFonts})`),
-    networkIdle: z.boolean().optional().describe(`wait for network idle (default ${FREEZE_DEFAULTS.networkIdle})`),
-  })
+  .object(
+    Object.fromEntries(FREEZE_KEYS.map((k) => [k, z.boolean().optional().describe(`${FREEZE_RULES[k].does} (default ${FREEZE_DEFAULTS[k]})`)])) as Record<
+      keyof Freeze,
+      z.ZodOptional<z.ZodBoolean>
+    >,
+  )
   .strict();
 
 /** A complete, normalized freeze as recorded in the request echo. */

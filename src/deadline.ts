@@ -7,7 +7,7 @@
  * The trace recorder's own step limit lives in cdp/trace/recorder.ts
  * (cdp/ imports nothing from src/); the bundled provider keeps its default.
  */
-export { withDeadline, DeadlineExceeded } from '../cdp/deadline';
+export { withDeadline, withinOr, DeadlineExceeded } from '../cdp/deadline';
 import { withDeadline } from '../cdp/deadline';
 
 /** The whole capture (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS overrides it). */
@@ -26,6 +26,8 @@ export const FONTS_BUDGET_MS = 10_000;
 export const NETWORK_IDLE_MS = 500;
 /** A document replaced by an action's navigation, before the freeze is applied again. */
 export const DOCUMENT_SETTLE_MS = 10_000;
+/** The load event before the virtual clock settles the page anyway (waited for in real time). */
+export const LOAD_WAIT_MS = 5_000;
 /** Reading observed_state; longer reads as `unknown`. */
 export const OBSERVED_STATE_MS = 5_000;
 /** The render-token probe's one DOMSnapshot pass; longer makes the face `failed`. */

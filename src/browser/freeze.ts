@@ -10,7 +10,7 @@
  */
 import type { Frame, Page } from 'puppeteer';
 import type { Freeze } from '../contract';
-import { DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS } from '../deadline';
+import { DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS, withinOr } from '../deadline';
 import { PageClock } from './pageClock';
 
 export const FREEZE_CSS =
@@ -87,11 +87,11 @@ export async function applyFreeze(page: Page, freeze: Freeze): Promise<string[]>
   await PageClock.of(page)?.settle();
   if (freeze.waitFonts) {
     // Bounded on this side: the page's own timers may be virtual and stand still.
-    let timer: NodeJS.Timeout | undefined;
-    const settled = await Promise.race([
+    const settled = await withinOr(
       onSettledDocument(page, () => page.evaluate(() => document.fonts.ready.then(() => true))),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), FONTS_BUDGET_MS))),
-    ]).finally(() => clearTimeout(timer));
+      FONTS_BUDGET_MS,
+      false,
+    );
     if (!settled) warnings.push(`freeze: web fonts were still loading after ${FONTS_BUDGET_MS} ms; captured with what had loaded`);
   }
   if (freeze.networkIdle) {

@@ -19,13 +19,12 @@ import type { CdpSession } from '../../cdp/types';
 import { source as virtualClockSource } from '../../cdp/generated/virtualClock';
 import type { VirtualClockConfig } from '../../cdp/injected/virtualClock';
 import type { FixedTime } from './options';
+import { LOAD_WAIT_MS, withinOr } from '../deadline';
 
 /** One animation frame of virtual time, ms. */
 export const FRAME_MS = 16;
 /** Frames run when the page settles (after load, after the actions): about 100 ms of the page's time. */
 export const SETTLE_FRAMES = 6;
-/** Longest real wait for the load event before settling anyway. */
-export const LOAD_WAIT_MS = 5_000;
 /** The constant Math.random is seeded with under a fixed clock. */
 export const RANDOM_SEED = 0x5eed;
 
@@ -89,14 +88,13 @@ export class PageClock {
   /** After load and after the actions: the same short, fast run of time on every capture. */
   async settle(): Promise<void> {
     // The load event is real: waited for with a listener, never with the page's (virtual) timers.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
+    await withinOr(
       this.page
         .evaluate(() => (document.readyState === 'complete' ? undefined : new Promise<void>((resolve) => addEventListener('load', () => resolve(), { once: true }))))
         .catch(() => undefined),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, LOAD_WAIT_MS))),
-    ]);
-    clearTimeout(timer);
+      LOAD_WAIT_MS,
+      undefined,
+    );
     // One call per frame: the page runs the frames in order itself (the same order as frame-by-frame steps).
     for (const frame of this.page.frames()) {
       await frame.evaluate(`globalThis.${CONTROL} && globalThis.${CONTROL}.settle(${SETTLE_FRAMES * FRAME_MS})`).catch((err: Error) => {

@@ -11,6 +11,8 @@ import {
   validateCaptureSnapshot,
   requestSnapshotSchema,
   FREEZE_DEFAULTS,
+  FREEZE_RULES,
+  VIEWPORT_RULES,
   type CaptureRequestSnapshot,
 } from '../../src/contract';
 import { executeCapturePlan } from '../../src/execute';
@@ -216,5 +218,32 @@ describe('contract failures through executeCapturePlan', () => {
     expect(result.result).toBe('captured');
     expect(result.request).toEqual({ schemaVersion: 1, viewport: { ...VIEWPORT }, freeze: { enabled: true, waitFonts: true, networkIdle: false } });
     expect(fs.existsSync(path.join(fx.evidence, 'a.json'))).toBe(true);
+  });
+});
+
+describe('one rule table drives parser, snapshot validator and schema', () => {
+  const FREEZE_FULL = { enabled: true, waitFonts: true, networkIdle: false };
+  const bad: Record<string, unknown[]> = {
+    width: [0, 1.5, -3, '800', null, true],
+    height: [0, 2.25, '600'],
+    devicePixelRatio: [0.05, Infinity, NaN, '2', null],
+    colorScheme: ['Dark', 'sepia', '', 1],
+  };
+  test.each(Object.entries(bad).flatMap(([key, values]) => values.map((v) => [key, v] as const)))('viewport.%s = %p is refused by all three', (key, value) => {
+    const viewport = { ...VIEWPORT, [key]: value };
+    const parsed = parseCaptureContract({ schemaVersion: 1, viewport });
+    expect(parsed).toEqual({ ok: false, error: expect.stringContaining(`viewport.${key} ${VIEWPORT_RULES[key as keyof typeof VIEWPORT_RULES].must}`) });
+    expect(validateCaptureSnapshot({ schemaVersion: 1, viewport, freeze: FREEZE_FULL })).toBe('bad_viewport_shape');
+    expect(requestSnapshotSchema.safeParse({ schemaVersion: 1, viewport, freeze: FREEZE_FULL }).success).toBe(false);
+  });
+  test.each(Object.keys(FREEZE_RULES))('freeze.%s must be a boolean for all three, and a recorded freeze must name it', (key) => {
+    const freeze = { ...FREEZE_FULL, [key]: 'yes' };
+    expect(parseCaptureContract({ schemaVersion: 1, viewport: VIEWPORT, freeze })).toEqual({ ok: false, error: `freeze.${key} must be a boolean (got 'yes')` });
+    expect(validateCaptureSnapshot({ schemaVersion: 1, viewport: VIEWPORT, freeze })).toBe('bad_freeze_shape');
+    expect(requestSnapshotSchema.safeParse({ schemaVersion: 1, viewport: VIEWPORT, freeze }).success).toBe(false);
+    const partial: Record<string, boolean> = { ...FREEZE_FULL };
+    delete partial[key];
+    expect(parseCaptureContract({ schemaVersion: 1, viewport: VIEWPORT, freeze: partial }).ok).toBe(true);
+    expect(validateCaptureSnapshot({ schemaVersion: 1, viewport: VIEWPORT, freeze: partial })).toBe('bad_freeze_shape');
   });
 });
