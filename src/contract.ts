@@ -10,6 +10,7 @@
  *   generated manifest JSON Schema.
  */
 import { z } from 'zod';
+import { describeValue, isPlainObject } from './values';
 import { checkDesignDeclaration, designInputSchema, designRecordSchema, type DesignDeclaration } from './design';
 
 export const CAPTURE_SCHEMA_VERSION = 1 as const;
@@ -40,20 +41,7 @@ export type ContractParse = { ok: true; request: CaptureRequestSnapshot } | { ok
 
 const RECAPTURE_HINT = `recapture with capture contract schemaVersion=${CAPTURE_SCHEMA_VERSION}`;
 
-/** Python-repr-like rendering of a caller's value inside an error message. */
-export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return `'${value}'`;
-  if (value === undefined) return 'nothing';
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { describeValue, isPlainObject } from './values';
 
 function isPositiveInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1;

@@ -10,6 +10,7 @@
  * caller's key order and literals byte-for-byte.
  */
 import { z } from 'zod';
+import { isPlainObject } from './values';
 
 /** The only axes a declaration may bind, in the order the probe reports them. */
 export const DESIGN_AXES = ['fontSizes', 'colors', 'radii'] as const;
@@ -35,10 +36,6 @@ function jsonTypeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   return typeof value;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const ALLOWED_AXES_TEXT = DESIGN_AXES.join(', ');

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { ToolInputError } from './errors';
-import { contractInputShape, describeValue } from './contract';
+import { contractInputShape } from './contract';
+import { describeValue, nonEmptyString } from './values';
 import { actionInputSchema, parseActions, type CaptureAction } from './actionVocabulary';
 
 export const CAPTURE_TYPES = ['screenshot', 'a11y tree', 'interaction trace'] as const;
@@ -44,10 +45,6 @@ export function refuseUnknownFields(args: Record<string, unknown>): void {
       `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}: provider accepts Runtime Object fields only (${RUNTIME_OBJECT_FIELDS.join(', ')})`,
     );
   }
-}
-
-function nonEmptyString(value: unknown): value is string {
-  return typeof value === 'string' && value.trim().length > 0;
 }
 
 /** Step 3: runtime fields, after the contract passed. */
