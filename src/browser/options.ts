@@ -2,7 +2,7 @@
  * How the bundled provider reaches a browser: the CLI flags (server mode and
  * subcommands alike) and the environment. Flags outrank the environment.
  */
-import { DEFAULT_CAPTURE_TIMEOUT_MS } from '../deadline';
+import { DEFAULT_CAPTURE_TIMEOUT_MS, NAVIGATION_BUDGET_MS } from '../deadline';
 
 export interface BrowserFlags {
   /** --executable-path: the Chrome/Chromium binary to launch. */
@@ -81,6 +81,11 @@ function positiveIntegerEnv(env: NodeJS.ProcessEnv, name: string, fallback: numb
 /** The whole-capture budget (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS, default 60000). */
 export function captureTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   return positiveIntegerEnv(env, 'DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS', DEFAULT_CAPTURE_TIMEOUT_MS);
+}
+
+/** The page load's budget (DESIGN_PLAYBOOK_NAVIGATION_TIMEOUT_MS, default NAVIGATION_BUDGET_MS). */
+export function navigationTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  return positiveIntegerEnv(env, 'DESIGN_PLAYBOOK_NAVIGATION_TIMEOUT_MS', NAVIGATION_BUDGET_MS);
 }
 
 /** How many captures run at once (--parallel, else DESIGN_PLAYBOOK_MAX_PARALLEL, default 4). */

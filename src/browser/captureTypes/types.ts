@@ -17,6 +17,8 @@ export interface CaptureTypeContext {
   fields: RuntimeFields;
   /** The normalized contract; `design` only on bound calls. */
   request: CaptureRequestSnapshot;
+  /** Names the step under way inside finish() (`the render-token probe`), for crash and overrun messages. */
+  setStage?: (stage: string) => void;
 }
 
 /**
