@@ -10,14 +10,17 @@
  * the child frame's CDP id (DOM.describeNode).
  */
 
+import type { EncodedNode } from './encoding';
+import { adoptedSheetTemplates, rulesText } from './stylesheets';
+import { addLiveState, boundingRectAttribute } from './liveState';
+
 export interface SerializeOptions {
   targetSelector?: string;
   /** Stylesheet URLs the network recorder already holds (not re-sent as text). */
   knownUrls?: string[];
 }
 
-/** The viewer's node encoding: text, or [name, attributes, ...children]. */
-export type EncodedNode = string | [string, Record<string, string>, ...EncodedNode[]];
+export type { EncodedNode } from './encoding';
 
 export interface SerializedFrame {
   html: EncodedNode;
@@ -27,28 +30,6 @@ export interface SerializedFrame {
   targetBox: { x: number; y: number; width: number; height: number } | null;
   stylesheets: { url: string; text?: string }[];
   frameOwnerCount: number;
-}
-
-function rulesText(sheet: CSSStyleSheet): string | undefined {
-  try {
-    return Array.from(sheet.cssRules, (rule) => rule.cssText).join('\n');
-  } catch {
-    return undefined; // a cross-origin sheet: its rules are not readable
-  }
-}
-
-function rectOf(el: Element): string {
-  const r = el.getBoundingClientRect();
-  return JSON.stringify({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
-}
-
-function adoptedSheetTemplates(root: Document | ShadowRoot): EncodedNode[] {
-  const out: EncodedNode[] = [];
-  for (const sheet of root.adoptedStyleSheets || []) {
-    const text = rulesText(sheet);
-    if (text !== undefined) out.push(['template', { __playwright_style_sheet_: text }]);
-  }
-  return out;
 }
 
 export function serializeFrame(options: SerializeOptions): SerializedFrame {
@@ -98,46 +79,17 @@ export function serializeFrame(options: SerializeOptions): SerializedFrame {
       attrs[attrName] = isHandler ? '' : attr.value;
     }
     if (el === target) attrs.__playwright_target__ = '';
-    if (upper === 'INPUT') {
-      const input = el as HTMLInputElement;
-      const type = (input.type || '').toLowerCase();
-      if (type !== 'file') attrs.__playwright_value_ = input.value;
-      if (type === 'checkbox' || type === 'radio') attrs.__playwright_checked_ = String(input.checked);
-    } else if (upper === 'TEXTAREA') {
-      attrs.__playwright_value_ = (el as HTMLTextAreaElement).value;
-    } else if (upper === 'OPTION') {
-      attrs.__playwright_selected_ = String((el as HTMLOptionElement).selected);
-    } else if (upper === 'IMG' && (el as HTMLImageElement).currentSrc) {
-      attrs.__playwright_current_src__ = (el as HTMLImageElement).currentSrc;
-    } else if (upper === 'CANVAS') {
-      attrs.__playwright_bounding_rect__ = rectOf(el);
-    } else if (isFrame) {
-      attrs.__playwright_bounding_rect__ = rectOf(el);
+    addLiveState(el, upper, attrs);
+    if (isFrame) {
+      attrs.__playwright_bounding_rect__ = boundingRectAttribute(el);
       // The snapshotter swaps this index for the child frame's snapshot URL.
       attrs.__evidence_frame_index__ = String(frameOwners.length);
       frameOwners.push(el);
-    } else if (upper === 'DIALOG' && (el as HTMLDialogElement).open) {
-      let modal = false;
-      try {
-        modal = el.matches(':modal');
-      } catch {
-        modal = false;
-      }
-      attrs.__playwright_dialog_open_ = modal ? 'modal' : 'true';
     } else if (upper === 'LINK') {
       const link = el as HTMLLinkElement;
       if (link.sheet && /(^|\s)stylesheet(\s|$)/i.test(link.rel || '')) {
         const url = link.sheet.href || link.href;
         if (url && !known.has(url)) linkedSheets.push({ url, text: rulesText(link.sheet) });
-      }
-    }
-    if (el.scrollTop) attrs.__playwright_scroll_top_ = String(el.scrollTop);
-    if (el.scrollLeft) attrs.__playwright_scroll_left_ = String(el.scrollLeft);
-    if (el.hasAttribute('popover')) {
-      try {
-        if (el.matches(':popover-open')) attrs.__playwright_popover_open_ = 'true';
-      } catch {
-        /* older engines */
       }
     }
     if (el.localName.includes('-')) {
