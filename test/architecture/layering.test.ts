@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { checkLayering, type SourceFile } from './layering';
+import { ABOVE_BROWSER, ALLOWED_STATE, ROOT_MODULE, checkLayering, type SourceFile } from './layering';
 
 const REPO = path.join(__dirname, '..', '..');
 
@@ -30,6 +30,13 @@ const tree = [...sourcesUnder('src'), ...sourcesUnder('cdp')];
 test('the tree holds every layering rule', () => {
   expect(tree.length).toBeGreaterThan(50);
   expect(checkLayering(tree)).toEqual([]);
+});
+
+test('every module the rules name exists (a renamed module cannot silently drop out of a rule)', () => {
+  const files = new Set(tree.map((f) => f.file));
+  const named = [ROOT_MODULE, ...Object.keys(ALLOWED_STATE), ...ABOVE_BROWSER.filter((m) => !m.endsWith('/'))];
+  expect(named.filter((m) => !files.has(m))).toEqual([]);
+  for (const folder of ABOVE_BROWSER.filter((m) => m.endsWith('/'))) expect(tree.some((f) => f.file.startsWith(folder))).toBe(true);
 });
 
 describe('each rule catches a violation', () => {
