@@ -41,6 +41,8 @@ const option = (name, fallback) => {
   return i >= 0 ? Number(argv[i + 1]) : fallback;
 };
 const CAPTURES = option('captures', 100);
+/** The issue's target: the runner on one browser at --parallel 4 at least this many times the Playwright pool's throughput. */
+const TARGET_RATIO = 1.5;
 const ROUNDS = option('rounds', 2);
 
 /** Page i of the corpus: cards, a table, a chart, a form, in varied amounts, heights and colours. */
@@ -213,8 +215,14 @@ async function main() {
       const peerRate = rate(median(times.peer));
       console.log(`\none browser, 4 at once (median of ${ROUNDS}):`);
       console.log(`  Playwright worker pool of 4, warm browser   ${peerRate.toFixed(2)} captures/s`);
-      console.log(`  runner --parallel 4, attached (warm)        ${rate(median(times.attached)).toFixed(2)} captures/s  = ${(rate(median(times.attached)) / peerRate).toFixed(2)}x the peer`);
-      console.log(`  runner --parallel 4, launching its own      ${rate(median(times.launched)).toFixed(2)} captures/s  = ${(rate(median(times.launched)) / peerRate).toFixed(2)}x the peer`);
+      const verdicts = [];
+      for (const [mode, label] of [['attached', 'attached (warm)       '], ['launched', 'launching its own     ']]) {
+        const ratio = rate(median(times[mode])) / peerRate;
+        const met = ratio >= TARGET_RATIO;
+        verdicts.push(`${mode} ${met ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`);
+        console.log(`  runner --parallel 4, ${label} ${rate(median(times[mode])).toFixed(2)} captures/s  = ${ratio.toFixed(2)}x the peer: ${TARGET_RATIO}x target ${met ? 'met' : 'NOT met'}`);
+      }
+      console.log(`target ${TARGET_RATIO}x the Playwright pool: ${verdicts.join(', ')}`);
     }
     if (!argv.includes('--skip-scaling')) {
       while (browsers.length < 3) browsers.push(await startChromium());

@@ -22,8 +22,12 @@ export interface TestBrowser {
   profile: string;
   /** Page tabs it holds now (ids, sorted). */
   tabs(): Promise<string[]>;
-  /** SIGKILL its whole process group and wait for the browser to exit. */
+  /** SIGKILL its whole process group and wait for the browser to exit (a stopped one is continued first). */
   kill(): Promise<void>;
+  /** SIGSTOP its whole process group: still connected, answering nothing. */
+  freeze(): void;
+  /** SIGCONT: running again. */
+  thaw(): void;
   /** Kill (if running), then remove its profile. */
   stop(): Promise<void>;
 }
@@ -74,8 +78,18 @@ export async function startBrowser(name: string): Promise<TestBrowser> {
     listed = await tabs().catch(() => []);
     if (!listed.length) await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const signal = (sig: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      child.kill(sig);
+    }
+  };
   const kill = async () => {
     if (child.exitCode === null && child.signalCode === null) {
+      // A stopped group is continued first, so every process of it takes the kill and exits now.
+      signal('SIGCONT');
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
@@ -93,6 +107,8 @@ export async function startBrowser(name: string): Promise<TestBrowser> {
     profile,
     tabs,
     kill,
+    freeze: () => signal('SIGSTOP'),
+    thaw: () => signal('SIGCONT'),
     async stop() {
       await kill();
       fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
@@ -107,6 +123,8 @@ export interface CountingRelay {
   wsEndpoint: string;
   opened: number;
   open: number;
+  /** Drops every connection open now (the browser behind stays up; new connections are relayed). */
+  cut(): void;
   close(): Promise<void>;
 }
 
@@ -117,6 +135,9 @@ export async function countingRelay(browser: TestBrowser): Promise<CountingRelay
     wsEndpoint: '',
     opened: 0,
     open: 0,
+    cut: () => {
+      for (const s of sockets) s.destroy();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

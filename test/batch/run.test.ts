@@ -154,6 +154,12 @@ test('a plan that cannot be read exits 2; a line that is not JSON is reported wi
     expect(missing.stderr()).toContain('cannot read the plan');
     expect(missing.stdout()).toBe('');
 
+    // A folder given as the plan: exit 2, said plainly, nothing on stdout.
+    const folder = startRun([root, '--run-root', root]);
+    expect((await folder.exited).code).toBe(2);
+    expect(folder.stderr()).toContain(`run: cannot read the plan ${root}: it is a folder`);
+    expect(folder.stdout()).toBe('');
+
     const empty = path.join(root, 'empty.jsonl');
     fs.writeFileSync(empty, '\n\n');
     const none = startRun([empty, '--run-root', root]);
@@ -177,6 +183,18 @@ test('a plan that cannot be read exits 2; a line that is not JSON is reported wi
     expect(printed.find((r) => r.line === 3)!.result).toBe('captured');
     expect(printed.find((r) => r.line === 4)!.error).toBe('provider never writes manifest.jsonl');
     expect(fs.existsSync(path.join(root, 'evidence', 'manifest.jsonl'))).toBe(false);
+
+    // Two lines writing one artifact: the later one is refused with both numbers before any capture; the first keeps it.
+    const twice = path.join(root, 'twice.jsonl');
+    const first = planLine(pages.url('/plain.html?first'), 'screenshot', 'twice', { overwrite: true });
+    writePlan(twice, [first, { ...planLine(pages.url('/plain.html?second'), 'screenshot', 'twice', { overwrite: true }), artifact_path: ' evidence/./twice.png' }]);
+    const dup = startRun([twice, '--run-root', root], { env: { TMPDIR: tmp } });
+    expect((await dup.exited).code).toBe(1);
+    const dupPrinted = dup.results();
+    expect(dupPrinted.pop()!.summary).toMatchObject({ lines: 2, captured: 1, failed: 1, failed_lines: [2] });
+    expect(dupPrinted.find((r) => r.line === 1)!.result).toBe('captured');
+    expect(dupPrinted.find((r) => r.line === 2)!.error).toMatch(/^line 2: artifact_path evidence\/\.\/twice\.png is also written by line 1 \(artifact_path evidence\/twice\.png\); each artifact is written once per plan/);
+    expect(JSON.parse(fs.readFileSync(path.join(root, 'evidence', 'twice.probe.json'), 'utf8')).page.finalUrl).toContain('?first');
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
