@@ -24,13 +24,46 @@ export async function emulate(page: Page, viewport: Viewport): Promise<void> {
   page.setDefaultNavigationTimeout(NAVIGATION_BUDGET_MS);
   // Playwright dismisses dialogs nobody handles; an open alert() would otherwise stall the capture.
   page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
-  // A window the page opens (window.open, target=_blank) is not the capture's: closed at once, so it
-  // holds no renderer, shows no dialog and leaves no target behind.
+  // A window the page opens is never what is captured, and a same-origin pop-up shares the page's
+  // main thread: one that shows alert() would stall the capture. So none opens (as a pop-up blocker
+  // would: window.open answers null, target=_blank links and forms stay put); one that still does
+  // (a frame this script missed) is closed at once.
   page.on('popup', (popup) => void popup?.close().catch(() => undefined));
   await Promise.all([
+    page.evaluateOnNewDocument(blockPopups),
     page.setViewport({ width: viewport.width, height: viewport.height, deviceScaleFactor: viewport.devicePixelRatio }),
     page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: viewport.colorScheme }]),
   ]);
+}
+
+/** Runs in every document of the capture's page before its own scripts: no new windows. */
+export function blockPopups(): void {
+  const opensWindow = (target: string | null | undefined) => {
+    const name = (target ?? '').trim().toLowerCase();
+    return name !== '' && name !== '_self' && name !== '_top' && name !== '_parent';
+  };
+  try {
+    Object.defineProperty(window, 'open', { configurable: true, writable: true, value: () => null });
+  } catch {
+    // a page that froze window beforehand keeps its open; the popup listener closes what it opens
+  }
+  addEventListener(
+    'click',
+    (event) => {
+      const link = (event.target as Element | null)?.closest?.('a[href], area[href]') as HTMLAnchorElement | null;
+      if (link && (opensWindow(link.target) || (event as MouseEvent).ctrlKey || (event as MouseEvent).metaKey || (event as MouseEvent).shiftKey)) event.preventDefault();
+    },
+    true,
+  );
+  addEventListener(
+    'submit',
+    (event) => {
+      const form = event.target as HTMLFormElement | null;
+      const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
+      if (opensWindow(submitter?.getAttribute('formtarget') ?? form?.target)) event.preventDefault();
+    },
+    true,
+  );
 }
 
 export class NavigationError extends Error {
