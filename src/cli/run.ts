@@ -65,6 +65,9 @@ const ABANDON_GRACE_MS = 15_000;
 
 export const EXIT_INTERRUPTED = 130;
 
+/** After the summary and the browsers' close, the longest the process stays for anything still open. */
+const LINGER_AFTER_SUMMARY_MS = 2_000;
+
 function parseParallel(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
@@ -214,5 +217,9 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
   await (abandonedAt ?? program.close());
   // A capture that never let go would keep the process alive; the summary is out, so leave.
   if (graceRanOut) process.exit(EXIT_INTERRUPTED);
-  return exitStatus(summary);
+  const status = exitStatus(summary);
+  // Everything is closed; the process ends as soon as nothing is left running. A connection to a
+  // browser that stopped answering can still wait out its WebSocket close handshake (30 s): not for us.
+  setTimeout(() => process.exit(status), LINGER_AFTER_SUMMARY_MS).unref();
+  return status;
 }

@@ -275,8 +275,14 @@ describe('a browser that stays connected but answers nothing (SIGSTOP)', () => {
       const run = startRun([plan, '--run-root', root, '--parallel', '2', '--browser-url', alpha.url, '--ws-endpoint', delta.wsEndpoint, '--ws-endpoint', gamma.wsEndpoint], { env });
       await waitUntil(() => loadedBy('delta') >= 2, 120_000, 'delta to load pages');
       delta.freeze();
+      let summaryAt = Infinity;
+      run.child.stderr!.on('data', () => {
+        if (summaryAt === Infinity && /^done: /m.test(run.stderr())) summaryAt = Date.now();
+      });
       const { code } = await run.exited;
       const seconds = (Date.now() - started) / 1000;
+      // Out soon after its summary: a connection to the stopped browser does not hold the process.
+      expect(Date.now() - summaryAt).toBeLessThan(6_000);
       expect(run.stderr()).not.toContain('Error:');
       expect(code).toBe(0);
       const printed = run.results();
