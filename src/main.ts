@@ -16,6 +16,8 @@ import { executeCapturePlan as executeWithProvider } from './execute';
 import type { CaptureResult } from './result';
 import { createServer as createServerFor } from './server';
 import { DualFramingStdioTransport } from './transport';
+import { withDeadline } from './deadline';
+import { sweepStaleProfiles, sweepStaleSingletonFolders, SINGLETON_PREFIX } from './browser/profiles';
 import { SERVER_NAME } from './toolDeclaration';
 import { takeBrowserFlags, UsageError } from './cli/args';
 import { runCommand, usage } from './cli/commands';
@@ -90,7 +92,12 @@ export async function serveStdio(options: { provider?: CaptureProvider } = {}): 
   const exit = async (code: number) => {
     if (exiting) return;
     exiting = true;
+    // Closing the providers ends the captures in flight: each is answered `failed` with
+    // "the server is shutting down" (ShutdownError) and leaves nothing behind; those replies
+    // go out before the process exits.
     await Promise.allSettled([providers.closeAll(), options.provider?.close?.()]);
+    await withDeadline(transport.whenIdle(), SHUTDOWN_REPLY_MS, 'the replies to calls in flight').catch(() => undefined);
+    await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
     process.exit(code);
   };
   transport.onclose = () => void exit(0);
@@ -99,6 +106,28 @@ export async function serveStdio(options: { provider?: CaptureProvider } = {}): 
   process.stdout.on('error', () => void exit(0));
   await server.connect(transport);
   log(`serving ${SERVER_NAME} on stdio`);
+  // Off the start-up path: the server already answers while the temp folder is swept.
+  setImmediate(() => void sweepTempFolder());
+}
+
+/** Longest wait, at shutdown, for the answers to calls in flight once the providers are closed. */
+const SHUTDOWN_REPLY_MS = 10_000;
+
+/**
+ * Removes what killed servers and browsers left in the temp folder: profile
+ * folders whose owner is gone, and Chromium singleton folders no live
+ * browser uses (src/browser/profiles.ts says how each is told).
+ */
+async function sweepTempFolder(): Promise<void> {
+  const plural = (n: number) => (n === 1 ? '' : 's');
+  try {
+    const profiles = await sweepStaleProfiles();
+    if (profiles.length) log(`removed ${profiles.length} stale browser profile folder${plural(profiles.length)} left by a server that was killed`);
+    const singletons = await sweepStaleSingletonFolders();
+    if (singletons.length) log(`removed ${singletons.length} stale Chromium singleton folder${plural(singletons.length)} (${SINGLETON_PREFIX}*) left by a browser that was killed`);
+  } catch {
+    // a sweep that fails leaves things as they were; the next start tries again
+  }
 }
 
 /** What the CLI subcommands get: the boundary over the active provider, the flags, and closing. */

@@ -27,6 +27,7 @@ export class DualFramingStdioTransport implements Transport {
   /** Requests received and not yet answered: end of input waits for them. */
   private readonly pending = new Set<string | number>();
   private inputEnded = false;
+  private readonly idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -62,7 +63,14 @@ export class DualFramingStdioTransport implements Transport {
   };
 
   private maybeClose(): void {
+    if (this.pending.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
     if (this.inputEnded && this.pending.size === 0) void this.close();
+  }
+
+  /** Resolves once every request received so far has been answered (shutdown waits for it). */
+  whenIdle(): Promise<void> {
+    if (this.pending.size === 0 || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   private drain(): void {
@@ -171,6 +179,7 @@ export class DualFramingStdioTransport implements Transport {
     this.input.off('error', this.onInputError);
     this.input.off('end', this.onEnd);
     this.input.off('close', this.onEnd);
+    for (const wake of this.idleWaiters.splice(0)) wake();
     this.onclose?.();
   }
 }

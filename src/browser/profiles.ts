@@ -8,7 +8,16 @@
  * `org.chromium.Chromium.*` singleton folder live inside the profile and go
  * with it. A server killed with SIGKILL cannot clean up; the next server to
  * start removes every profile folder whose owner is gone and that no running
- * process still uses.
+ * process still uses (src/main.ts runs the sweep at start-up).
+ *
+ * When the profile sits too deep for Chromium's singleton socket, the
+ * browser keeps the system temp folder, and a killed browser leaves its
+ * `org.chromium.Chromium.XXXXXX/` folder there. sweepStaleSingletonFolders
+ * removes such a folder only when it can tell no process uses it: the folder
+ * holds nothing but Chromium's Singleton* entries, is this user's, is older
+ * than a minute, and its SingletonSocket is bound by no live socket
+ * (/proc/net/unix, which lists every bound socket path of this network
+ * namespace). Without /proc/net/unix nothing is removed.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -138,6 +147,71 @@ export async function sweepStaleProfiles(tmpRoot: string = os.tmpdir(), now = Da
       removed.push(dir);
     } catch {
       // another server sweeping at the same time, or not ours to remove after all
+    }
+  }
+  return removed;
+}
+
+export const SINGLETON_PREFIX = 'org.chromium.Chromium.';
+const SINGLETON_ENTRIES = new Set(['SingletonSocket', 'SingletonCookie', 'SingletonLock']);
+
+/** Paths of the Unix sockets bound right now (this network namespace), or null when unknown. */
+function boundSocketPaths(): Set<string> | null {
+  let table: string;
+  try {
+    table = fs.readFileSync('/proc/net/unix', 'utf8');
+  } catch {
+    return null;
+  }
+  const lines = table.split('\n');
+  if (!/^Num\s+RefCount/.test(lines[0] ?? '')) return null;
+  const paths = new Set<string>();
+  for (const line of lines.slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    if (fields.length >= 8 && fields[7].startsWith('/')) paths.add(fields.slice(7).join(' '));
+  }
+  return paths;
+}
+
+/**
+ * Removes Chromium singleton folders (`org.chromium.Chromium.*`) in `tmpRoot`
+ * that no live browser uses (see the module comment for the rule). Returns
+ * the folders removed.
+ */
+export async function sweepStaleSingletonFolders(tmpRoot: string = os.tmpdir(), now = Date.now()): Promise<string[]> {
+  let names: string[];
+  try {
+    names = (await fs.promises.readdir(tmpRoot)).filter((name) => name.startsWith(SINGLETON_PREFIX));
+  } catch {
+    return [];
+  }
+  if (!names.length) return [];
+  const bound = boundSocketPaths();
+  if (!bound) return [];
+  let realRoot = tmpRoot;
+  try {
+    realRoot = await fs.promises.realpath(tmpRoot);
+  } catch {
+    // compared as given
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const dir = path.join(tmpRoot, name);
+    try {
+      const stat = await fs.promises.lstat(dir);
+      if (!stat.isDirectory() || (typeof process.getuid === 'function' && stat.uid !== process.getuid())) continue;
+      if (now - stat.mtimeMs < UNOWNED_GRACE_MS) continue;
+      const entries = await fs.promises.readdir(dir);
+      if (entries.some((entry) => !SINGLETON_ENTRIES.has(entry))) continue;
+      if (entries.includes('SingletonSocket')) {
+        const socket = await fs.promises.lstat(path.join(dir, 'SingletonSocket'));
+        if (!socket.isSocket()) continue;
+        if (bound.has(path.join(dir, 'SingletonSocket')) || bound.has(path.join(realRoot, name, 'SingletonSocket'))) continue;
+      }
+      await fs.promises.rm(dir, { recursive: true, force: true });
+      removed.push(dir);
+    } catch {
+      // gone already, or not ours to remove after all
     }
   }
   return removed;

@@ -39,6 +39,7 @@ let root: string;
 const HOLD_MS = 400;
 const PARALLEL = 2;
 const BURST = 5;
+let waitingServedAt = 0;
 const held = { inFlight: 0, peak: 0, total: 0, waiting: [] as Array<() => void> };
 function releaseHeld(): void {
   for (const release of held.waiting.splice(0)) release();
@@ -51,6 +52,12 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end('<body data-state="slow">slow</body>');
       }, 5_000);
+    },
+    // Served at once; the capture then waits on an action that never succeeds (the SIGTERM test).
+    '/waiting': (_req, res) => {
+      waitingServedAt = Date.now();
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<body data-state="waiting"><p>nothing to wait for</p></body>');
     },
     '/held': (_req, res) => {
       held.inFlight++;
@@ -185,6 +192,7 @@ async function initializeAndCapture(raw: ReturnType<typeof spawnRaw>, leaf: stri
   raw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   raw.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'execute_capture_plan', arguments: captureArgs(root, pages.url('/plain.html'), leaf) } });
   const reply = await raw.replyTo(2);
+  expect(reply.result.structuredContent.error).toBe('');
   expect(reply.result.structuredContent.result).toBe('captured');
 }
 
@@ -222,4 +230,33 @@ test('on SIGTERM the server exits 0, leaving no Chromium and no profile', async 
   const { code } = await raw.exited;
   expect(code).toBe(0);
   assertGone(browser!.pid, profileDir);
+});
+
+test('SIGTERM mid-capture: the call in flight is answered failed, "the server is shutting down", nothing is left, exit 0', async () => {
+  const raw = spawnRaw();
+  raw.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  await raw.replyTo(1);
+  raw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  waitingServedAt = 0;
+  const args = captureArgs(root, pages.url('/waiting'), 'sigterm-mid.png', { actions: [{ do: 'wait_for_selector', selector: '#never' }] });
+  raw.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'execute_capture_plan', arguments: args } });
+  await waitFor(() => waitingServedAt > 0, 60_000, 'the page to be served');
+  await new Promise((resolve) => setTimeout(resolve, 800)); // the action is waiting now
+  const browser = launchedBrowser(raw.child.pid!);
+  expect(browser).toBeDefined();
+  const signalledAt = Date.now();
+  raw.child.kill('SIGTERM');
+  const reply = await raw.replyTo(2);
+  const answeredIn = Date.now() - signalledAt;
+  const payload = reply.result.structuredContent;
+  expect(payload.result).toBe('failed');
+  expect(payload.error).toBe('the server is shutting down');
+  expect(payload.observed_state).toBe('unknown');
+  // Well before the action's own 10 s budget.
+  expect(answeredIn).toBeLessThan(8_000);
+  const { code } = await raw.exited;
+  expect(code).toBe(0);
+  const left = fs.readdirSync(path.join(root, 'evidence')).filter((f) => f.startsWith('sigterm-mid') || f.includes('.partial'));
+  expect(left).toEqual([]);
+  assertGone(browser!.pid, profileDirOf(browser!));
 });

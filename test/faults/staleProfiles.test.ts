@@ -1,7 +1,8 @@
 /**
  * Nothing left behind in the temp folder. Through the built server (its
  * TMPDIR pointed at a private folder, so the test sees only its own files):
- * after SIGKILL of the server, one new start removes the orphaned profile;
+ * after SIGKILL of the server, one new start removes the orphaned profile
+ * (and a stale Chromium singleton folder) at start-up, before any capture;
  * after SIGKILL of the browser, the server removes it itself; Chromium's own
  * temporary and singleton files never land beside them. Unit tests of the
  * sweep's rules (owner alive, pid reused, folder in use, being created).
@@ -12,7 +13,8 @@ import * as path from 'path';
 import { spawn, spawnSync } from 'child_process';
 import { servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, isAlive, launchedBrowser, makeRunRoot, processList, profileDirOf, startServer, waitFor, PAGES } from '../e2e/harness';
-import { createProfile, sweepStaleProfiles, PROFILE_PREFIX } from '../../src/browser/profiles';
+import * as net from 'net';
+import { createProfile, sweepStaleProfiles, sweepStaleSingletonFolders, PROFILE_PREFIX } from '../../src/browser/profiles';
 
 jest.setTimeout(180_000);
 
@@ -59,13 +61,17 @@ test('SIGKILL of the server, then one new start: the temp folder holds nothing o
   await browserGone(profileDir);
   await first.close().catch(() => undefined);
   expect(fs.existsSync(profileDir)).toBe(true); // nobody could clean up
+  // As a browser whose profile was too deep for its socket leaves it in the temp folder when killed.
+  const singleton = singletonFolder(tmp, 'org.chromium.Chromium.kiLLed', 'dead');
 
   const second = await startServer({ env: { TMPDIR: tmp } });
   try {
-    // Removed when the new server starts its browser (its first capture).
-    expect((await second.capture(captureArgs(root, pages.url('/plain.html'), 'stale-1b.png'))).result).toBe('captured');
-    await waitFor(() => !fs.existsSync(profileDir), 20_000, 'the stale profile to be removed');
+    // Removed at start-up, before (and without) any capture.
+    await waitFor(() => fs.readdirSync(tmp).length === 0, 20_000, 'the stale profile to be removed');
     expect(second.stderr()).toContain('removed 1 stale browser profile folder');
+    expect(second.stderr()).toContain('removed 1 stale Chromium singleton folder');
+    expect(fs.existsSync(singleton.dir)).toBe(false);
+    expect(launchedBrowser(second.pid)).toBeUndefined();
   } finally {
     await second.close();
   }
@@ -89,6 +95,52 @@ test('SIGKILL of the browser: the server removes its profile, relaunches, and le
     await server.close();
   }
   await waitFor(() => fs.readdirSync(tmp).length === 0, 20_000, 'an empty temp folder after exit');
+});
+
+/**
+ * A Chromium singleton folder: `dead` holds the socket file of a process that
+ * exited (nothing binds it any more), `live` one this test keeps listening on;
+ * made older than the sweep's one-minute grace unless `young`.
+ */
+function singletonFolder(tmp: string, name: string, socket: 'dead' | 'live', young = false): { dir: string; close(): void } {
+  const dir = path.join(tmp, name);
+  fs.mkdirSync(dir);
+  fs.symlinkSync('1234567890', path.join(dir, 'SingletonCookie'));
+  const socketPath = path.join(dir, 'SingletonSocket');
+  let close = () => undefined as void;
+  if (socket === 'dead') {
+    spawnSync(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(socketPath)}, () => process.exit(0))`]);
+  } else {
+    const server = net.createServer().listen(socketPath);
+    close = () => void server.close();
+  }
+  if (!young) {
+    const past = new Date(Date.now() - 10 * 60_000);
+    fs.utimesSync(dir, past, past);
+  }
+  return { dir, close };
+}
+
+describe('the singleton sweep', () => {
+  test('removes old Chromium singleton folders whose socket nothing binds; keeps live, young, foreign-looking and unrelated ones', async () => {
+    const tmp = privateTemp();
+    const dead = singletonFolder(tmp, 'org.chromium.Chromium.dead01', 'dead');
+    const live = singletonFolder(tmp, 'org.chromium.Chromium.live01', 'live');
+    const young = singletonFolder(tmp, 'org.chromium.Chromium.young1', 'dead', true);
+    const other = singletonFolder(tmp, 'org.chromium.Chromium.other1', 'dead');
+    fs.writeFileSync(path.join(other.dir, 'someones-file'), 'not Chromium\'s');
+    const past = new Date(Date.now() - 10 * 60_000);
+    fs.utimesSync(other.dir, past, past);
+    const unrelated = fs.mkdtempSync(path.join(tmp, 'org.example.'));
+    try {
+      expect(fs.lstatSync(path.join(dead.dir, 'SingletonSocket')).isSocket()).toBe(true);
+      const removed = await sweepStaleSingletonFolders(tmp);
+      expect(removed).toEqual([dead.dir]);
+      expect(fs.readdirSync(tmp).map((n) => path.join(tmp, n)).sort()).toEqual([live.dir, young.dir, other.dir, unrelated].sort());
+    } finally {
+      live.close();
+    }
+  });
 });
 
 describe('the sweep', () => {
