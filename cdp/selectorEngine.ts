@@ -30,9 +30,13 @@ export function checkSelectorSyntax(selector: string): void {
   parseSelector(selector);
 }
 
-/** Puppeteer-only syntax (P-selectors, query handlers) that this engine does not read; see README "Actions". */
+/**
+ * Puppeteer-only syntax (P-selectors `::-p-…`, `>>>`, the `pierce/`, `aria/`, `text/`, `xpath/` query
+ * handlers) that this engine does not read and Playwright rejects; the action runner hands such
+ * selectors to Puppeteer as an extension (README "Actions").
+ */
 export function usesPuppeteerSyntax(selector: string): boolean {
-  return /::-p-|>>>|^(?:pierce|aria)\//.test(selector);
+  return /::-p-|>>>|^(?:pierce|aria|text|xpath)\//.test(selector);
 }
 
 async function createWorld(session: CdpSession): Promise<number> {
@@ -106,4 +110,33 @@ export async function countSelector(session: CdpSession, selector: string): Prom
 export async function nearMisses(session: CdpSession, selector: string, limit = 5): Promise<string[]> {
   const result = await evaluateWithEngine(session, `engine.describeNearMisses(${JSON.stringify(selector)}, ${Number(limit)})`, true);
   return result.value as string[];
+}
+
+/**
+ * Calls the engine's export `method` with the element `objectId` names (an object of the selector
+ * world) as its first argument and `args` after it; returns the value (awaited when `awaitPromise`).
+ * Page exceptions are thrown as Errors carrying the page's message.
+ */
+export async function callEngineOn(session: CdpSession, objectId: string, method: string, args: unknown[] = [], awaitPromise = false): Promise<any> {
+  const reply = await session.send('Runtime.callFunctionOn', {
+    objectId,
+    functionDeclaration: `function(...args) { return ${ENGINE_GLOBAL}.${method}(this, ...args); }`,
+    arguments: args.map((value) => ({ value })),
+    returnByValue: true,
+    awaitPromise,
+  });
+  if (reply.exceptionDetails) throw new Error(describeException(reply.exceptionDetails).replace(/^(?:Uncaught )?(?:\w*Error: )?/, ''));
+  return reply.result?.value;
+}
+
+/** The selector world's handle on a DOM node known by its backend id (an element another session resolved). */
+export async function resolveBackendNode(session: CdpSession, backendNodeId: number): Promise<string | null> {
+  const executionContextId = await ensureSelectorEngine(session);
+  const { object } = await session.send('DOM.resolveNode', { backendNodeId, executionContextId });
+  return object?.objectId ?? null;
+}
+
+/** Lets the page forget a handle this module returned (best effort). */
+export function releaseObject(session: CdpSession, objectId: string): void {
+  session.send('Runtime.releaseObject', { objectId }).catch(() => undefined);
 }

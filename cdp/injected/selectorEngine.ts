@@ -15,6 +15,10 @@ import { parseSelector as parseUncached, type ParsedSelector } from './selectors
 import { queryParsed } from './selectors/query';
 import { nearMisses } from './selectors/nearMisses';
 import type { QueryRoot } from './selectors/cssEvaluator';
+import { isVisibleBox } from './aria/visibility';
+import { missingState, previewNode, scrollAndRemember, settledPoint, type Needs } from './selectors/actionability';
+
+export { focusTarget, prepareFill, previewNode, selectOption, settledPoint, settledPointAfterFrame } from './selectors/actionability';
 
 export { SelectorSyntaxError } from './selectors/syntaxError';
 
@@ -56,4 +60,30 @@ export function count(selector: string, root?: Node): number {
  */
 export function describeNearMisses(selector: string, limit = 5): string[] {
   return nearMisses(selector, document, limit);
+}
+
+/**
+ * For an action: `e` once it has every state in `needs` — scrolled into view
+ * and its box remembered for settledPoint when `scroll` >= 0 (the retry
+ * number: it picks the alignment) — else 'why|preview', e.g.
+ * 'element is not enabled|<button id="go" disabled>Go</button>'.
+ */
+export function prepareTarget(e: Element, needs: Needs, scroll: number): Element | string {
+  const missing = missingState(e, needs);
+  if (missing) return missing + '|' + previewNode(e);
+  if (scroll >= 0) scrollAndRemember(e, scroll);
+  return e;
+}
+
+/** prepareTarget on the selector's first match; 'none' when nothing matches. */
+export function actionTarget(selector: string, needs: Needs, scroll: number): Element | string {
+  const e = queryFirst(selector);
+  return e ? prepareTarget(e, needs, scroll) : 'none';
+}
+
+/** For wait_for_selector: '' once the first match is visible, 'none' while nothing matches, else 'element is not visible|preview'. */
+export function waitVisible(selector: string): string {
+  const e = queryFirst(selector);
+  if (!e) return 'none';
+  return isVisibleBox(e) ? '' : 'element is not visible|' + previewNode(e);
 }

@@ -1,14 +1,43 @@
 /**
  * Runs the normalized action list (src/actionVocabulary.ts owns the vocabulary) on a
  * Puppeteer page, with Playwright's semantics where the original relied on
- * them. Each action gets ACTION_BUDGET_MS; a failure names the action's index,
- * kind and selector.
+ * them:
+ *
+ * - every selector is a Playwright selector, resolved by the selector engine
+ *   (cdp/selectorEngine.ts) in the page's selector world, first match in
+ *   document order; its syntax is checked before the page is touched.
+ *   Puppeteer's own syntax (`::-p-…`, `>>>`, `pierce/`…) is resolved by
+ *   Puppeteer instead, as a documented extension;
+ * - Playwright's actionability: click and type wait until the target is
+ *   attached, visible, enabled and stable (the same box a frame later), scroll
+ *   it into view and check that the click point reaches it (else the element
+ *   that would receive the click is named, and the click is retried); fill
+ *   waits for visible, enabled and editable; select_option for visible and
+ *   enabled; wait_for_selector and wait_for_state for visible;
+ * - every wait lets the page's time pass through letTimePass (pageClock.ts),
+ *   so under the virtual clock the same capture ends at the same instant and
+ *   nothing waits on a frame that never comes; the stable check's frame is
+ *   FRAME_MS of virtual time there, and the next real animation frame (in the
+ *   selector world) on the wall clock.
+ *
+ * Each action gets ACTION_BUDGET_MS; a failure names the action's index,
+ * kind and selector, and why.
  */
-import type { ElementHandle, KeyInput, Page } from 'puppeteer';
+import type { KeyInput, Page } from 'puppeteer';
 import type { CdpSession } from '../../cdp/types';
+import {
+  callEngineOn,
+  checkSelectorSyntax,
+  evaluateWithEngine,
+  nearMisses,
+  releaseObject,
+  resolveBackendNode,
+  usesPuppeteerSyntax,
+} from '../../cdp/selectorEngine';
+import { parseSelector } from '../../cdp/injected/selectors/parse';
 import { stateSelector, type CaptureAction } from '../actionVocabulary';
 import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, withDeadline } from '../deadline';
-import { FRAME_MS, letTimePass } from './pageClock';
+import { FRAME_MS, letTimePass, PageClock } from './pageClock';
 
 export class ActionError extends Error {
   constructor(message: string) {
@@ -41,14 +70,32 @@ export interface RunActionsOptions {
   session?: CdpSession;
 }
 
-/** Runs every action in order; the first failure stops the capture. */
+/**
+ * Throws "selector syntax error at position N: …" when the action's selector
+ * is not a Playwright selector (Puppeteer syntax is Puppeteer's to judge).
+ */
+export function checkActionSelector(action: CaptureAction): void {
+  if (!('selector' in action) || !action.selector || usesPuppeteerSyntax(action.selector)) return;
+  checkSelectorSyntax(action.selector);
+}
+
+/** Runs every action in order; the first failure stops the capture. Every selector's syntax is checked first. */
 export async function runActions(page: Page, actions: CaptureAction[], options: RunActionsOptions = {}): Promise<void> {
   const { wrap, budgetMs = ACTION_BUDGET_MS } = options;
+  actions.forEach((action, index) => {
+    try {
+      checkActionSelector(action);
+    } catch (err) {
+      throw new ActionError(`${describeAction(index, action)} failed: ${reason(err)}`);
+    }
+  });
+  const own = options.session ? null : await page.createCDPSession();
+  const session = options.session ?? own!;
   const watch = options.session ? await NavigationWatch.start(options.session) : null;
   try {
     for (let index = 0; index < actions.length; index++) {
       const action = actions[index];
-      const run = () => runOneAction(page, action, budgetMs, watch);
+      const run = () => runOneAction(page, action, budgetMs, watch, session);
       try {
         if (wrap) await wrap(index, action, run);
         else await run();
@@ -58,15 +105,24 @@ export async function runActions(page: Page, actions: CaptureAction[], options: 
     }
   } finally {
     watch?.stop();
+    await own?.detach().catch(() => undefined);
   }
 }
 
 /** One action within its budget; waits it started are cancelled when the budget ends. */
-export async function runOneAction(page: Page, action: CaptureAction, budgetMs = ACTION_BUDGET_MS, watch: NavigationWatch | null = null): Promise<void> {
+export async function runOneAction(
+  page: Page,
+  action: CaptureAction,
+  budgetMs = ACTION_BUDGET_MS,
+  watch: NavigationWatch | null = null,
+  session?: CdpSession,
+): Promise<void> {
+  checkActionSelector(action);
+  const own = session ? null : await page.createCDPSession();
   const controller = new AbortController();
   const deadline = Date.now() + budgetMs;
-  const budget = { signal: controller.signal, deadline, budgetMs };
-  const work = watch && INPUT_ACTIONS.has(action.do) ? watch.around(() => perform(page, action, budget), budget) : perform(page, action, budget);
+  const ctx: Ctx = { page, session: session ?? own!, signal: controller.signal, deadline, budgetMs };
+  const work = watch && INPUT_ACTIONS.has(action.do) ? watch.around(() => perform(ctx, action), ctx) : perform(ctx, action);
   try {
     await withDeadline(work, budgetMs + ACTION_GUARD_GRACE_MS, () => {
       controller.abort();
@@ -74,14 +130,19 @@ export async function runOneAction(page: Page, action: CaptureAction, budgetMs =
     });
   } finally {
     controller.abort();
+    await own?.detach().catch(() => undefined);
   }
 }
 
-interface Budget {
+/** What one action works with: the page, a CDP session on it (for the selector world), its budget. */
+interface Ctx {
+  page: Page;
+  session: CdpSession;
   signal: AbortSignal;
   deadline: number;
   budgetMs: number;
 }
+type Budget = Pick<Ctx, 'signal' | 'deadline' | 'budgetMs'>;
 
 function remaining(budget: Budget): number {
   return Math.max(1, budget.deadline - Date.now());
@@ -89,111 +150,150 @@ function remaining(budget: Budget): number {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Selector syntax only Puppeteer reads (its P-selectors and query handlers): handed to Puppeteer as is. */
-const PUPPETEER_SYNTAX = /::-p-|>>>|^(?:pierce|text|aria|xpath)\//;
-
-/**
- * The first element matching a CSS selector, looking into open shadow roots
- * too when the light DOM has none — as Playwright's CSS engine does, so
- * selectors written for the original keep working on web components.
- * Runs in the page.
- */
-export function deepQuerySelector(selector: string): Element | null {
-  const light = document.querySelector(selector);
-  if (light) return light;
-  const search = (root: Document | ShadowRoot): Element | null => {
-    for (const host of Array.from(root.querySelectorAll('*'))) {
-      const shadow = host.shadowRoot;
-      if (!shadow) continue;
-      const found = shadow.querySelector(selector) ?? search(shadow);
-      if (found) return found;
-    }
-    return null;
-  };
-  return search(document);
+/** What an action waits for (Playwright's element states). */
+interface Needs {
+  visible?: boolean;
+  enabled?: boolean;
+  editable?: boolean;
 }
 
-/** The element the selector names, once it is in the DOM. */
-async function present(page: Page, selector: string, budget: Budget): Promise<ElementHandle<Element>> {
-  try {
-    if (PUPPETEER_SYNTAX.test(selector)) {
-      const handle = await page.waitForSelector(selector, { timeout: remaining(budget), signal: budget.signal });
-      if (!handle) throw new Error('no element');
-      return handle;
-    }
-    const invalid = await page.evaluate((text) => {
-      try {
-        document.createDocumentFragment().querySelector(text);
-        return '';
-      } catch (err) {
-        return (err as Error).message;
-      }
-    }, selector);
-    if (invalid) throw new Error(`'${selector}' is not a valid selector (${invalid})`);
-    // Polled from here, letting the page's time pass between looks: the wait ends at the same virtual instant on every capture.
-    for (;;) {
-      const found = await page.evaluateHandle(deepQuerySelector, selector);
-      const element = found.asElement();
-      if (element) return element as ElementHandle<Element>;
-      await found.dispose();
-      if (budget.signal.aborted || Date.now() + POLL_MS >= budget.deadline) throw new Error('no element matches the selector within the budget');
-      await letTimePass(page, POLL_MS);
-    }
-  } catch (err) {
-    if (isTimeout(err) || /within the budget/.test((err as Error).message)) throw new Error(`no element matches the selector within ${budget.budgetMs} ms`);
-    throw err;
-  }
+/** A resolved target (an object of the selector world), or why there is none yet. */
+type Found = { objectId: string } | { why: string; preview?: string };
+
+/** The page forgot the object: a navigation replaced the document, or the node was collected. */
+const isGone = (err: unknown) => /Could not find object|Cannot find context|context with specified id|Execution context was destroyed|Inspected target navigated|No node with given id|Node with given id does not belong/i.test(String((err as Error)?.message ?? err));
+
+function whyOf(text: string): { why: string; preview?: string } {
+  const bar = text.indexOf('|');
+  return bar === -1 ? { why: text } : { why: text.slice(0, bar), preview: text.slice(bar + 1) };
 }
 
 /**
- * The element once present, visible and (for form controls) enabled — and,
- * for fill, editable — like Playwright's actionability wait.
+ * The selector's first match, once it has `needs` (scrolled into view with
+ * alignment `scroll` when scroll >= 0), as one protocol call on the engine
+ * path; Puppeteer syntax is resolved by Puppeteer and handed to the
+ * selector world by backend node id.
  */
-async function actionable(
-  page: Page,
-  selector: string,
-  budget: Budget,
-  need: { editable?: boolean; stable?: boolean } = {},
-): Promise<ElementHandle<Element>> {
-  let lastState = '';
-  for (;;) {
-    // Re-queried each round: a page that re-renders replaces the element.
-    let handle: ElementHandle<Element>;
+async function findTarget(ctx: Ctx, selector: string, needs: Needs, scroll: number): Promise<Found> {
+  if (usesPuppeteerSyntax(selector)) {
+    const handle = await ctx.page.$(selector);
+    if (!handle) return { why: 'none' };
+    let objectId: string | null;
     try {
-      handle = await present(page, selector, budget);
-    } catch (err) {
-      // Seen before but never ready: say why, not that it is missing.
-      if (lastState && /no element matches/.test((err as Error).message)) throw new Error(`element is ${lastState} (waited ${budget.budgetMs} ms)`);
-      throw err;
+      objectId = await resolveBackendNode(ctx.session, await handle.backendNodeId());
+    } finally {
+      await handle.dispose().catch(() => undefined);
     }
-    let state = await handle.evaluate((el, editable) => {
-      if (!el.isConnected) return 'detached from the document';
-      const style = getComputedStyle(el);
-      const rect = el.getBoundingClientRect();
-      if (style.visibility === 'hidden' || style.visibility === 'collapse' || rect.width === 0 || rect.height === 0) return 'not visible';
-      if ((el as HTMLInputElement).disabled || el.closest('fieldset:disabled')) return 'disabled';
-      if (editable && (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly) return 'read-only';
-      return 'ok';
-    }, !!need.editable);
-    if (state === 'ok' && need.stable && !(await sameBoxOverFrames(page, handle))) state = 'still moving';
-    if (state === 'ok') return handle;
-    lastState = state;
-    await handle.dispose();
-    if (Date.now() + POLL_MS >= budget.deadline) throw new Error(`element is ${state} (waited ${budget.budgetMs} ms)`);
-    await letTimePass(page, POLL_MS);
+    if (!objectId) return { why: 'none' };
+    const out = await callEngineOn(ctx.session, objectId, 'prepareTarget', [needs, scroll]);
+    if (typeof out === 'string') {
+      releaseObject(ctx.session, objectId);
+      return whyOf(out);
+    }
+    return { objectId };
+  }
+  const result = await evaluateWithEngine(ctx.session, `engine.actionTarget(${JSON.stringify(selector)}, ${JSON.stringify(needs)}, ${scroll})`, false);
+  if (result.type === 'string') return whyOf(result.value as string);
+  if (result.subtype === 'node' && result.objectId) return { objectId: result.objectId as string };
+  return { why: 'none' };
+}
+
+/** The failure once the budget is spent, worded for the caller: what was wrong at the last look. */
+async function failure(ctx: Ctx, selector: string, last: { why: string; preview?: string }): Promise<Error> {
+  const ms = ctx.budgetMs;
+  if (last.why === 'none') {
+    let hint = '';
+    if (!usesPuppeteerSyntax(selector)) {
+      const similar = await nearMisses(ctx.session, selector).catch(() => [] as string[]);
+      if (similar.length) hint = `; elements like it on the page: ${similar.join(', ')}`;
+    }
+    return new Error(`no element matches the selector within ${ms} ms${hint}`);
+  }
+  if (last.why.startsWith('intercepted:')) {
+    return new Error(`${last.why.slice('intercepted:'.length)} intercepts pointer events (retried for ${ms} ms; the target is ${last.preview ?? 'the selector\'s first match'})`);
+  }
+  return new Error(`${last.why} (waited ${ms} ms${last.preview ? `; the selector resolves to ${last.preview}` : ''})`);
+}
+
+function outOfTime(ctx: Ctx): boolean {
+  return ctx.signal.aborted || Date.now() + POLL_MS >= ctx.deadline;
+}
+
+/**
+ * Waits for the target's states; with `point`, also for a stable box and a
+ * click point that reaches it, scrolling it into view (alternating the
+ * alignment on retries, as Playwright does). Returns the target and the point.
+ */
+async function actionable(ctx: Ctx, selector: string, needs: Needs, point: boolean): Promise<{ objectId: string; x: number; y: number }> {
+  let retry = 0;
+  let last: { why: string; preview?: string } = { why: 'none' };
+  let preview: string | undefined;
+  for (;;) {
+    let found: Found;
+    try {
+      found = await findTarget(ctx, selector, needs, point ? retry : -1);
+    } catch (err) {
+      if (!isGone(err)) throw err;
+      found = { why: 'element is not attached to the DOM' };
+    }
+    let frameSpent = false;
+    if ('objectId' in found) {
+      if (!point) return { objectId: found.objectId, x: 0, y: 0 };
+      // One frame later, the same box and a click point that reaches the element. On the virtual
+      // clock the frame is a frame of the page's time; on the wall clock, the next real frame.
+      const virtual = !!PageClock.of(ctx.page);
+      if (virtual) await letTimePass(ctx.page, FRAME_MS);
+      frameSpent = true;
+      let settled: { x: number; y: number } | string;
+      try {
+        settled = await callEngineOn(ctx.session, found.objectId, virtual ? 'settledPoint' : 'settledPointAfterFrame', [], !virtual);
+      } catch (err) {
+        if (!isGone(err)) throw err;
+        settled = 'element is not attached to the DOM';
+      }
+      if (typeof settled === 'object') return { objectId: found.objectId, ...settled };
+      if (settled.startsWith('intercepted:') || settled === 'element is outside of the viewport') retry++;
+      preview = await callEngineOn(ctx.session, found.objectId, 'previewNode').catch(() => preview);
+      releaseObject(ctx.session, found.objectId);
+      last = { why: settled, preview };
+    } else {
+      last = found;
+    }
+    if (outOfTime(ctx)) throw await failure(ctx, selector, last);
+    // A box that moved is looked at again a frame later; anything else is polled.
+    if (!(frameSpent && last.why === 'element is not stable')) await letTimePass(ctx.page, POLL_MS);
   }
 }
 
-/** Same box over two animation frames, as Playwright waits for before a click; the frames pass through the page's clock. */
-async function sameBoxOverFrames(page: Page, handle: ElementHandle<Element>): Promise<boolean> {
-  const box = () => handle.evaluate((el) => { const r = el.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(); });
-  const before = await box();
-  await letTimePass(page, FRAME_MS);
-  return before === (await box());
+/** Click at the target's click point once it is actionable (Puppeteer's mouse: move, press, release). */
+async function clickWhenActionable(ctx: Ctx, selector: string): Promise<void> {
+  const target = await actionable(ctx, selector, { visible: true, enabled: true }, true);
+  releaseObject(ctx.session, target.objectId);
+  await ctx.page.mouse.click(target.x, target.y);
 }
 
-function isTimeout(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'TimeoutError' || /timed? ?out|waiting for selector/i.test(err.message));
+/** Until the selector's first match is visible (Playwright's waitForSelector default state). */
+async function waitVisible(ctx: Ctx, selector: string): Promise<void> {
+  const target = await actionable(ctx, selector, { visible: true }, false);
+  releaseObject(ctx.session, target.objectId);
+}
+
+/**
+ * The selector wait_for_state waits for: `SEL[data-state="S"]` when SEL is one
+ * CSS part (the contract's string concatenation, exactly what the original
+ * hands to Playwright), `[data-state="S"]` without SEL; for any other SEL
+ * (`text=…`, `role=…`, a `>>` chain…), where concatenation would change what
+ * SEL means, SEL's matches that carry the state:
+ * `SEL >> internal:and="[data-state=\"S\"]"`.
+ */
+export function stateTarget(action: { state: string; selector?: string }): string {
+  if (!action.selector || usesPuppeteerSyntax(action.selector)) return stateSelector(action);
+  const parsed = parseSelector(action.selector);
+  const eq = action.selector.indexOf('=');
+  const named = eq !== -1 && /^[a-zA-Z_0-9-+:*]+$/.test(action.selector.slice(0, eq).trim());
+  const plainCss = parsed.parts.length === 1 && parsed.parts[0].kind === 'css' && !named;
+  if (plainCss) return stateSelector(action);
+  return `${action.selector} >> internal:and=${JSON.stringify(stateSelector({ state: action.state }))}`;
 }
 
 /** Actions that act as a user would and so may start a navigation. */
@@ -260,40 +360,49 @@ export class NavigationWatch {
   }
 }
 
-async function perform(page: Page, action: CaptureAction, budget: Budget): Promise<void> {
+
+async function perform(ctx: Ctx, action: CaptureAction): Promise<void> {
+  const { page } = ctx;
   switch (action.do) {
     case 'click':
-      return clickWhenActionable(page, action.selector, budget);
+      return clickWhenActionable(ctx, action.selector);
     case 'fill':
-      return fill(page, action.selector, action.value, budget);
+      return fill(ctx, action.selector, action.value);
     case 'type':
-      await clickWhenActionable(page, action.selector, budget);
+      await clickWhenActionable(ctx, action.selector);
       await page.keyboard.type(action.value);
       return;
     case 'press': {
       if (action.selector) {
-        const handle = await present(page, action.selector, budget);
-        await handle.focus();
+        // Playwright focuses the element as it is (attached), without waiting for other states.
+        const target = await actionable(ctx, action.selector, {}, false);
+        try {
+          await callEngineOn(ctx.session, target.objectId, 'focusTarget');
+        } finally {
+          releaseObject(ctx.session, target.objectId);
+        }
       }
       await pressCombo(page, action.key);
       return;
     }
     case 'select_option':
-      return selectOption(page, action.selector, action.value, action.label, budget);
+      return selectOption(ctx, action.selector, action.value, action.label);
     case 'wait_for_selector':
-      await present(page, action.selector, budget);
-      return;
+      return waitVisible(ctx, action.selector);
     case 'wait_for_state': {
-      const selector = stateSelector(action);
+      const selector = stateTarget(action);
       try {
-        await (await present(page, selector, budget)).dispose();
+        await waitVisible(ctx, selector);
       } catch (err) {
-        if (!/no element matches/.test((err as Error).message)) throw err;
-        const seen = await page
-          .evaluate(() => Array.from(document.querySelectorAll('[data-state]'), (el) => el.getAttribute('data-state')).slice(0, 5))
-          .catch(() => []);
+        const message = (err as Error).message;
+        if (!/^no element matches/.test(message)) throw new Error(`${selector}: ${message}`);
+        const seen: string[] = await evaluateWithEngine(
+          ctx.session,
+          `Array.from(document.querySelectorAll('[data-state]'), (el) => el.getAttribute('data-state')).slice(0, 5)`,
+          true,
+        ).then((r) => r.value as string[], () => []);
         const note = seen.length ? `; data-state values on the page: ${seen.map((s) => `'${s}'`).join(', ')}` : '; no element carries data-state';
-        throw new Error(`no element matches ${selector} within ${budget.budgetMs} ms${note}`);
+        throw new Error(`no element matches ${selector} within ${ctx.budgetMs} ms${note}`);
       }
       return;
     }
@@ -304,70 +413,24 @@ async function perform(page: Page, action: CaptureAction, budget: Budget): Promi
   }
 }
 
-/** Click once the element is visible, enabled and not moving; Puppeteer scrolls it into view and clicks its centre. */
-async function clickWhenActionable(page: Page, selector: string, budget: Budget): Promise<void> {
-  const handle = await actionable(page, selector, budget, { stable: true });
-  try {
-    await handle.click();
-  } finally {
-    await handle.dispose().catch(() => undefined);
-  }
-}
-
-/** Input types Playwright fills by setting the value (no typing). */
-const SET_VALUE_TYPES = ['color', 'date', 'time', 'datetime-local', 'month', 'range', 'week'];
-const TYPEABLE_TYPES = ['', 'text', 'search', 'url', 'tel', 'email', 'password', 'number'];
-
 /**
- * Playwright's fill: focus, select the current content, insert the value as
- * one text input (so `input` fires as if typed); types without free text
- * (date, colour, range…) get their value set and `input` + `change` fired.
+ * Playwright's fill: once visible, enabled and editable, the page focuses the
+ * field and selects its content, and the value goes in as one text input (so
+ * `input` fires as if typed); types without free text (date, colour, range…)
+ * get their value set with `input` + `change`. What cannot be filled is
+ * refused in Playwright's words.
  */
-async function fill(page: Page, selector: string, value: string, budget: Budget): Promise<void> {
-  const handle = await actionable(page, selector, budget, { editable: true });
-  const mode = await handle.evaluate(
-    (el, setTypes, typeable, text) => {
-      if (el instanceof HTMLInputElement) {
-        const type = el.type.toLowerCase();
-        if (setTypes.includes(type)) return 'set';
-        if (!typeable.includes(type)) return `error:an input of type "${type}" cannot be filled`;
-        if (type === 'number' && text.trim() !== '' && Number.isNaN(Number(text))) return 'error:cannot fill a number input with non-numeric text';
-        return 'type';
-      }
-      if (el instanceof HTMLTextAreaElement) return 'type';
-      if ((el as HTMLElement).isContentEditable) return 'type';
-      return 'error:the element is not an <input>, <textarea> or [contenteditable] element';
-    },
-    SET_VALUE_TYPES,
-    TYPEABLE_TYPES,
-    value,
-  );
-  if (mode.startsWith('error:')) throw new Error(mode.slice('error:'.length));
-  if (mode === 'set') {
-    await handle.evaluate((el, text) => {
-      const input = el as HTMLInputElement;
-      input.focus();
-      input.value = text;
-      if (input.value !== text) throw new Error(`malformed value for input type "${input.type}": '${text}'`);
-      input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-      input.dispatchEvent(new Event('change', { bubbles: true }));
-    }, value);
-    return;
+async function fill(ctx: Ctx, selector: string, value: string): Promise<void> {
+  const target = await actionable(ctx, selector, { visible: true, enabled: true, editable: true }, false);
+  let mode: string;
+  try {
+    mode = await callEngineOn(ctx.session, target.objectId, 'prepareFill', [value]);
+  } finally {
+    releaseObject(ctx.session, target.objectId);
   }
-  await handle.evaluate((el) => {
-    (el as HTMLElement).focus();
-    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-      el.select();
-    } else {
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      const selection = window.getSelection();
-      selection?.removeAllRanges();
-      selection?.addRange(range);
-    }
-  });
-  if (value === '') await page.keyboard.press('Delete');
-  else await page.keyboard.sendCharacter(value);
+  if (mode === 'done') return;
+  if (value === '') await ctx.page.keyboard.press('Delete');
+  else await ctx.page.keyboard.sendCharacter(value);
 }
 
 /** Playwright-style key combos: `Shift+ArrowDown`, `Control+a`, `ControlOrMeta+Enter`, `+`. */
@@ -390,38 +453,30 @@ async function pressCombo(page: Page, key: string): Promise<void> {
 }
 
 /**
- * Chooses on a native <select>: the option whose value (and/or label — its
- * text, as Playwright reads `option.label`) matches, then fires `input` and
- * `change` as a user's choice would. Options that arrive late are waited for.
+ * Chooses on a native <select> once it is visible and enabled: the option
+ * whose value (and/or label — its text, as Playwright reads `option.label`)
+ * matches, then fires `input` and `change` as a user's choice would. Options
+ * that arrive late are waited for.
  */
-async function selectOption(page: Page, selector: string, value: string | undefined, label: string | undefined, budget: Budget): Promise<void> {
-  const handle = await actionable(page, selector, budget);
+async function selectOption(ctx: Ctx, selector: string, value: string | undefined, label: string | undefined): Promise<void> {
   for (;;) {
-    const outcome = await handle.evaluate(
-      (el, wantValue, wantLabel) => {
-        if (!(el instanceof HTMLSelectElement)) return { done: false, fatal: `the element is a <${el.tagName.toLowerCase()}>, not a <select>` };
-        const normalize = (s: string) => s.replace(/\s+/g, ' ').trim();
-        const options = Array.from(el.options);
-        const match = options.find(
-          (o) => (wantValue === null || o.value === wantValue) && (wantLabel === null || o.label === wantLabel || normalize(o.label) === normalize(wantLabel)),
-        );
-        if (!match) return { done: false, fatal: '', options: options.map((o) => `${o.value}=${normalize(o.label)}`).slice(0, 10) };
-        if (match.disabled) return { done: false, fatal: '', options: [] as string[] };
-        for (const o of options) o.selected = o === match;
-        el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-        el.dispatchEvent(new Event('change', { bubbles: true }));
-        return { done: true, fatal: '' };
-      },
-      value ?? null,
-      label ?? null,
-    );
+    const target = await actionable(ctx, selector, { visible: true, enabled: true }, false);
+    let outcome: { done: boolean; fatal: string; options?: string[] };
+    try {
+      outcome = await callEngineOn(ctx.session, target.objectId, 'selectOption', [value ?? null, label ?? null]);
+    } catch (err) {
+      if (!isGone(err)) throw err;
+      outcome = { done: false, fatal: '' };
+    } finally {
+      releaseObject(ctx.session, target.objectId);
+    }
     if (outcome.done) return;
     if (outcome.fatal) throw new Error(outcome.fatal);
-    if (Date.now() + POLL_MS >= budget.deadline) {
+    if (outOfTime(ctx)) {
       const wanted = [value !== undefined ? `value '${value}'` : '', label !== undefined ? `label '${label}'` : ''].filter(Boolean).join(' and ');
       const listed = outcome.options?.length ? ` (options value=label: ${outcome.options.join(', ')})` : '';
-      throw new Error(`no enabled <option> with ${wanted} within ${budget.budgetMs} ms${listed}`);
+      throw new Error(`no enabled <option> with ${wanted} within ${ctx.budgetMs} ms${listed}`);
     }
-    await letTimePass(page, POLL_MS);
+    await letTimePass(ctx.page, POLL_MS);
   }
 }

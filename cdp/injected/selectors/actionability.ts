@@ -1,0 +1,299 @@
+/**
+ * Playwright's actionability rules, in the page (the selector world): the
+ * states an action waits for (visible, enabled, editable), the box that must
+ * hold still between two looks a frame apart (stable), the click point and
+ * the hit-target check (the element at that point must be the target or
+ * inside it, across open shadow roots), and the element previews Playwright
+ * prints in its errors (`<div class="overlay"></div> intercepts pointer
+ * events`). Visibility and disabled-ness are the same functions the selector
+ * engine (`:visible`, `visible=`, `[disabled]`) and the aria snapshot use.
+ *
+ * The host (src/browser/actionRunner.ts) calls these through the entry
+ * (cdp/injected/selectorEngine.ts) and lets the page's time pass between
+ * looks, so nothing here waits on requestAnimationFrame (the page may run on
+ * a virtual clock).
+ */
+import { withCaches } from '../aria/caches';
+import { parentOrHost } from '../aria/dom';
+import { ariaRole, disabledState } from '../aria/roles';
+import { isVisibleBox } from '../aria/visibility';
+
+/** What an action waits for before it acts. */
+export interface Needs {
+  visible?: boolean;
+  enabled?: boolean;
+  editable?: boolean;
+}
+
+const READONLY_ROLES = ['checkbox', 'combobox', 'grid', 'gridcell', 'listbox', 'radiogroup', 'slider', 'spinbutton',
+  'textbox', 'columnheader', 'rowheader', 'searchbox', 'switch', 'treegrid'];
+
+/** Playwright's retargeting: a click on text inside a button acts on the button; a label stands for its control. */
+export function retarget(e: Element, behavior: 'none' | 'follow-label' | 'no-follow-label' | 'button-link'): Element {
+  if (behavior === 'none') return e;
+  let element = e;
+  if (!element.matches('input, textarea, select') && !(element as HTMLElement).isContentEditable) {
+    if (behavior === 'button-link') element = element.closest('button, [role=button], a, [role=link]') || element;
+    else element = element.closest('button, [role=button], [role=checkbox], [role=radio]') || element;
+  }
+  if (behavior === 'follow-label') {
+    if (!element.matches('a, input, textarea, button, select, option, optgroup, [role=link], [role=button], [role=checkbox], [role=radio]') &&
+      !(element as HTMLElement).isContentEditable) {
+      const label = element.closest('label') as HTMLLabelElement | null;
+      if (label && label.control) element = label.control;
+    }
+  }
+  return element;
+}
+
+/** Playwright's getReadonly: true/false, or 'error' for an element that cannot be edited at all. */
+function readonlyState(e: Element): boolean | 'error' {
+  const tag = e.nodeName.toUpperCase();
+  if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return e.hasAttribute('readonly');
+  if (READONLY_ROLES.includes(ariaRole(e))) return (e.getAttribute('aria-readonly') || '').toLowerCase() === 'true';
+  if ((e as HTMLElement).isContentEditable) return false;
+  return 'error';
+}
+
+/**
+ * '' when `e` has every state in `needs`, else why not, worded as Playwright's
+ * call log words it: 'element is not visible', 'element is not enabled',
+ * 'element is not editable'. Throws for an element that can never be edited.
+ */
+export function missingState(e: Element, needs: Needs): string {
+  return withCaches(() => {
+    if (!e.isConnected) return 'element is not attached to the DOM';
+    if (needs.visible && !isVisibleBox(e)) return 'element is not visible';
+    const control = retarget(e, 'follow-label');
+    if (needs.enabled && disabledState(control)) return 'element is not enabled';
+    if (needs.editable) {
+      const readonly = readonlyState(control);
+      if (readonly === 'error') {
+        throw new Error('Element is not an <input>, <textarea>, <select> or [contenteditable] and does not have a role allowing [aria-readonly]');
+      }
+      if (readonly) return 'element is not editable (it is read-only)';
+    }
+    return '';
+  });
+}
+
+const BOOLEAN_ATTRIBUTES = new Set(['checked', 'selected', 'disabled', 'readonly', 'multiple']);
+const AUTO_CLOSING = new Set(['AREA', 'BASE', 'BR', 'COL', 'COMMAND', 'EMBED', 'HR', 'IMG', 'INPUT', 'KEYGEN', 'LINK', 'MENUITEM', 'META',
+  'PARAM', 'SOURCE', 'TRACK', 'WBR']);
+const oneLine = (s: string) => s.replace(/\n/g, '↵').replace(/\t/g, '⇆');
+function trimWithEllipsis(s: string, cap: number): string {
+  const chars = [...s];
+  return chars.length > cap ? chars.slice(0, cap - 1).join('') + '…' : s;
+}
+
+/** An element as Playwright's errors print it: `<button id="go" disabled>Go</button>`. */
+export function previewNode(node: Node): string {
+  if (node.nodeType === 3) return oneLine(`#text=${node.nodeValue || ''}`);
+  if (node.nodeType !== 1) return oneLine(`<${node.nodeName.toLowerCase()} />`);
+  const e = node as Element;
+  const attrs: string[] = [];
+  for (let i = 0; i < e.attributes.length; i++) {
+    const { name, value } = e.attributes[i];
+    if (name === 'style') continue;
+    attrs.push(!value && BOOLEAN_ATTRIBUTES.has(name) ? ` ${name}` : ` ${name}="${value}"`);
+  }
+  attrs.sort((a, b) => a.length - b.length);
+  const attrText = trimWithEllipsis(attrs.join(''), 500);
+  const tag = e.nodeName.toLowerCase();
+  if (AUTO_CLOSING.has(e.nodeName)) return oneLine(`<${tag}${attrText}/>`);
+  const children = e.childNodes;
+  let onlyText = false;
+  if (children.length <= 5) {
+    onlyText = true;
+    for (let i = 0; i < children.length; i++) onlyText = onlyText && children[i].nodeType === 3;
+  }
+  const text = onlyText ? e.textContent || '' : children.length ? '…' : '';
+  return oneLine(`<${tag}${attrText}>${trimWithEllipsis(text, 50)}</${tag}>`);
+}
+
+// The box each target had at the last look (per document: this module lives in the page's selector world).
+const lastBoxes = new WeakMap<Element, string>();
+const boxOf = (e: Element) => {
+  const r = e.getBoundingClientRect();
+  return `${r.top},${r.left},${r.width},${r.height}`;
+};
+
+/** Playwright's alternating scroll on retries: first "if needed", then end, center, start. */
+const FORCED_SCROLL: Array<ScrollLogicalPosition | undefined> = [undefined, 'end', 'center', 'start'];
+
+/**
+ * Scrolls the target into view (retry `attempt` picks the alignment, as
+ * Playwright alternates them) and remembers its box for `settledPoint`.
+ */
+export function scrollAndRemember(e: Element, attempt: number): void {
+  const block = FORCED_SCROLL[attempt % FORCED_SCROLL.length];
+  if (block) e.scrollIntoView({ block, inline: block, behavior: 'instant' as ScrollBehavior });
+  else if ((e as any).scrollIntoViewIfNeeded) (e as any).scrollIntoViewIfNeeded(true);
+  else e.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' as ScrollBehavior });
+  lastBoxes.set(e, boxOf(e));
+}
+
+const rootOf = (e: Element) => e.getRootNode() as Document | ShadowRoot;
+
+/** Playwright's expectHitTarget: 'done' when a click at the point reaches `target`, else who receives it. */
+export function hitTarget(x: number, y: number, target: Element): 'done' | string {
+  const roots: Array<Document | ShadowRoot> = [];
+  for (let p: Element | null = target; p; ) {
+    const root = rootOf(p);
+    if (!root || (root.nodeType !== 9 && root.nodeType !== 11)) break;
+    roots.push(root);
+    if (root.nodeType === 9) break;
+    p = (root as ShadowRoot).host;
+  }
+  let hit: Element | undefined;
+  for (let index = roots.length - 1; index >= 0; index--) {
+    const root = roots[index];
+    const elements = root.elementsFromPoint(x, y);
+    const single = root.elementFromPoint(x, y);
+    if (single && elements[0] && parentOrHost(single) === elements[0]) {
+      const style = getComputedStyle(single);
+      if (style && style.display === 'contents') elements.unshift(single);
+    }
+    if (elements[0] && elements[1] === single && roots.slice(index).some((r) => (r as ShadowRoot).host === elements[0])) elements.shift();
+    const inner = elements[0];
+    if (!inner) break;
+    hit = inner;
+    if (index && inner !== (roots[index - 1] as ShadowRoot).host) break;
+  }
+  const hitParents: Element[] = [];
+  while (hit && hit !== target) {
+    hitParents.push(hit);
+    hit = ((hit as any).assignedSlot as Element | null) ?? parentOrHost(hit) ?? undefined;
+  }
+  if (hit === target) return 'done';
+  const description = previewNode(hitParents[0] || document.documentElement);
+  let rootDescription: string | undefined;
+  for (let e: Element | null = target; e; e = parentOrHost(e)) {
+    const index = hitParents.indexOf(e);
+    if (index !== -1) {
+      if (index > 1) rootDescription = previewNode(hitParents[index - 1]);
+      break;
+    }
+  }
+  return rootDescription ? `${description} from ${rootDescription} subtree` : description;
+}
+
+/**
+ * A frame after `scrollAndRemember`: the click point (centre of the first box
+ * fragment, clipped to the viewport, as Playwright takes the first content
+ * quad) when the box held still and the point reaches the element; else why
+ * not: 'element is not stable', 'element is outside of the viewport', or
+ * 'intercepted:<preview of the element that would receive the click>'.
+ */
+export function settledPoint(e: Element): { x: number; y: number } | string {
+  if (!e.isConnected) return 'element is not attached to the DOM';
+  const now = boxOf(e);
+  const before = lastBoxes.get(e);
+  lastBoxes.set(e, now);
+  if (before !== now) return 'element is not stable';
+  const width = innerWidth;
+  const height = innerHeight;
+  let point: { x: number; y: number } | undefined;
+  const rects = e.getClientRects();
+  for (let i = 0; i < rects.length && !point; i++) {
+    const r = rects[i];
+    const left = Math.min(Math.max(r.left, 0), width);
+    const right = Math.min(Math.max(r.right, 0), width);
+    const top = Math.min(Math.max(r.top, 0), height);
+    const bottom = Math.min(Math.max(r.bottom, 0), height);
+    if ((right - left) * (bottom - top) > 0.99) point = { x: (left + right) / 2, y: (top + bottom) / 2 };
+  }
+  if (!point) return rects.length ? 'element is outside of the viewport' : 'element is not visible';
+  const hit = hitTarget(point.x, point.y, retarget(e, 'button-link'));
+  return hit === 'done' ? point : 'intercepted:' + hit;
+}
+
+/**
+ * settledPoint at the next animation frame (the selector world's own
+ * requestAnimationFrame: real frames, for a page on the wall clock; a page on
+ * the virtual clock has its time moved by the host instead). A page that
+ * draws no frame within 250 ms is looked at then.
+ */
+export function settledPointAfterFrame(e: Element): Promise<{ x: number; y: number } | string> {
+  return new Promise((resolve) => {
+    let done = false;
+    const look = () => {
+      if (done) return;
+      done = true;
+      resolve(settledPoint(e));
+    };
+    requestAnimationFrame(look);
+    setTimeout(look, 250);
+  });
+}
+
+const SET_VALUE_TYPES = ['color', 'date', 'time', 'datetime-local', 'month', 'range', 'week'];
+const TYPE_INTO_TYPES = ['', 'email', 'number', 'password', 'search', 'tel', 'text', 'url'];
+
+/**
+ * Playwright's fill, in the page: inputs whose type has no free text get the
+ * value set with `input` + `change` ('done'); other fields get focus and their
+ * content selected ('needsinput': the host inserts the text). Throws for what
+ * cannot be filled, in Playwright's words.
+ */
+export function prepareFill(node: Element, value: string): 'done' | 'needsinput' {
+  const e = retarget(node, 'follow-label');
+  if (e.nodeName.toLowerCase() === 'input') {
+    const input = e as HTMLInputElement;
+    const type = input.type.toLowerCase();
+    if (!TYPE_INTO_TYPES.includes(type) && !SET_VALUE_TYPES.includes(type)) throw new Error(`Input of type "${type}" cannot be filled`);
+    if (type === 'number' && Number.isNaN(Number(value.trim()))) throw new Error('Cannot type text into input[type=number]');
+    if (SET_VALUE_TYPES.includes(type)) {
+      const text = value.trim();
+      input.focus();
+      input.value = text;
+      if (input.value !== text) throw new Error(`Malformed value for input of type "${type}": '${text}'`);
+      e.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      e.dispatchEvent(new Event('change', { bubbles: true }));
+      return 'done';
+    }
+  } else if (e.nodeName.toLowerCase() !== 'textarea' && !(e as HTMLElement).isContentEditable) {
+    throw new Error('Element is not an <input>, <textarea> or [contenteditable] element');
+  }
+  (e as HTMLElement).focus();
+  if (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement) {
+    e.select();
+  } else {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    const selection = window.getSelection();
+    if (selection) {
+      selection.removeAllRanges();
+      selection.addRange(range);
+    }
+  }
+  return 'needsinput';
+}
+
+/** Focus for press (Playwright focuses the element as it is, without waiting for states). */
+export function focusTarget(node: Element): void {
+  const e = retarget(node, 'follow-label') as HTMLElement;
+  if (e.ownerDocument.activeElement !== e && typeof e.focus === 'function') e.focus();
+}
+
+/**
+ * Chooses on a native <select> (a label stands for its control): the option
+ * whose value and/or label matches. {done}, or {fatal} for a non-select, or
+ * the options there are (to wait for late ones and to list them on failure).
+ */
+export function selectOption(node: Element, wantValue: string | null, wantLabel: string | null): { done: boolean; fatal: string; options?: string[] } {
+  const el = retarget(node, 'follow-label');
+  if (el.nodeName !== 'SELECT') return { done: false, fatal: `the element is a <${el.nodeName.toLowerCase()}>, not a <select>` };
+  const select = el as HTMLSelectElement;
+  const normalize = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const options = Array.from(select.options);
+  const match = options.find(
+    (o) => (wantValue === null || o.value === wantValue) && (wantLabel === null || o.label === wantLabel || normalize(o.label) === normalize(wantLabel)),
+  );
+  if (!match) return { done: false, fatal: '', options: options.map((o) => `${o.value}=${normalize(o.label)}`).slice(0, 10) };
+  if (match.disabled) return { done: false, fatal: '', options: [] };
+  for (const o of options) o.selected = o === match;
+  select.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+  return { done: true, fatal: '' };
+}
