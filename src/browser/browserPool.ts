@@ -34,7 +34,9 @@ export const LAUNCHED_ENDPOINT_NAME = 'the launched browser';
 
 /** How long a browser has to answer Browser.getVersion after a capture on it ran out of time. */
 export const ENDPOINT_PROBE_MS = 2_000;
-/** Longest wait for an attached endpoint to connect (at most the capture budget). */
+/** Longest wait for disconnecting from an attached browser (ours to leave, not to wait for). */
+export const ATTACHED_SHUTDOWN_MS = 5_000;
+/** Longest wait for an attached endpoint to connect (at most the capture budget; with a connection per capture, the budget). */
 export const CONNECT_MS = 10_000;
 
 /** Puppeteer's "<method> timed out" (its protocolTimeout), by name or by wording. */
@@ -286,7 +288,8 @@ export class BrowserPool {
       return;
     }
     const wasConnected = session.isConnected();
-    const connectMs = Math.min(CONNECT_MS, captureTimeoutMs(this.env));
+    // A farm may hold a new connection until it has a browser free: it gets the whole budget.
+    const connectMs = this.perCapture ? captureTimeoutMs(this.env) : Math.min(CONNECT_MS, captureTimeoutMs(this.env));
     await withDeadline(
       session.acquire(),
       connectMs,
@@ -323,17 +326,25 @@ export class BrowserPool {
     return session;
   }
 
+  /** Disconnects a one-off session; the capture does not wait on a connection that will not let go (close() still does, bounded). */
   private async closeOneOff(session: BrowserSession): Promise<void> {
-    this.oneOff.delete(session);
-    await session.shutdown();
+    const closing = session.shutdown().finally(() => this.oneOff.delete(session));
+    await withDeadline(closing, ATTACHED_SHUTDOWN_MS, 'disconnecting').catch(() => undefined);
   }
 
-  /** Closes what the pool opened: the launched browser, or only this process's contexts on attached ones. */
+  /**
+   * Closes what the pool opened: the launched browser, or only this process's
+   * contexts on attached ones. An attached browser that does not answer (a
+   * connection still pending, a context close never confirmed) is let go
+   * after ATTACHED_SHUTDOWN_MS: it is not ours to wait for.
+   */
   async close(): Promise<void> {
     this.closed = true;
     const sessions = new Set<BrowserSession>(this.oneOff);
     for (const endpoint of this.pool?.endpoints ?? []) sessions.add(endpoint.setup.session);
     if (this.injected) sessions.add(this.injected);
-    await Promise.allSettled([...sessions].map((s) => s.shutdown()));
+    await Promise.allSettled(
+      [...sessions].map((s) => (s.attachTarget() ? withDeadline(s.shutdown(), ATTACHED_SHUTDOWN_MS, 'disconnecting from an attached browser') : s.shutdown())),
+    );
   }
 }
