@@ -5,7 +5,10 @@
  * CDP's Page.crash sent from a second connection while an action waits. The
  * answer is `failed` naming the crash and the step, well before the 10 s
  * action budget; nothing is written, the capture's browser context is gone,
- * and the next capture on the same browser works.
+ * and the next capture on the same browser works. The same through the
+ * built server with its own launched browser (small heap via
+ * DESIGN_PLAYBOOK_CHROME_ARGS): the browser survives and serves the next
+ * capture.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -13,7 +16,7 @@ import * as path from 'path';
 import { spawn, type ChildProcess } from 'child_process';
 import puppeteer, { type Browser } from 'puppeteer';
 import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS, servePages, type PageServer } from '../helpers/browser';
-import { captureArgs, makeRunRoot, waitFor, PAGES } from '../e2e/harness';
+import { captureArgs, launchedBrowser, makeRunRoot, startServer, waitFor, PAGES } from '../e2e/harness';
 import { PuppeteerCaptureProvider } from '../../src/browser/puppeteerProvider';
 import { executeCapturePlan } from '../../src/execute';
 
@@ -184,4 +187,29 @@ test('the attached browser going away mid-action: failed at once, naming the bro
   );
   expect(answeredIn).toBeLessThan(3_000);
   expect(evidenceFiles()).toEqual(before);
+});
+
+test('through the built server, a launched browser with a small heap: the renderer crash is named, the browser lives on', async () => {
+  const server = await startServer({ env: { DESIGN_PLAYBOOK_CHROME_ARGS: '--js-flags=--max-old-space-size=32' } });
+  try {
+    const before = evidenceFiles();
+    clickedAt = 0;
+    const result = await server.capture(captureArgs(root, pages.url('/boom'), 'boom-served.png', { actions: [{ do: 'click', selector: '#boom' }] }));
+    const answeredIn = Date.now() - clickedAt;
+    // eslint-disable-next-line no-console
+    console.log(`built server, launched browser, renderer OOM on click: answered ${answeredIn} ms after the click`);
+    expect(result.result).toBe('failed');
+    expect(result.error).toBe("the page's renderer crashed (out of memory?) during actions[0] click '#boom'; nothing was captured");
+    expect(answeredIn).toBeLessThan(3_000);
+    expect(evidenceFiles()).toEqual(before);
+    const browser = launchedBrowser(server.pid);
+    expect(browser).toBeDefined();
+    const next = await server.capture(captureArgs(root, pages.url('/plain.html'), 'after-served-oom.png'));
+    expect(next.error).toBe('');
+    expect(next.result).toBe('captured');
+    // The same browser: only the renderer died.
+    expect(launchedBrowser(server.pid)!.pid).toBe(browser!.pid);
+  } finally {
+    await server.close();
+  }
 });
