@@ -120,7 +120,10 @@ export function parseActions(value: unknown): CaptureAction[] {
   return value.map((raw, index) => parseAction(raw, index));
 }
 
-/** The CSS selector `wait_for_state` waits for. */
+/**
+ * `SEL[data-state="S"]`, or `[data-state="S"]` without SEL: what `wait_for_state` waits for (the
+ * action runner keeps this for a CSS SEL and chains other Playwright selectors, see stateTarget).
+ */
 export function stateSelector(action: { state: string; selector?: string }): string {
   const quoted = JSON.stringify(action.state);
   return action.selector ? `${action.selector}[data-state=${quoted}]` : `[data-state=${quoted}]`;
@@ -129,7 +132,7 @@ export function stateSelector(action: { state: string; selector?: string }): str
 export const actionInputSchema = z
   .object({
     do: z.string().describe(`one of ${ACTION_KINDS.join(', ')} (trimmed and lower-cased before use)`),
-    selector: z.string().optional().describe('CSS selector; required for click, fill, type, select_option, wait_for_selector'),
+    selector: z.string().optional().describe('Playwright selector (CSS, text=, role=, xpath=, id=, data-testid=, >> chains, nth=…; first match); required for click, fill, type, select_option, wait_for_selector'),
     value: z.string().optional().describe('fill/type text, press key, select_option value'),
     text: z.string().optional().describe('alias of value for fill/type'),
     key: z.string().optional().describe('key for press, e.g. Enter, Tab, a'),

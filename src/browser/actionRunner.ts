@@ -251,7 +251,8 @@ async function actionable(ctx: Ctx, selector: string, needs: Needs, point: boole
         if (!isGone(err)) throw err;
         settled = 'element is not attached to the DOM';
       }
-      if (typeof settled === 'object') return { objectId: found.objectId, ...settled };
+      // Rounded to 1/100 px, as Playwright rounds its click point.
+      if (typeof settled === 'object') return { objectId: found.objectId, x: Math.round(settled.x * 100) / 100, y: Math.round(settled.y * 100) / 100 };
       if (settled.startsWith('intercepted:') || settled === 'element is outside of the viewport') retry++;
       preview = await callEngineOn(ctx.session, found.objectId, 'previewNode').catch(() => preview);
       releaseObject(ctx.session, found.objectId);

@@ -56,7 +56,8 @@ const PAGES: Record<string, string> = {
   // Disabled for good: natively, and by aria-disabled on an ancestor (a button's role supports it).
   '/disabled': page(`<button id="native" disabled>Native</button>
     <div aria-disabled="true"><button id="aria" onclick="mark('clicked')">Aria</button></div>
-    <div aria-disabled="true"><span id="plain" onclick="mark('clicked-plain')">Plain</span></div>`),
+    <div aria-disabled="true"><span id="plain" onclick="mark('clicked-plain')">Plain</span></div>
+    <div inert><button id="inert" onclick="mark('clicked-inert')">Inert</button></div>`),
   // Revealed after 500 ms: wait_for_selector waits for visible, not present.
   '/revealed-later': page(`<p id="msg" hidden>Saved</p>
     <script>setTimeout(() => { document.getElementById('msg').hidden = false; mark('shown'); }, 500);</script>`),
@@ -117,7 +118,7 @@ afterEach(async () => {
 
 /** Success cases end as soon as the page allows; failure cases pass a shorter budget. */
 const BUDGET = 5000;
-const SHORT = 1500;
+const SHORT = 3000;
 
 /** Our side: the page loaded, the actions run as a capture runs them; the error message or ''. */
 async function runOurs(route: string, actions: CaptureAction[], budgetMs = BUDGET): Promise<{ error: string; state: string }> {
@@ -167,7 +168,7 @@ test('an element that never stops moving: both fail as not stable', async () => 
     runTheirs('/always-moving', (p) => p.click('#go', { timeout: SHORT })),
   ]);
   expect(b.error).toContain('element is not stable');
-  expect(a.error).toMatch(/^actions\[0\] click '#go' failed: element is not stable \(waited 1500 ms; the selector resolves to <button id="go"/);
+  expect(a.error).toMatch(/^actions\[0\] click '#go' failed: element is not stable \(waited 3000 ms; the selector resolves to <button id="go"/);
 });
 
 test('a button enabled after 300 ms: both wait and click', async () => {
@@ -181,16 +182,17 @@ test('a button enabled after 300 ms: both wait and click', async () => {
 test.each([
   ['#native', 'element is not enabled'],
   ['#aria', 'element is not enabled'],
+  ['#inert', 'element is inert'],
   // aria-disabled on an ancestor does not disable an element whose role cannot be disabled.
   ['#plain', ''],
-])('disabled (%s): Playwright\'s rule, natively or by aria-disabled', async (selector, why) => {
+])('disabled (%s): Playwright\'s rule, natively, by aria-disabled, or inert', async (selector, why) => {
   const [a, b] = await Promise.all([
-    runOurs('/disabled', [{ do: 'click', selector }], why ? 800 : BUDGET),
-    runTheirs('/disabled', (p) => p.click(selector, { timeout: why ? 800 : BUDGET })),
+    runOurs('/disabled', [{ do: 'click', selector }], why ? SHORT : BUDGET),
+    runTheirs('/disabled', (p) => p.click(selector, { timeout: why ? SHORT : BUDGET })),
   ]);
   if (why) {
     expect(b.error).toContain(why);
-    expect(a.error).toContain(`actions[0] click '${selector}' failed: ${why} (waited 800 ms; the selector resolves to <button`);
+    expect(a.error).toContain(`actions[0] click '${selector}' failed: ${why} (waited ${SHORT} ms; the selector resolves to <button`);
   } else {
     expect([a, b]).toEqual([{ error: '', state: 'clicked-plain' }, { error: '', state: 'clicked-plain' }]);
   }
@@ -215,14 +217,14 @@ test('revealed after 500 ms: wait_for_selector waits until visible, as waitForSe
 
 test('never shown: both fail as not visible; ours names the element it found', async () => {
   const [a, b] = await Promise.all([
-    runOurs('/never-shown', [{ do: 'wait_for_selector', selector: '#msg' }], 800),
-    runTheirs('/never-shown', (p) => p.waitForSelector('#msg', { timeout: 800 })),
+    runOurs('/never-shown', [{ do: 'wait_for_selector', selector: '#msg' }], SHORT),
+    runTheirs('/never-shown', (p) => p.waitForSelector('#msg', { timeout: SHORT })),
   ]);
   expect(b.error).toMatch(/to be visible/);
-  expect(a.error).toBe(`actions[0] wait_for_selector '#msg' failed: element is not visible (waited 800 ms; the selector resolves to <p id="msg" hidden="">Saved</p>)`);
+  expect(a.error).toBe(`actions[0] wait_for_selector '#msg' failed: element is not visible (waited ${SHORT} ms; the selector resolves to <p id="msg" hidden="">Saved</p>)`);
   const [c, d] = await Promise.all([
-    runOurs('/never-shown', [{ do: 'click', selector: 'text=Hidden' }], 800),
-    runTheirs('/never-shown', (p) => p.click('text=Hidden', { timeout: 800 })),
+    runOurs('/never-shown', [{ do: 'click', selector: 'text=Hidden' }], SHORT),
+    runTheirs('/never-shown', (p) => p.click('text=Hidden', { timeout: SHORT })),
   ]);
   expect(d.error).toContain('element is not visible');
   expect(c.error).toContain(`actions[0] click 'text=Hidden' failed: element is not visible`);

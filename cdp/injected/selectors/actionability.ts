@@ -46,6 +46,12 @@ export function retarget(e: Element, behavior: 'none' | 'follow-label' | 'no-fol
   return element;
 }
 
+/** Inside an [inert] subtree (across shadow hosts), as Playwright's isElementInert reads it. */
+function isInert(e: Element): boolean {
+  for (let p: Element | null = e; p; p = parentOrHost(p)) if (p.hasAttribute('inert')) return true;
+  return false;
+}
+
 /** Playwright's getReadonly: true/false, or 'error' for an element that cannot be edited at all. */
 function readonlyState(e: Element): boolean | 'error' {
   const tag = e.nodeName.toUpperCase();
@@ -58,7 +64,7 @@ function readonlyState(e: Element): boolean | 'error' {
 /**
  * '' when `e` has every state in `needs`, else why not, worded as Playwright's
  * call log words it: 'element is not visible', 'element is not enabled',
- * 'element is not editable'. Throws for an element that can never be edited.
+ * 'element is inert', 'element is not editable'. Throws for an element that can never be edited.
  */
 export function missingState(e: Element, needs: Needs): string {
   return withCaches(() => {
@@ -66,6 +72,8 @@ export function missingState(e: Element, needs: Needs): string {
     if (needs.visible && !isVisibleBox(e)) return 'element is not visible';
     const control = retarget(e, 'follow-label');
     if (needs.enabled && disabledState(control)) return 'element is not enabled';
+    // Playwright waits for "non-inert" wherever it waits for enabled.
+    if (needs.enabled && isInert(e)) return 'element is inert';
     if (needs.editable) {
       const readonly = readonlyState(control);
       if (readonly === 'error') {
