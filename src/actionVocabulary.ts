@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { ToolInputError } from './errors';
-import { isPlainObject } from './contract';
+import { isPlainObject, nonEmptyString } from './values';
 import { ACTION_BUDGET_MS } from './deadline';
 
 export const DEFAULT_WAIT_MS = 200;
@@ -32,10 +32,6 @@ export type CaptureAction =
   | { do: 'wait_for_selector'; selector: string }
   | { do: 'wait_for_state'; state: string; selector?: string }
   | { do: 'wait' | 'sleep'; ms: number };
-
-function nonEmptyString(value: unknown): value is string {
-  return typeof value === 'string' && value.trim().length > 0;
-}
 
 /** Normalizes one action or throws with the contract's wording. */
 export function parseAction(raw: unknown, index: number): CaptureAction {
@@ -129,9 +125,17 @@ export function stateSelector(action: { state: string; selector?: string }): str
   return action.selector ? `${action.selector}[data-state=${quoted}]` : `[data-state=${quoted}]`;
 }
 
+/** `do` as the parser reads it: one of ACTION_KINDS in any case, surrounding whitespace allowed (JSON Schema patterns take no flags). */
+const DO_PATTERN = new RegExp(
+  `^\\s*(?:${ACTION_KINDS.map((kind) => [...kind].map((c) => (c === '_' ? c : `[${c}${c.toUpperCase()}]`)).join('')).join('|')})\\s*$`,
+);
+
 export const actionInputSchema = z
   .object({
-    do: z.string().describe(`one of ${ACTION_KINDS.join(', ')} (trimmed and lower-cased before use)`),
+    do: z
+      .string()
+      .regex(DO_PATTERN)
+      .describe(`one of ${ACTION_KINDS.join(', ')} (trimmed and lower-cased before use)`),
     selector: z.string().optional().describe('Playwright selector (CSS, text=, role=, xpath=, id=, data-testid=, >> chains, nth=…; first match); required for click, fill, type, select_option, wait_for_selector'),
     value: z.string().optional().describe('fill/type text, press key, select_option value'),
     text: z.string().optional().describe('alias of value for fill/type'),

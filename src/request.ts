@@ -47,43 +47,93 @@ export function refuseUnknownFields(args: Record<string, unknown>): void {
   }
 }
 
+/** A regular expression source matching `text` in any letter case (JSON Schema patterns take no flags). */
+function anyCase(text: string): string {
+  return [...text].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))).join('');
+}
+
+/** Not only whitespace (the parsers trim). */
+const SOMETHING = /\S/;
+const URL_PATTERN = new RegExp(`^\\s*(?:${URL_SCHEMES.map(anyCase).join('|')})`);
+
+function refuse(message: string): never {
+  throw new ToolInputError(message);
+}
+
+/**
+ * One row per runtime field, in the order the parser checks them: how the
+ * value is read (throwing the contract's wording) and the schema advertised
+ * for it. The parser and the tool's input schema both read this table.
+ */
+const RUNTIME_FIELD_RULES = {
+  url: {
+    read(value: unknown): string {
+      if (!nonEmptyString(value)) refuse(`url must be a non-empty string (got ${describeValue(value)})`);
+      const url = value.trim();
+      if (!URL_PATTERN.test(url)) refuse(`url must start with http://, https://, file:// or about: (got ${describeValue(url)})`);
+      return url;
+    },
+    schema: z.string().regex(SOMETHING).regex(URL_PATTERN).describe(`page to capture: ${URL_SCHEMES.join(', ')}`),
+  },
+  type: {
+    read(value: unknown): CaptureType {
+      const type = typeof value === 'string' ? value.trim() : '';
+      if (!(CAPTURE_TYPES as readonly string[]).includes(type)) {
+        refuse(`type must be one of ${CAPTURE_TYPES.map((t) => `'${t}'`).join(', ')} (got ${describeValue(value)})`);
+      }
+      return type as CaptureType;
+    },
+    // The canonical spellings; the parser also forgives surrounding whitespace.
+    schema: z.enum(CAPTURE_TYPES).describe('screenshot (full-page PNG + .probe.json sidecar), a11y tree (aria snapshot JSON), interaction trace (Playwright trace .zip)'),
+  },
+  state: {
+    read(value: unknown): string {
+      if (!nonEmptyString(value)) refuse(`state must be a non-empty string (got ${describeValue(value)})`);
+      return value.trim();
+    },
+    schema: z.string().regex(SOMETHING).describe('the expected UI state: intent only, never reported back as observed'),
+  },
+  actions: {
+    read: parseActions,
+    schema: z.array(actionInputSchema).optional().describe('run in order after navigation, before capture'),
+  },
+  artifact_path: {
+    read(value: unknown): string {
+      if (!nonEmptyString(value)) refuse(`artifact_path must be a non-empty string under evidence/ (got ${describeValue(value)})`);
+      return value.trim();
+    },
+    schema: z.string().regex(SOMETHING).describe('run-root-relative path under evidence/, e.g. evidence/L6.3-error.png'),
+  },
+  overwrite: {
+    read(value: unknown): boolean {
+      if (value !== undefined && typeof value !== 'boolean') refuse(`overwrite must be a boolean (got ${describeValue(value)})`);
+      return value === true;
+    },
+    schema: z.boolean().optional().describe('replace an existing artifact (default false: refuse)'),
+  },
+};
+
 /** Step 3: runtime fields, after the contract passed. */
 export function parseRuntimeFields(args: Record<string, unknown>): RuntimeFields {
-  if (!nonEmptyString(args.url)) throw new ToolInputError(`url must be a non-empty string (got ${describeValue(args.url)})`);
-  const url = args.url.trim();
-  if (!URL_SCHEMES.some((scheme) => url.toLowerCase().startsWith(scheme))) {
-    throw new ToolInputError(`url must start with http://, https://, file:// or about: (got ${describeValue(url)})`);
-  }
-  if (typeof args.type !== 'string' || !(CAPTURE_TYPES as readonly string[]).includes(args.type.trim())) {
-    throw new ToolInputError(`type must be one of ${CAPTURE_TYPES.map((t) => `'${t}'`).join(', ')} (got ${describeValue(args.type)})`);
-  }
-  if (!nonEmptyString(args.state)) throw new ToolInputError(`state must be a non-empty string (got ${describeValue(args.state)})`);
-  const actions = parseActions(args.actions);
-  if (!nonEmptyString(args.artifact_path)) {
-    throw new ToolInputError(`artifact_path must be a non-empty string under evidence/ (got ${describeValue(args.artifact_path)})`);
-  }
-  if (args.overwrite !== undefined && typeof args.overwrite !== 'boolean') {
-    throw new ToolInputError(`overwrite must be a boolean (got ${describeValue(args.overwrite)})`);
-  }
-  return {
-    url,
-    type: args.type.trim() as CaptureType,
-    state: args.state.trim(),
-    actions,
-    artifactPath: args.artifact_path.trim(),
-    overwrite: args.overwrite === true,
-  };
+  const rules = RUNTIME_FIELD_RULES;
+  const url = rules.url.read(args.url);
+  const type = rules.type.read(args.type);
+  const state = rules.state.read(args.state);
+  const actions = rules.actions.read(args.actions);
+  const artifactPath = rules.artifact_path.read(args.artifact_path);
+  const overwrite = rules.overwrite.read(args.overwrite);
+  return { url, type, state, actions, artifactPath, overwrite };
 }
 
 export const captureInputSchema = z
   .object({
     schemaVersion: contractInputShape.schemaVersion,
-    url: z.string().min(1).describe(`page to capture: ${URL_SCHEMES.join(', ')}`),
-    type: z.enum(CAPTURE_TYPES).describe('screenshot (full-page PNG + .probe.json sidecar), a11y tree (aria snapshot JSON), interaction trace (Playwright trace .zip)'),
-    state: z.string().min(1).describe('the expected UI state: intent only, never reported back as observed'),
-    actions: z.array(actionInputSchema).optional().describe('run in order after navigation, before capture'),
-    artifact_path: z.string().min(1).describe('run-root-relative path under evidence/, e.g. evidence/L6.3-error.png'),
-    overwrite: z.boolean().optional().describe('replace an existing artifact (default false: refuse)'),
+    url: RUNTIME_FIELD_RULES.url.schema,
+    type: RUNTIME_FIELD_RULES.type.schema,
+    state: RUNTIME_FIELD_RULES.state.schema,
+    actions: RUNTIME_FIELD_RULES.actions.schema,
+    artifact_path: RUNTIME_FIELD_RULES.artifact_path.schema,
+    overwrite: RUNTIME_FIELD_RULES.overwrite.schema,
     viewport: contractInputShape.viewport,
     freeze: contractInputShape.freeze,
     run_root: z

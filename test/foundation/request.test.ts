@@ -199,3 +199,27 @@ describe('the advertised input schema', () => {
     expect(captureInputSchema.safeParse(validArgs('/abs')).success).toBe(true);
   });
 });
+
+describe('the input schema and the parser read one rule table', () => {
+  const accepts = (args: Record<string, unknown>) => {
+    try {
+      parseRuntimeFields(args);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const cases: [string, unknown][] = [
+    ['url', 'http://127.0.0.1/x'], ['url', 'HTTPS://x'], ['url', '  file:///tmp/a.html '], ['url', 'about:blank'], ['url', 'ABOUT:blank'],
+    ['url', 'ftp://x'], ['url', 'httpx://x'], ['url', 'javascript:alert(1)'], ['url', ''], ['url', '   '], ['url', 42],
+    ['state', 'ready'], ['state', ' ready '], ['state', ''], ['state', '\t\n'], ['state', null],
+    ['artifact_path', 'evidence/a.png'], ['artifact_path', '  '], ['artifact_path', 7],
+    ['overwrite', true], ['overwrite', false], ['overwrite', 'yes'], ['overwrite', 1],
+    ['actions', [{ do: 'click', selector: '#a' }]], ['actions', [{ do: ' CLICK ', selector: '#a' }]], ['actions', [{ do: 'Wait_For_State', state: 'x' }]],
+    ['actions', [{ do: 'hover', selector: '#a' }]], ['actions', [{ do: 'click_', selector: '#a' }]], ['actions', [{ do: '', selector: '#a' }]],
+  ];
+  test.each(cases)('%s = %p: the schema accepts exactly what the parser accepts', (field, value) => {
+    const args = { ...validArgs('/abs'), [field]: value };
+    expect(captureInputSchema.safeParse(args).success).toBe(accepts(args));
+  });
+});
