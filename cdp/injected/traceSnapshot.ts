@@ -6,6 +6,6 @@
 import { serializeFrame, type SerializeOptions } from './trace/serializeFrame';
 
 /** One JSON string crosses the protocol much faster than a deep object. */
-export function serializeFrameJson(options: SerializeOptions): string {
-  return JSON.stringify(serializeFrame(options));
+export function serializeFrameJson(options: SerializeOptions, targetElement?: Element | null): string {
+  return JSON.stringify(serializeFrame(options, targetElement));
 }

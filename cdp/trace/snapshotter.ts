@@ -2,6 +2,7 @@ import type { CdpSession } from '../types';
 import type { TraceClock } from './clock';
 import { frameIdFor, type ActionPhase, type Box, type FrameSnapshot, type NodeSnapshot } from './format';
 import { source as TRACE_SNAPSHOT_SOURCE } from '../generated/traceSnapshot';
+import { releaseObject, resolveSelector, usesPuppeteerSyntax } from '../selectorEngine';
 
 /** What the in-page serializer returns (cdp/injected/trace/serializeFrame.ts). */
 interface SerializedFrame {
@@ -143,12 +144,21 @@ export class Snapshotter {
     return ids;
   }
 
-  private async evaluate(cdpFrameId: string, arg: unknown): Promise<SerializedFrame> {
+  private async evaluate(cdpFrameId: string, arg: { targetSelector?: string; knownUrls: string[] }): Promise<SerializedFrame> {
     const expression = `(${TRACE_SNAPSHOT_SOURCE}).serializeFrameJson(${JSON.stringify(arg)})`;
     for (let attempt = 0; ; attempt++) {
       const contextId = await this.worldContext(cdpFrameId);
+      const target = arg.targetSelector ? await this.targetInWorld(arg.targetSelector, contextId) : null;
       try {
-        const reply = await this.session.send('Runtime.evaluate', { expression, contextId, returnByValue: true });
+        // With the action's element in hand, the serializer is called on it, so any selector form is highlighted.
+        const reply = target
+          ? await this.session.send('Runtime.callFunctionOn', {
+              objectId: target,
+              functionDeclaration: `function (options) { return (${TRACE_SNAPSHOT_SOURCE}).serializeFrameJson(options, this); }`,
+              arguments: [{ value: arg }],
+              returnByValue: true,
+            })
+          : await this.session.send('Runtime.evaluate', { expression, contextId, returnByValue: true });
         if (reply.exceptionDetails) {
           const text = reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text;
           throw new Error(`DOM snapshot script failed: ${text}`);
@@ -158,7 +168,31 @@ export class Snapshotter {
         // A navigation destroys the world between creation and use; retry once.
         this.contexts.delete(cdpFrameId);
         if (attempt >= 1 || !/context/i.test(String((error as Error).message))) throw error;
+      } finally {
+        if (target) releaseObject(this.session, target);
       }
+    }
+  }
+
+  /**
+   * The element the action's selector names (Playwright syntax, resolved by
+   * the same engine the action runner uses), as an object of the snapshot's
+   * world; null when nothing matches yet or the selector is Puppeteer's own
+   * syntax (the serializer then tries it as CSS).
+   */
+  private async targetInWorld(selector: string, contextId: number): Promise<string | null> {
+    if (usesPuppeteerSyntax(selector)) return null;
+    let found: string | null = null;
+    try {
+      found = await resolveSelector(this.session, selector);
+      if (!found) return null;
+      const { node } = await this.session.send('DOM.describeNode', { objectId: found });
+      const { object } = await this.session.send('DOM.resolveNode', { backendNodeId: node.backendNodeId, executionContextId: contextId });
+      return object?.objectId ?? null;
+    } catch {
+      return null;
+    } finally {
+      if (found) releaseObject(this.session, found);
     }
   }
 

@@ -6,6 +6,7 @@
  * naming the action, the selector and what the page has instead.
  */
 import * as fs from 'fs';
+import JSZip from 'jszip';
 import { servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, makeRunRoot, startServer, PAGES, type RunningServer } from './harness';
 
@@ -73,3 +74,23 @@ test('a selector syntax error fails at once, with its position', async () => {
   expect(payload.error).toMatch(/actions\[0\] click 'button:has-text\(Retry\)' failed: selector syntax error at position 7: /);
   expect(Date.now() - started).toBeLessThan(8000);
 });
+
+test.each(['text=Retry', 'role=button[name="Retry"]', 'internal:role=button[name="Retry"i]', 'xpath=//button'])(
+  'an interaction trace lists the click with its selector as given (%s) and highlights the element it names',
+  async (selector) => {
+    const payload = await server.capture(
+      captureArgs(root, pages.url('/retry.html'), `retry-${FORMS.indexOf(selector)}-${selector.length}.trace.zip`, {
+        type: 'interaction trace',
+        actions: [{ do: 'click', selector }],
+      }),
+    );
+    expect(payload.error).toBe('');
+    const zip = await JSZip.loadAsync(fs.readFileSync(payload.written_path));
+    const events = (await zip.file('trace.trace')!.async('string')).split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const click = events.find((e) => e.type === 'before' && e.method === 'click');
+    expect(click?.params).toEqual({ selector });
+    // The snapshot taken as the click lands marks the button, whatever form named it.
+    const atAction = events.find((e) => e.type === 'frame-snapshot' && e.snapshot.callId === click.callId && e.snapshot.phase === 'action');
+    expect(JSON.stringify(atAction?.snapshot.html)).toMatch(/\["BUTTON",\{[^}]*"__playwright_target__":""/);
+  },
+);

@@ -32,10 +32,11 @@ export interface SerializedFrame {
   frameOwnerCount: number;
 }
 
-export function serializeFrame(options: SerializeOptions): SerializedFrame {
+/** `targetElement`: the action's element when the caller resolved it; else `targetSelector` is tried as CSS. */
+export function serializeFrame(options: SerializeOptions, targetElement?: Element | null): SerializedFrame {
   const doc = document;
-  let target: Element | null = null;
-  if (options.targetSelector) {
+  let target: Element | null = targetElement instanceof Element ? targetElement : null;
+  if (!target && options.targetSelector) {
     try {
       target = doc.querySelector(options.targetSelector);
     } catch {
