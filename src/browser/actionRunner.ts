@@ -36,7 +36,7 @@ import {
 } from '../../cdp/selectorEngine';
 import { parseSelector } from '../../cdp/injected/selectors/parse';
 import { stateSelector, type CaptureAction } from '../actionVocabulary';
-import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, withDeadline } from '../deadline';
+import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, withDeadline, withinOr } from '../deadline';
 import { FRAME_MS, letTimePass, PageClock } from './pageClock';
 
 export class ActionError extends Error {
@@ -51,7 +51,8 @@ export type ActionWrapper = (index: number, action: CaptureAction, run: () => Pr
 
 const POLL_MS = 50;
 
-function describeAction(index: number, action: CaptureAction): string {
+/** An action as errors name it (`actions[0] click '#boom'`): the runner's own failures and a crash during the action alike. */
+export function describeAction(index: number, action: CaptureAction): string {
   const selector = 'selector' in action && action.selector ? ` '${action.selector}'` : '';
   return `actions[${index}] ${action.do}${selector}`;
 }
@@ -346,13 +347,7 @@ export class NavigationWatch {
     await act();
     await sleep(0);
     if (!this.pending) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, Math.min(ACTION_NAVIGATION_SETTLE_MS, remaining(budget)));
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    await withinOr(new Promise<void>((resolve) => (this.wake = resolve)), Math.min(ACTION_NAVIGATION_SETTLE_MS, remaining(budget)), undefined);
     this.wake = null;
   }
 

@@ -16,7 +16,7 @@ import * as fs from 'fs';
 import CDP from 'chrome-remote-interface';
 import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer';
 import { attachTarget, captureTimeoutMs, type AttachTarget, type BrowserFlags } from './options';
-import { BROWSER_CLOSE_MS, BROWSER_EXIT_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, stepWithin } from '../deadline';
+import { BROWSER_CLOSE_MS, BROWSER_EXIT_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, stepWithin, withinOr } from '../deadline';
 import { findBrowser, type FoundBrowser } from './findBrowser';
 import { log } from '../log';
 import { browserEnv, createProfile, sweepStaleProfiles } from './profiles';
@@ -327,13 +327,7 @@ export class BrowserSession {
     if (!dir) return;
     const child = browser.process();
     if (child && child.exitCode === null && child.signalCode === null) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, BROWSER_EXIT_MS);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await withinOr(new Promise<void>((resolve) => child.once('exit', () => resolve())), BROWSER_EXIT_MS, undefined);
     }
     await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
     if (this.profileDir === dir) this.profileDir = null;

@@ -35,7 +35,7 @@ import { captureTimeoutMs, fixedTime, navigationTimeoutMs, type BrowserFlags } f
 import { PageClock, fixedTimeWarning } from './pageClock';
 import { emulate, LoadWatch, mainThread, navigate } from './pageSetup';
 import { applyFreeze } from './freeze';
-import { runActions } from './actionRunner';
+import { describeAction, runActions } from './actionRunner';
 import { readObservedState } from './observedState';
 import { CAPTURE_TYPE_MODULES, type CaptureTypeRun } from './captureTypes';
 
@@ -50,16 +50,6 @@ class CaptureAborted extends Error {
     super('capture aborted');
     this.name = 'CaptureAborted';
   }
-}
-
-/**
- * An action as the runner names it in its errors (`actions[0] click '#boom'`);
- * the same words as actionRunner.ts's describeAction, so a crash during an
- * action reads like the action's own failure would.
- */
-export function describeActionStep(index: number, action: CaptureAction): string {
-  const selector = 'selector' in action && action.selector ? ` '${action.selector}'` : '';
-  return `actions[${index}] ${action.do}${selector}`;
 }
 
 /** Errors a step gets when its page or browser went away under it (the loss event may follow a moment later). */
@@ -213,7 +203,7 @@ class CaptureRun {
         session: this.cdp,
         wrap: async (index, action, run) => {
           this.check();
-          this.stage = describeActionStep(index, action);
+          this.stage = describeAction(index, action);
           if (typeRun.wrapAction) await typeRun.wrapAction(index, action, run);
           else await run();
         },
