@@ -5,22 +5,15 @@
  * without letting stale facts outlive it.
  */
 import * as path from 'path';
-import { buildSync } from 'esbuild';
 import type { Browser, Page } from 'puppeteer';
 import { launchTestBrowser } from '../helpers/browser';
+import { bundleInjectedModule } from '../helpers/injectedModule';
 
 jest.setTimeout(60_000);
 
 const ARIA = path.join(__dirname, '..', '..', 'cdp', 'injected', 'aria');
 
-/** One module as an expression that evaluates to its exports. */
-function bundle(module: string): string {
-  const out = buildSync({
-    entryPoints: [path.join(ARIA, module)], bundle: true, write: false, format: 'iife', globalName: 'm',
-    platform: 'browser', target: 'chrome100', logLevel: 'error',
-  });
-  return `(() => { ${out.outputFiles[0].text}; return m; })()`;
-}
+const bundle = (module: string) => bundleInjectedModule(path.join(ARIA, module));
 
 let browser: Browser;
 let page: Page;

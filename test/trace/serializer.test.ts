@@ -5,21 +5,15 @@
  * that encodes the DOM for the viewer.
  */
 import * as path from 'path';
-import { buildSync } from 'esbuild';
 import type { Browser, Page } from 'puppeteer';
 import { launchTestBrowser } from '../helpers/browser';
+import { bundleInjectedModule } from '../helpers/injectedModule';
 
 jest.setTimeout(60_000);
 
 const TRACE = path.join(__dirname, '..', '..', 'cdp', 'injected', 'trace');
 
-function bundle(module: string): string {
-  const out = buildSync({
-    entryPoints: [path.join(TRACE, module)], bundle: true, write: false, format: 'iife', globalName: 'm',
-    platform: 'browser', target: 'chrome100', logLevel: 'error',
-  });
-  return `(() => { ${out.outputFiles[0].text}; return m; })()`;
-}
+const bundle = (module: string) => bundleInjectedModule(path.join(TRACE, module));
 
 let browser: Browser;
 let page: Page;
