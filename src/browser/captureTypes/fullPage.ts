@@ -75,8 +75,8 @@ export function stripHeight(devicePixelRatio: number, rows: number): number | nu
  */
 async function capture(page: Page, clip?: { x: number; y: number; width: number; height: number }): Promise<Buffer> {
   const data = clip
-    ? await page.screenshot({ type: 'png', clip, captureBeyondViewport: true })
-    : await page.screenshot({ type: 'png', fullPage: true, captureBeyondViewport: true });
+    ? await page.screenshot({ type: 'png', clip, captureBeyondViewport: true, optimizeForSpeed: true })
+    : await page.screenshot({ type: 'png', fullPage: true, captureBeyondViewport: true, optimizeForSpeed: true });
   return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
