@@ -109,18 +109,21 @@ export interface LoadDiagnosis {
   mainThread: 'answers' | 'busy' | 'unknown';
 }
 
+const MAIN_THREAD_BUSY = "the page's main thread was busy (a script running without pause did not answer within 1 s)";
+const NO_ANSWER = 'the page did not answer';
+
 /** Why a page was not ready in time, from what the load looked like then. */
 export function explainStall(d: LoadDiagnosis): string {
   if (d.document === 'awaiting-response') return 'the server had not answered the document request yet';
   // A renderer whose main thread never yields cannot even read the rest of its body: busy comes first.
-  if (d.mainThread === 'busy') return "the page's main thread was busy (a script running without pause did not answer within 1 s)";
+  if (d.mainThread === 'busy') return MAIN_THREAD_BUSY;
   if (d.document === 'body-arriving') {
     const got = d.bodyBytes !== undefined ? ` (${d.bodyBytes} bytes so far)` : '';
     return `the document's body was still arriving from the server${got}; the page's main thread was not the cause`;
   }
   if (d.pendingRequests) return `the page was still waiting for ${d.pendingRequests} request${d.pendingRequests === 1 ? '' : 's'} (a script or style sheet it must load first)`;
   if (d.mainThread === 'answers') return 'the page answered but had not finished loading';
-  return 'the page did not answer';
+  return NO_ANSWER;
 }
 
 /**
@@ -129,9 +132,9 @@ export function explainStall(d: LoadDiagnosis): string {
  * simply never ended.
  */
 export function explainStepStall(mainThread: LoadDiagnosis['mainThread']): string {
-  if (mainThread === 'busy') return "the page's main thread was busy (a script running without pause did not answer within 1 s)";
+  if (mainThread === 'busy') return MAIN_THREAD_BUSY;
   if (mainThread === 'answers') return 'the page still answered; the step was waiting for something that did not happen';
-  return 'the page did not answer';
+  return NO_ANSWER;
 }
 
 export function navigationTimeout(url: string, milestone: string, budgetMs: number, d: LoadDiagnosis): string {

@@ -84,7 +84,7 @@ export class LoadWatch {
   private readonly handlers: Array<[string, (value: any) => void]>;
 
   constructor(private readonly page: Page) {
-    const isDocument = (request: HTTPRequest) => request.isNavigationRequest() && request.frame() === page.mainFrame();
+    const isDocument = (request: HTTPRequest) => this.isDocument(request);
     this.handlers = [
       [
         'request',
@@ -118,10 +118,15 @@ export class LoadWatch {
     for (const [event, handler] of this.handlers) page.on(event as never, handler);
   }
 
+  /** The main frame's document request (a redirect hop included). */
+  private isDocument(request: HTTPRequest): boolean {
+    return request.isNavigationRequest() && request.frame() === this.page.mainFrame();
+  }
+
   /** The load as it stands, with whether the page's main thread still answers (via `cdp`). */
   async diagnose(cdp: CDPSession | null): Promise<LoadDiagnosis> {
     const document = this.document;
-    const pendingRequests = [...this.open].filter((r) => !(r.isNavigationRequest() && r.frame() === this.page.mainFrame())).length;
+    const pendingRequests = [...this.open].filter((r) => !this.isDocument(r)).length;
     return { document, pendingRequests, mainThread: await mainThread(cdp) };
   }
 

@@ -26,7 +26,6 @@ import type { CaptureContext, CaptureProvider, ProviderPayload } from '../provid
 import type { CaptureRequestSnapshot } from '../contract';
 import type { RuntimeFields } from '../request';
 import { captureToolDeclaration, TOOL_NAME } from '../toolDeclaration';
-import type { CaptureAction } from '../actionVocabulary';
 import { CLEANUP_STEP_MS, stepWithin } from '../deadline';
 import { captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../failures';
 import type { BrowserSession } from './browserSession';
@@ -363,7 +362,7 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
         run.abort();
         void run
           .diagnose()
-          .catch(() => 'the page did not answer')
+          .catch(() => explainStepStall('unknown'))
           .then((cause) => end(() => reject(new Error(captureOverrun(budgetMs, stage, cause)))));
       }, budgetMs);
     });
