@@ -53,6 +53,8 @@ export interface SessionDescription {
   /** Launched: the executable; attached: the URL given. */
   where: string;
   source: string;
+  /** Launched: whether it is a headless shell (findBrowser.ts prefers one). */
+  headlessShell?: boolean;
 }
 
 export class BrowserSession {
@@ -92,7 +94,7 @@ export class BrowserSession {
     const target = this.attachTarget();
     if (target) return { mode: 'attach', where: target.url, source: target.source };
     const found = this.find();
-    return { mode: 'launch', where: found.executablePath, source: found.source };
+    return { mode: 'launch', where: found.executablePath, source: found.source, headlessShell: found.headlessShell };
   }
 
   find(): FoundBrowser {
@@ -171,7 +173,8 @@ export class BrowserSession {
     try {
       const browser = await puppeteer.launch({
         executablePath: found.executablePath,
-        headless: true,
+        // A headless shell is headless by nature; Puppeteer's 'shell' mode gives it its own flag set.
+        headless: found.headlessShell ? 'shell' : true,
         pipe: true,
         userDataDir: profileDir,
         args: launchArgs(this.env),
@@ -189,7 +192,7 @@ export class BrowserSession {
       });
       this.profileDir = profileDir;
       (browser as unknown as { __profileDir?: string }).__profileDir = profileDir;
-      log(`launched ${found.executablePath} (${found.source}), pid ${browser.process()?.pid}`);
+      log(`launched ${found.executablePath} (${found.source}${found.headlessShell ? ', headless shell' : ''}), pid ${browser.process()?.pid}`);
       return browser;
     } catch (err) {
       fs.rmSync(profileDir, { recursive: true, force: true });

@@ -7,6 +7,14 @@
  *   5. a browser Puppeteer itself installed (its cache).
  * A path named explicitly (1–3) that does not exist is an error, not a reason
  * to fall through to another browser. Nothing is ever downloaded.
+ *
+ * Among the system locations and Puppeteer's cache, a headless shell
+ * (Debian's chromium-headless-shell, Chrome for Testing's
+ * chrome-headless-shell) comes before the full browser. It is the same Blink
+ * without the desktop browser around it, and the engine Playwright itself
+ * uses for headless Chromium; a capture costs about a third of the CPU
+ * (bench/engine.js: a new context, page, load and full-page PNG). A path
+ * named explicitly is used as named, whichever kind it is.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -17,6 +25,17 @@ export interface FoundBrowser {
   executablePath: string;
   /** Where the path came from, e.g. `--executable-path`, `system location`. */
   source: string;
+  /** A headless shell (launched in Puppeteer's 'shell' mode) rather than the full browser. */
+  headlessShell: boolean;
+}
+
+/** Whether an executable is a headless shell, by its name (chromium-headless-shell, chrome-headless-shell[.exe]). */
+export function isHeadlessShell(executablePath: string): boolean {
+  return /headless[-_]shell(\.exe)?$/i.test(path.basename(executablePath));
+}
+
+function foundAt(executablePath: string, source: string): FoundBrowser {
+  return { executablePath, source, headlessShell: isHeadlessShell(executablePath) };
 }
 
 export class BrowserNotFoundError extends Error {
@@ -27,11 +46,15 @@ export class BrowserNotFoundError extends Error {
 }
 
 const LINUX_LOCATIONS = [
+  // Debian's binary itself: its /usr/bin wrapper runs it as a child instead of exec'ing it,
+  // so a signal to the launched process would not reach the browser.
+  '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/bin/chromium-headless-shell',
+  '/usr/bin/chrome-headless-shell',
   '/usr/bin/chromium',
   '/usr/bin/chromium-browser',
   '/usr/bin/google-chrome',
   '/usr/bin/google-chrome-stable',
-  '/usr/bin/chrome-headless-shell',
   '/usr/lib/chromium/chromium',
   '/snap/bin/chromium',
   '/opt/google/chrome/chrome',
@@ -74,7 +97,7 @@ export function puppeteerInstalledBrowsers(env: NodeJS.ProcessEnv = process.env)
     // puppeteer could not compute its pinned path; the cache scan below still runs
   }
   const cacheDir = env.PUPPETEER_CACHE_DIR || path.join(os.homedir(), '.cache', 'puppeteer');
-  for (const product of ['chrome', 'chrome-headless-shell']) {
+  for (const product of ['chrome-headless-shell', 'chrome']) {
     let builds: string[] = [];
     try {
       builds = fs.readdirSync(path.join(cacheDir, product)).sort().reverse();
@@ -125,13 +148,13 @@ export function findBrowser(options: FindOptions = {}): FoundBrowser {
   for (const [value, source] of explicit) {
     if (!value || !value.trim()) continue;
     const p = path.resolve(value.trim());
-    if (isExecutableFile(p)) return { executablePath: p, source };
+    if (isExecutableFile(p)) return foundAt(p, source);
     throw new BrowserNotFoundError(`${source} names ${p}, which is not an executable file; fix the path, or ${howToGetABrowser()}`);
   }
   const locations = options.locations ?? systemLocations(options.platform, env);
-  for (const p of locations) if (isExecutableFile(p)) return { executablePath: p, source: 'system location' };
+  for (const p of locations) if (isExecutableFile(p)) return foundAt(p, 'system location');
   const installed = (options.puppeteerBrowsers ?? (() => puppeteerInstalledBrowsers(env)))();
-  for (const p of installed) if (isExecutableFile(p)) return { executablePath: p, source: "Puppeteer's browser cache" };
+  for (const p of installed) if (isExecutableFile(p)) return foundAt(p, "Puppeteer's browser cache");
   throw new BrowserNotFoundError(
     `no Chrome or Chromium found (looked at --executable-path, DESIGN_PLAYBOOK_CHROME_PATH, PUPPETEER_EXECUTABLE_PATH, CHROME_PATH, ` +
       `${locations.join(', ')} and Puppeteer's browser cache): ${howToGetABrowser()}`,

@@ -79,7 +79,7 @@ export async function doctorReport(
     browser.version ??= product;
     browser.detail =
       described.mode === 'launch'
-        ? `launched headless ${product} in ${Date.now() - started} ms and opened a page`
+        ? `launched ${described.headlessShell ? 'the headless shell' : 'headless'} ${product} in ${Date.now() - started} ms and opened a page`
         : `attached to ${product}, opened and closed a page in its own context`;
   } catch (err) {
     browser.detail = err instanceof Error ? err.message : String(err);

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { findBrowser, BrowserNotFoundError } from '../../src/browser/findBrowser';
+import { findBrowser, BrowserNotFoundError, isHeadlessShell, systemLocations } from '../../src/browser/findBrowser';
 import { attachTarget, parseCdpUrl, captureTimeoutMs, maxParallel } from '../../src/browser/options';
 import { splitKeyCombo } from '../../src/browser/actionRunner';
 import { Limiter } from '../../src/browser/limiter';
@@ -37,15 +37,38 @@ describe('findBrowser', () => {
     };
     const base = { locations: [all.system], puppeteerBrowsers: () => [all.cache] };
     const env = { DESIGN_PLAYBOOK_CHROME_PATH: all.dp, PUPPETEER_EXECUTABLE_PATH: all.pup, CHROME_PATH: all.chrome };
-    expect(findBrowser({ ...base, executablePath: all.flag, env })).toEqual({ executablePath: all.flag, source: '--executable-path' });
-    expect(findBrowser({ ...base, env })).toEqual({ executablePath: all.dp, source: 'DESIGN_PLAYBOOK_CHROME_PATH' });
+    expect(findBrowser({ ...base, executablePath: all.flag, env })).toEqual({ executablePath: all.flag, source: '--executable-path', headlessShell: false });
+    expect(findBrowser({ ...base, env })).toEqual({ executablePath: all.dp, source: 'DESIGN_PLAYBOOK_CHROME_PATH', headlessShell: false });
     expect(findBrowser({ ...base, env: { PUPPETEER_EXECUTABLE_PATH: all.pup, CHROME_PATH: all.chrome } }).source).toBe('PUPPETEER_EXECUTABLE_PATH');
     expect(findBrowser({ ...base, env: { CHROME_PATH: all.chrome } }).source).toBe('CHROME_PATH');
-    expect(findBrowser({ ...base, env: {} })).toEqual({ executablePath: all.system, source: 'system location' });
+    expect(findBrowser({ ...base, env: {} })).toEqual({ executablePath: all.system, source: 'system location', headlessShell: false });
     expect(findBrowser({ locations: [path.join(dir, 'absent')], puppeteerBrowsers: () => [all.cache], env: {} })).toEqual({
       executablePath: all.cache,
       source: "Puppeteer's browser cache",
+      headlessShell: false,
     });
+  });
+
+  test('a headless shell comes before the full browser on Linux, but a named path is used as named', () => {
+    const locations = systemLocations('linux');
+    expect(locations.indexOf('/usr/bin/chromium-headless-shell')).toBeLessThan(locations.indexOf('/usr/bin/chromium'));
+    expect(locations.indexOf('/usr/bin/chrome-headless-shell')).toBeLessThan(locations.indexOf('/usr/bin/google-chrome'));
+    const fsDir = fs.mkdtempSync(path.join(dir, 'shell-'));
+    const shell = path.join(fsDir, 'chromium-headless-shell');
+    const full = path.join(fsDir, 'chromium');
+    for (const p of [shell, full]) {
+      fs.writeFileSync(p, '#!/bin/sh\n');
+      fs.chmodSync(p, 0o755);
+    }
+    expect(findBrowser({ env: {}, locations: [shell, full], puppeteerBrowsers: () => [] })).toEqual({ executablePath: shell, source: 'system location', headlessShell: true });
+    expect(findBrowser({ env: { DESIGN_PLAYBOOK_CHROME_PATH: full }, locations: [shell, full], puppeteerBrowsers: () => [] })).toEqual({
+      executablePath: full,
+      source: 'DESIGN_PLAYBOOK_CHROME_PATH',
+      headlessShell: false,
+    });
+    expect(isHeadlessShell('C:\\Chrome\\chrome-headless-shell.exe'.replace(/\\/g, '/'))).toBe(true);
+    expect(isHeadlessShell('/opt/chrome-headless-shell-linux64/chrome-headless-shell')).toBe(true);
+    expect(isHeadlessShell('/usr/bin/google-chrome')).toBe(false);
   });
 
   test('a named path that is missing is an error naming its source, not a fall-through', () => {

@@ -41,9 +41,11 @@ export interface RunningServer {
 }
 
 /** Spawns the built bin (extra CLI args, extra env) and connects an SDK client. */
-export async function startServer(options: { args?: string[]; env?: Record<string, string>; cwd?: string } = {}): Promise<RunningServer> {
+/** `unnamedBrowser`: no browser path is passed, so the server picks one as it would for a user. */
+export async function startServer(options: { args?: string[]; env?: Record<string, string>; cwd?: string; unnamedBrowser?: boolean } = {}): Promise<RunningServer> {
   assertBuilt();
-  const env: Record<string, string> = { ...getDefaultEnvironment(), DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM_PATH, ...(options.env ?? {}) };
+  const named = options.unnamedBrowser ? {} : { DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM_PATH };
+  const env: Record<string, string> = { ...getDefaultEnvironment(), ...named, ...(options.env ?? {}) };
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, ...(options.args ?? [])],

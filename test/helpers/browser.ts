@@ -7,9 +7,18 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { AddressInfo } from 'net';
 import puppeteer, { Browser } from 'puppeteer';
+import { findBrowser, isHeadlessShell } from '../../src/browser/findBrowser';
 
+/** The browser the runtime itself would launch here (a headless shell when one is installed), unless one is named. */
 export const CHROMIUM_PATH =
-  process.env.DESIGN_PLAYBOOK_CHROME_PATH || process.env.PUPPETEER_EXECUTABLE_PATH || '/usr/bin/chromium';
+  process.env.DESIGN_PLAYBOOK_CHROME_PATH || process.env.PUPPETEER_EXECUTABLE_PATH || findBrowser({ env: {} }).executablePath;
+
+/**
+ * The full browser (the `chromium` package), for the tests that stand for a
+ * Chrome someone already runs, and for the captures on the other engine.
+ * Null when only a headless shell is installed.
+ */
+export const FULL_CHROMIUM_PATH: string | null = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => fs.existsSync(p)) ?? null;
 
 /** Flags a root-run, offline container needs (see DEVELOPERS.md). */
 export const CHROMIUM_TEST_ARGS = [
@@ -23,7 +32,7 @@ export const CHROMIUM_TEST_ARGS = [
 ];
 
 export async function launchTestBrowser(): Promise<Browser> {
-  return puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_TEST_ARGS });
+  return puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: isHeadlessShell(CHROMIUM_PATH) ? 'shell' : true, args: CHROMIUM_TEST_ARGS });
 }
 
 const MIME: Record<string, string> = {
