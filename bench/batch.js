@@ -18,6 +18,13 @@
  *    here with --remote-debugging-port=0, attached with repeated
  *    --browser-url) at --parallel 2 each.
  *
+ * Engines (bench/lib/engines.js): the runner launching its own browser uses
+ * the runtime's default (a headless shell when installed) and, for a
+ * same-engine row, the full browser named explicitly; the Playwright pool runs
+ * on the full browser (as the guide points it) and, when installed, on the
+ * headless shell (the engine Playwright itself uses for headless). Every
+ * runner row is reported against both peers.
+ *
  * Run after `npm run build`:
  *   node bench/batch.js [--captures 100] [--rounds 2] [--skip-peer] [--skip-scaling]
  */
@@ -28,7 +35,9 @@ const http = require('http');
 const { spawn } = require('child_process');
 const { performance } = require('perf_hooks');
 
-const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || '/usr/bin/chromium';
+const engines = require('./lib/engines');
+
+const CHROMIUM = engines.FULL;
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'];
 const BIN = path.join(__dirname, '..', 'dist', 'src', 'bin.js');
@@ -87,9 +96,9 @@ function serve() {
 }
 
 /** A Chromium anyone could run for remote debugging; the port comes from DevToolsActivePort. */
-async function startChromium() {
+async function startChromium(executable = CHROMIUM) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-bench-browser-'));
-  const child = spawn(CHROMIUM, [...ARGS, '--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
+  const child = spawn(executable, [...ARGS, '--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
   const file = path.join(profile, 'DevToolsActivePort');
   const deadline = Date.now() + 30_000;
   while (!(fs.existsSync(file) && fs.readFileSync(file, 'utf8').split('\n').length >= 2)) {
@@ -121,8 +130,10 @@ function runRoot(label) {
   return root;
 }
 
+let lastStderr = '';
+
 /** The runner over a fresh run folder; returns its summary. */
-async function runRunner(origin, { parallel, browserUrls = [], label }) {
+async function runRunner(origin, { parallel, browserUrls = [], label, executablePath }) {
   const root = runRoot(label);
   const plan = path.join(root, 'plan.jsonl');
   const lines = Array.from({ length: CAPTURES }, (_, i) =>
@@ -132,16 +143,23 @@ async function runRunner(origin, { parallel, browserUrls = [], label }) {
     }));
   fs.writeFileSync(plan, lines.join('\n') + '\n');
   const args = [BIN, 'run', plan, '--run-root', root, '--parallel', String(parallel), ...browserUrls.flatMap((u) => ['--browser-url', u])];
-  const env = { ...process.env, DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM };
-  delete env.DESIGN_PLAYBOOK_CDP_URL;
+  const env = { ...process.env };
+  // No path named: the runtime's own choice of browser, as a user gets it.
+  for (const name of ['DESIGN_PLAYBOOK_CDP_URL', 'DESIGN_PLAYBOOK_CHROME_PATH', 'PUPPETEER_EXECUTABLE_PATH', 'CHROME_PATH']) delete env[name];
+  if (executablePath) env.DESIGN_PLAYBOOK_CHROME_PATH = executablePath;
   const out = await new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
     child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`runner exited ${code}: ${stderr.slice(-2000)}`))));
+    child.on('close', (code) => {
+      lastStderr = stderr.split(/\r|\n/).filter((l) => l && !/^\[design-playbook-evidence\] \d+\/\d+/.test(l)).slice(-40).join('\n');
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`runner exited ${code}: ${stderr.slice(-2000)}`));
+    });
   });
+  if (process.env.BENCH_SHOW_STDERR) process.stderr.write(`--- ${label} stderr ---\n${lastStderr}\n`);
   const lastLine = out.trim().split('\n').pop();
   const { summary } = JSON.parse(lastLine);
   const written = fs.readdirSync(path.join(root, 'evidence')).filter((f) => f.endsWith('.png')).length;
@@ -196,44 +214,70 @@ async function main() {
   try {
     if (!argv.includes('--skip-peer')) {
       const { chromium } = require('playwright-core');
-      const peer = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+      const ours = engines.runtimeDefault();
+      const peers = [['full', CHROMIUM], ...(engines.SHELL ? [['shell', engines.SHELL]] : [])];
+      const runners = [
+        ['default', `runner, launching its default browser, ${engines.label(ours)}`, { executablePath: undefined }],
+        ...(ours !== CHROMIUM ? [['full', `runner, launching the full browser named (${CHROMIUM})`, { executablePath: CHROMIUM }]] : []),
+      ];
       const warm = await startChromium();
       browsers.push(warm);
-      const times = { peer: [], attached: [], launched: [] };
+      runners.push(['attached', `runner, attached to a warm full browser (--browser-url)`, { browserUrls: [warm.url] }]);
+      const peerBrowsers = {};
+      for (const [key, exe] of peers) peerBrowsers[key] = await chromium.launch({ executablePath: exe, args: ARGS, headless: true });
+      const times = {};
+      for (const [key] of peers) times[`peer-${key}`] = [];
+      for (const [key] of runners) times[key] = [];
       try {
-        // Warm-up: one pass of each over a few pages is not timed.
-        await runPlaywright(peer, origin, 4).catch(() => undefined);
+        // Warm-up: one untimed pass of each peer.
+        for (const [key] of peers) await runPlaywright(peerBrowsers[key], origin, 4).catch(() => undefined);
         for (let round = 0; round < ROUNDS; round++) {
-          times.peer.push(await runPlaywright(peer, origin, 4));
-          times.attached.push(await runRunner(origin, { parallel: 4, browserUrls: [warm.url], label: 'attached' }));
-          times.launched.push(await runRunner(origin, { parallel: 4, label: 'launched' }));
-          console.log(`  round ${round + 1}: playwright pool ${rate(times.peer.at(-1)).toFixed(2)}/s, runner attached ${rate(times.attached.at(-1)).toFixed(2)}/s, runner launching ${rate(times.launched.at(-1)).toFixed(2)}/s`);
+          const line = [];
+          for (const [key] of peers) {
+            times[`peer-${key}`].push(await runPlaywright(peerBrowsers[key], origin, 4));
+            line.push(`playwright ${key} ${rate(times[`peer-${key}`].at(-1)).toFixed(2)}/s`);
+          }
+          for (const [key, , options] of runners) {
+            times[key].push(await runRunner(origin, { parallel: 4, label: key, ...options }));
+            line.push(`runner ${key} ${rate(times[key].at(-1)).toFixed(2)}/s`);
+          }
+          console.log(`  round ${round + 1}: ${line.join(', ')}`);
         }
       } finally {
-        await peer.close();
+        for (const b of Object.values(peerBrowsers)) await b.close();
       }
-      const peerRate = rate(median(times.peer));
       console.log(`\none browser, 4 at once (median of ${ROUNDS}):`);
-      console.log(`  Playwright worker pool of 4, warm browser   ${peerRate.toFixed(2)} captures/s`);
+      for (const [key, exe] of peers) console.log(`  Playwright worker pool of 4, warm browser, ${engines.label(exe)}: ${rate(median(times[`peer-${key}`])).toFixed(2)} captures/s`);
       const verdicts = [];
-      for (const [mode, label] of [['attached', 'attached (warm)       '], ['launched', 'launching its own     ']]) {
-        const ratio = rate(median(times[mode])) / peerRate;
-        const met = ratio >= TARGET_RATIO;
-        verdicts.push(`${mode} ${met ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`);
-        console.log(`  runner --parallel 4, ${label} ${rate(median(times[mode])).toFixed(2)} captures/s  = ${ratio.toFixed(2)}x the peer: ${TARGET_RATIO}x target ${met ? 'met' : 'NOT met'}`);
+      for (const [key, label] of runners) {
+        const ours = rate(median(times[key]));
+        const ratios = peers.map(([peer]) => `${(ours / rate(median(times[`peer-${peer}`]))).toFixed(2)}x Playwright on the ${peer} browser`);
+        console.log(`  ${label}: ${ours.toFixed(2)} captures/s = ${ratios.join(', ')}`);
       }
-      console.log(`target ${TARGET_RATIO}x the Playwright pool: ${verdicts.join(', ')}`);
+      for (const [key] of runners) {
+        const ratio = rate(median(times[key])) / rate(median(times['peer-full']));
+        verdicts.push(`${key} ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`);
+      }
+      console.log(`target ${TARGET_RATIO}x the Playwright pool on ${CHROMIUM}: ${verdicts.join(', ')}`);
     }
     if (!argv.includes('--skip-scaling')) {
-      while (browsers.length < 3) browsers.push(await startChromium());
-      const curve = [];
-      for (let n = 1; n <= 3; n++) {
-        const runs = [];
-        for (let round = 0; round < ROUNDS; round++) runs.push(await runRunner(origin, { parallel: 2, browserUrls: browsers.slice(0, n).map((b) => b.url), label: `pool${n}` }));
-        curve.push(rate(median(runs)));
-        console.log(`  ${n} browser(s) x --parallel 2: ${curve.at(-1).toFixed(2)} captures/s (${(curve.at(-1) / curve[0]).toFixed(2)}x one browser)`);
+      const poolEngines = [['full', CHROMIUM], ...(engines.SHELL ? [['shell', engines.SHELL]] : [])];
+      for (const [engine, exe] of poolEngines) {
+        const pool = [];
+        try {
+          while (pool.length < 3) pool.push(await startChromium(exe));
+          const curve = [];
+          for (let n = 1; n <= 3; n++) {
+            const runs = [];
+            for (let round = 0; round < ROUNDS; round++) runs.push(await runRunner(origin, { parallel: 2, browserUrls: pool.slice(0, n).map((b) => b.url), label: `pool${n}` }));
+            curve.push(rate(median(runs)));
+            console.log(`  ${engine} browsers, ${n} x --parallel 2: ${curve.at(-1).toFixed(2)} captures/s (${(curve.at(-1) / curve[0]).toFixed(2)}x one browser)`);
+          }
+          console.log(`scaling at --parallel 2 per browser, ${engines.label(exe)}: ${curve.map((r, i) => `${i + 1}: ${r.toFixed(2)}/s`).join(', ')}\n`);
+        } finally {
+          for (const b of pool) await b.stop();
+        }
       }
-      console.log(`\nscaling at --parallel 2 per browser: ${curve.map((r, i) => `${i + 1}: ${r.toFixed(2)}/s`).join(', ')}`);
     }
   } finally {
     for (const b of browsers) await b.stop();
