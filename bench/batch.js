@@ -223,6 +223,11 @@ async function main() {
       const warm = await startChromium();
       browsers.push(warm);
       runners.push(['attached', `runner, attached to a warm full browser (--browser-url)`, { browserUrls: [warm.url] }]);
+      if (engines.SHELL) {
+        const warmShell = await startChromium(engines.SHELL);
+        browsers.push(warmShell);
+        runners.push(['attached-shell', `runner, attached to a warm headless shell (--browser-url)`, { browserUrls: [warmShell.url] }]);
+      }
       const peerBrowsers = {};
       for (const [key, exe] of peers) peerBrowsers[key] = await chromium.launch({ executablePath: exe, args: ARGS, headless: true });
       const times = {};
