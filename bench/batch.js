@@ -26,7 +26,7 @@
  * runner row is reported against both peers.
  *
  * Run after `npm run build`:
- *   node bench/batch.js [--captures 100] [--rounds 2] [--skip-peer] [--skip-scaling]
+ *   node bench/batch.js [--captures 100] [--rounds 2] [--skip-peer] [--skip-scaling] [--pool-engine full|shell]
  */
 const fs = require('fs');
 const os = require('os');
@@ -266,7 +266,8 @@ async function main() {
       console.log(`target ${TARGET_RATIO}x the Playwright pool on ${CHROMIUM}: ${verdicts.join(', ')}`);
     }
     if (!argv.includes('--skip-scaling')) {
-      const poolEngines = [['full', CHROMIUM], ...(engines.SHELL ? [['shell', engines.SHELL]] : [])];
+      const only = argv.includes('--pool-engine') ? argv[argv.indexOf('--pool-engine') + 1] : null;
+      const poolEngines = [['full', CHROMIUM], ...(engines.SHELL ? [['shell', engines.SHELL]] : [])].filter(([engine]) => !only || engine === only);
       for (const [engine, exe] of poolEngines) {
         const pool = [];
         try {

@@ -176,10 +176,11 @@ export class BrowserPool {
             passedOver.add(endpoint);
             // One farm URL: a new connection is a new browser, so the retry may go to the same URL.
             if (this.perCapture && passedOver.size === pool.endpoints.length) passedOver.clear();
-            const elsewhere = this.perCapture && pool.endpoints.length === 1 ? `over a new connection to ${endpoint.name}` : 'on another browser of the pool';
-            const what = stopped ? 'stopped answering during the capture' : 'went away during the capture';
-            log(`${endpoint.name} ${stopped ? 'stopped answering' : 'went away'} during a capture; capturing it again ${elsewhere === 'on another browser of the pool' ? 'on another browser' : elsewhere}`);
-            warnings.push(`the browser at ${endpoint.name} ${what}; it was captured again ${elsewhere}`);
+            const sameUrl = this.perCapture && pool.endpoints.length === 1;
+            const elsewhere = sameUrl ? `over a new connection to ${endpoint.name}` : 'on another browser of the pool';
+            const happened = stopped ? 'stopped answering' : 'went away';
+            log(`${endpoint.name} ${happened} during a capture; capturing it again ${sameUrl ? elsewhere : 'on another browser'}`);
+            warnings.push(`the browser at ${endpoint.name} ${happened} during the capture; it was captured again ${elsewhere}`);
             retry = this.startRetryCap(endpoint.name, why);
             continue;
           }
