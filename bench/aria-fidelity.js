@@ -24,7 +24,7 @@
  * query strings) then build the same DOM on both sides.
  *
  * Run after `npm run build`:
- *   node bench/aria-fidelity.js <dir> [--diff-dir out/] [--js [--deterministic]] [--settle ms]
+ *   [OURS_CHROME_PATH=...] node bench/aria-fidelity.js <dir> [--diff-dir out/] [--js [--deterministic]] [--settle ms]
  */
 const fs = require('fs');
 const path = require('path');
@@ -34,6 +34,7 @@ const { chromium } = require('playwright-core');
 const { ariaSnapshotText } = require('../dist/cdp/ariaSnapshot.js');
 
 const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || '/usr/bin/chromium';
+const OURS = process.env.OURS_CHROME_PATH || CHROMIUM;
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run', '--disable-quic', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 
@@ -91,7 +92,8 @@ function firstDifference(a, b) {
   const origin = `http://127.0.0.1:${server.address().port}`;
   const pages = fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort();
   const [browser, pwBrowser] = await Promise.all([
-    puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ARGS }),
+    // OURS_CHROME_PATH: our side on another engine (a headless shell) against the oracle on CHROMIUM.
+    puppeteer.launch({ executablePath: OURS, headless: /headless[-_]shell$/.test(OURS) ? 'shell' : true, args: ARGS }),
     chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
   ]);
   if (diffDir) fs.mkdirSync(diffDir, { recursive: true });
