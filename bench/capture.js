@@ -18,7 +18,7 @@
  * to back shows what that is worth when captures arrive without pause).
  * Prints per-driver medians and the ratios peer/ours (> 1 = ours faster).
  *
- * Run after `npm run build`: node bench/capture.js [rounds, default 10]
+ * Run after `npm run build`: [OURS_CHROME_PATH=...] node bench/capture.js [rounds, default 10]
  */
 const fs = require('fs');
 const os = require('os');
@@ -30,6 +30,8 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
 const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || '/usr/bin/chromium';
+/** OURS_CHROME_PATH: our server on another engine (the headless shell it launches by default) against the peers on CHROMIUM. */
+const OURS = process.env.OURS_CHROME_PATH || CHROMIUM;
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run', '--disable-quic'];
 const ROUNDS = Number(process.argv[2] || 10);
@@ -89,7 +91,7 @@ async function main() {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN],
-    env: { ...getDefaultEnvironment(), DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM },
+    env: { ...getDefaultEnvironment(), DESIGN_PLAYBOOK_CHROME_PATH: OURS },
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bench', version: '1' });
