@@ -34,7 +34,19 @@ export function isHeadlessShell(executablePath: string): boolean {
   return /headless[-_]shell(\.exe)?$/i.test(path.basename(executablePath));
 }
 
-function foundAt(executablePath: string, source: string): FoundBrowser {
+/**
+ * Debian's /usr/bin/chromium-headless-shell is a script that runs the binary
+ * as its child without exec: a signal to the launched process (a kill, a
+ * crash test) would stop the script and orphan the browser. The binary it
+ * runs is launched instead — the same browser, whichever way it was named.
+ */
+const WRAPPED_BINARIES: Record<string, string> = {
+  '/usr/bin/chromium-headless-shell': '/usr/lib/chromium/chromium-headless-shell',
+};
+
+function foundAt(named: string, source: string): FoundBrowser {
+  const wrapped = WRAPPED_BINARIES[named];
+  const executablePath = wrapped && isExecutableFile(wrapped) ? wrapped : named;
   return { executablePath, source, headlessShell: isHeadlessShell(executablePath) };
 }
 
@@ -46,8 +58,7 @@ export class BrowserNotFoundError extends Error {
 }
 
 const LINUX_LOCATIONS = [
-  // Debian's binary itself: its /usr/bin wrapper runs it as a child instead of exec'ing it,
-  // so a signal to the launched process would not reach the browser.
+  // Debian's binary itself (see WRAPPED_BINARIES for its /usr/bin wrapper).
   '/usr/lib/chromium/chromium-headless-shell',
   '/usr/bin/chromium-headless-shell',
   '/usr/bin/chrome-headless-shell',
@@ -87,7 +98,7 @@ function isExecutableFile(p: string): boolean {
   }
 }
 
-/** Browsers in Puppeteer's cache (`npx puppeteer browsers install chrome`), newest build first. */
+/** Browsers in Puppeteer's cache (`npx puppeteer browsers install chrome-headless-shell`), headless shells first, newest build first. */
 export function puppeteerInstalledBrowsers(env: NodeJS.ProcessEnv = process.env): string[] {
   const found: string[] = [];
   try {
@@ -115,7 +126,8 @@ export function puppeteerInstalledBrowsers(env: NodeJS.ProcessEnv = process.env)
       for (const rel of candidates) found.push(path.join(dir, rel));
     }
   }
-  return found;
+  // Headless shells first, Puppeteer's pinned Chrome included among the rest.
+  return [...found.filter(isHeadlessShell), ...found.filter((p) => !isHeadlessShell(p))];
 }
 
 export function howToGetABrowser(): string {

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { findBrowser, BrowserNotFoundError, isHeadlessShell, systemLocations } from '../../src/browser/findBrowser';
+import { findBrowser, BrowserNotFoundError, isHeadlessShell, puppeteerInstalledBrowsers, systemLocations } from '../../src/browser/findBrowser';
 import { attachTarget, parseCdpUrl, captureTimeoutMs, maxParallel } from '../../src/browser/options';
 import { splitKeyCombo } from '../../src/browser/actionRunner';
 import { Limiter } from '../../src/browser/limiter';
@@ -69,6 +69,36 @@ describe('findBrowser', () => {
     expect(isHeadlessShell('C:\\Chrome\\chrome-headless-shell.exe'.replace(/\\/g, '/'))).toBe(true);
     expect(isHeadlessShell('/opt/chrome-headless-shell-linux64/chrome-headless-shell')).toBe(true);
     expect(isHeadlessShell('/usr/bin/google-chrome')).toBe(false);
+  });
+
+  test("Puppeteer's cache: a headless shell before Chrome, newest build first", () => {
+    const cache = fs.mkdtempSync(path.join(dir, 'cache-'));
+    const put = (rel: string) => {
+      const p = path.join(cache, rel);
+      fs.mkdirSync(path.dirname(p), { recursive: true });
+      fs.writeFileSync(p, '#!/bin/sh\n');
+      fs.chmodSync(p, 0o755);
+      return p;
+    };
+    put('chrome/linux-130.0.1/chrome-linux64/chrome');
+    const shellOld = put('chrome-headless-shell/linux-129.0.1/chrome-headless-shell-linux64/chrome-headless-shell');
+    const shellNew = put('chrome-headless-shell/linux-131.0.1/chrome-headless-shell-linux64/chrome-headless-shell');
+    const listed = puppeteerInstalledBrowsers({ PUPPETEER_CACHE_DIR: cache }).filter((p) => fs.existsSync(p));
+    expect(listed.slice(0, 2)).toEqual([shellNew, shellOld]);
+    expect(findBrowser({ env: { PUPPETEER_CACHE_DIR: cache }, locations: [] })).toEqual({
+      executablePath: shellNew,
+      source: "Puppeteer's browser cache",
+      headlessShell: true,
+    });
+  });
+
+  const debianShell = fs.existsSync('/usr/lib/chromium/chromium-headless-shell') && fs.existsSync('/usr/bin/chromium-headless-shell');
+  (debianShell ? test : test.skip)("Debian's headless-shell wrapper, named, launches the binary it runs (a signal must reach the browser)", () => {
+    expect(findBrowser({ env: { DESIGN_PLAYBOOK_CHROME_PATH: '/usr/bin/chromium-headless-shell' } })).toEqual({
+      executablePath: '/usr/lib/chromium/chromium-headless-shell',
+      source: 'DESIGN_PLAYBOOK_CHROME_PATH',
+      headlessShell: true,
+    });
   });
 
   test('a named path that is missing is an error naming its source, not a fall-through', () => {
