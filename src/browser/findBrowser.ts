@@ -58,8 +58,7 @@ export class BrowserNotFoundError extends Error {
 }
 
 const LINUX_LOCATIONS = [
-  // Debian's binary itself (see WRAPPED_BINARIES for its /usr/bin wrapper).
-  '/usr/lib/chromium/chromium-headless-shell',
+  // Debian's wrapper: launched as the binary it runs (WRAPPED_BINARIES).
   '/usr/bin/chromium-headless-shell',
   '/usr/bin/chrome-headless-shell',
   '/usr/bin/chromium',
@@ -149,13 +148,14 @@ export interface FindOptions {
   puppeteerBrowsers?: () => string[];
 }
 
+/** The environment variables that name a browser, in the order they are read (after --executable-path). */
+export const BROWSER_PATH_VARIABLES = ['DESIGN_PLAYBOOK_CHROME_PATH', 'PUPPETEER_EXECUTABLE_PATH', 'CHROME_PATH'] as const;
+
 export function findBrowser(options: FindOptions = {}): FoundBrowser {
   const env = options.env ?? process.env;
   const explicit: Array<[string | undefined, string]> = [
     [options.executablePath, '--executable-path'],
-    [env.DESIGN_PLAYBOOK_CHROME_PATH, 'DESIGN_PLAYBOOK_CHROME_PATH'],
-    [env.PUPPETEER_EXECUTABLE_PATH, 'PUPPETEER_EXECUTABLE_PATH'],
-    [env.CHROME_PATH, 'CHROME_PATH'],
+    ...BROWSER_PATH_VARIABLES.map((name): [string | undefined, string] => [env[name], name]),
   ];
   for (const [value, source] of explicit) {
     if (!value || !value.trim()) continue;
@@ -168,7 +168,7 @@ export function findBrowser(options: FindOptions = {}): FoundBrowser {
   const installed = (options.puppeteerBrowsers ?? (() => puppeteerInstalledBrowsers(env)))();
   for (const p of installed) if (isExecutableFile(p)) return foundAt(p, "Puppeteer's browser cache");
   throw new BrowserNotFoundError(
-    `no Chrome or Chromium found (looked at --executable-path, DESIGN_PLAYBOOK_CHROME_PATH, PUPPETEER_EXECUTABLE_PATH, CHROME_PATH, ` +
+    `no Chrome or Chromium found (looked at ${['--executable-path', ...BROWSER_PATH_VARIABLES].join(', ')}, ` +
       `${locations.join(', ')} and Puppeteer's browser cache): ${howToGetABrowser()}`,
   );
 }

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { AddressInfo } from 'net';
 import puppeteer, { Browser } from 'puppeteer';
-import { findBrowser, isHeadlessShell } from '../../src/browser/findBrowser';
+import { findBrowser, isHeadlessShell, systemLocations } from '../../src/browser/findBrowser';
 
 /** The browser the runtime itself would launch here (a headless shell when one is installed), unless one is named. */
 export const CHROMIUM_PATH =
@@ -18,7 +18,7 @@ export const CHROMIUM_PATH =
  * Chrome someone already runs, and for the captures on the other engine.
  * Null when only a headless shell is installed.
  */
-export const FULL_CHROMIUM_PATH: string | null = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => fs.existsSync(p)) ?? null;
+export const FULL_CHROMIUM_PATH: string | null = systemLocations().find((p) => !isHeadlessShell(p) && fs.existsSync(p)) ?? null;
 
 /** Flags a root-run, offline container needs (see DEVELOPERS.md). */
 export const CHROMIUM_TEST_ARGS = [
