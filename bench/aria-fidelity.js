@@ -93,7 +93,7 @@ function firstDifference(a, b) {
   const pages = fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort();
   const [browser, pwBrowser] = await Promise.all([
     // OURS_CHROME_PATH: our side on another engine (a headless shell) against the oracle on CHROMIUM.
-    puppeteer.launch({ executablePath: OURS, headless: /headless[-_]shell$/.test(OURS) ? 'shell' : true, args: ARGS }),
+    puppeteer.launch({ executablePath: OURS, headless: require('./lib/engines').headlessMode(OURS), args: ARGS }),
     chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
   ]);
   if (diffDir) fs.mkdirSync(diffDir, { recursive: true });

@@ -38,6 +38,8 @@ const { performance } = require('perf_hooks');
 const engines = require('./lib/engines');
 
 const CHROMIUM = engines.FULL;
+/** The engines the Playwright peer and the pool browsers run on: [key, executable]. */
+const ENGINES = [['full', CHROMIUM], ...(engines.SHELL ? [['shell', engines.SHELL]] : [])];
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'];
 const BIN = path.join(__dirname, '..', 'dist', 'src', 'bin.js');
@@ -143,9 +145,9 @@ async function runRunner(origin, { parallel, browserUrls = [], label, executable
     }));
   fs.writeFileSync(plan, lines.join('\n') + '\n');
   const args = [BIN, 'run', plan, '--run-root', root, '--parallel', String(parallel), ...browserUrls.flatMap((u) => ['--browser-url', u])];
-  const env = { ...process.env };
   // No path named: the runtime's own choice of browser, as a user gets it.
-  for (const name of ['DESIGN_PLAYBOOK_CDP_URL', 'DESIGN_PLAYBOOK_CHROME_PATH', 'PUPPETEER_EXECUTABLE_PATH', 'CHROME_PATH']) delete env[name];
+  const env = engines.unnamedEnv();
+  delete env.DESIGN_PLAYBOOK_CDP_URL;
   if (executablePath) env.DESIGN_PLAYBOOK_CHROME_PATH = executablePath;
   const out = await new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -215,7 +217,7 @@ async function main() {
     if (!argv.includes('--skip-peer')) {
       const { chromium } = require('playwright-core');
       const ours = engines.runtimeDefault();
-      const peers = [['full', CHROMIUM], ...(engines.SHELL ? [['shell', engines.SHELL]] : [])];
+      const peers = ENGINES;
       const runners = [
         ['default', `runner, launching its default browser, ${engines.label(ours)}`, { executablePath: undefined }],
         ...(ours !== CHROMIUM ? [['full', `runner, launching the full browser named (${CHROMIUM})`, { executablePath: CHROMIUM }]] : []),
@@ -267,7 +269,7 @@ async function main() {
     }
     if (!argv.includes('--skip-scaling')) {
       const only = argv.includes('--pool-engine') ? argv[argv.indexOf('--pool-engine') + 1] : null;
-      const poolEngines = [['full', CHROMIUM], ...(engines.SHELL ? [['shell', engines.SHELL]] : [])].filter(([engine]) => !only || engine === only);
+      const poolEngines = ENGINES.filter(([engine]) => !only || engine === only);
       for (const [engine, exe] of poolEngines) {
         const pool = [];
         try {

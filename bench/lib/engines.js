@@ -4,23 +4,37 @@
  * shell (`chromium-headless-shell`, the engine Playwright itself launches for
  * headless Chromium and the one the runtime prefers when it is installed).
  * DESIGN_PLAYBOOK_CHROME_PATH pins the full browser's slot to another binary.
+ * Which file is a headless shell, and where one is looked for, come from the
+ * runtime's own findBrowser (dist/ must be built).
  */
-const fs = require('fs');
 const path = require('path');
+const { findBrowser, isHeadlessShell, systemLocations, BROWSER_PATH_VARIABLES } = require(path.join(__dirname, '..', '..', 'dist', 'src', 'browser', 'findBrowser.js'));
 
 const FULL = process.env.DESIGN_PLAYBOOK_CHROME_PATH || '/usr/bin/chromium';
-const SHELL_CANDIDATES = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell', '/usr/bin/chrome-headless-shell'];
-const SHELL = SHELL_CANDIDATES.find((p) => fs.existsSync(p)) || null;
 
-/** What the runtime launches when no browser is named (dist/ must be built). */
-function runtimeDefault() {
-  const { findBrowser } = require(path.join(__dirname, '..', '..', 'dist', 'src', 'browser', 'findBrowser.js'));
-  const env = { ...process.env };
-  for (const name of ['DESIGN_PLAYBOOK_CHROME_PATH', 'PUPPETEER_EXECUTABLE_PATH', 'CHROME_PATH']) delete env[name];
-  return findBrowser({ env }).executablePath;
+/** An environment with no browser named: the runtime chooses. */
+function unnamedEnv(env = process.env) {
+  const out = { ...env };
+  for (const name of BROWSER_PATH_VARIABLES) delete out[name];
+  return out;
 }
 
-const isShell = (p) => /headless[-_]shell$/.test(path.basename(p));
-const label = (p) => (isShell(p) ? `headless shell (${p})` : `full browser (${p})`);
+/** What the runtime launches when no browser is named. */
+const runtimeDefault = () => findBrowser({ env: unnamedEnv() }).executablePath;
 
-module.exports = { FULL, SHELL, runtimeDefault, isShell, label };
+/** The headless shell the runtime would find here, or null. */
+const SHELL = (() => {
+  const shells = systemLocations().filter(isHeadlessShell);
+  try {
+    const found = findBrowser({ env: {}, locations: shells, puppeteerBrowsers: () => [] });
+    return found.headlessShell ? found.executablePath : null;
+  } catch {
+    return null;
+  }
+})();
+
+/** Puppeteer's `headless` option for an executable. */
+const headlessMode = (p) => (isHeadlessShell(p) ? 'shell' : true);
+const label = (p) => (isHeadlessShell(p) ? `headless shell (${p})` : `full browser (${p})`);
+
+module.exports = { FULL, SHELL, runtimeDefault, unnamedEnv, headlessMode, label };

@@ -1,5 +1,5 @@
 /**
- * Memory of a process and everything it started, read from /proc (Linux):
+ * Memory and CPU of a process and everything it started, read from /proc (Linux):
  * the sum of resident set sizes (VmRSS; counts pages shared between Chromium's
  * processes once per process, so it overstates) and the sum of proportional
  * set sizes (Pss from smaps_rollup; shared pages split between their users,
@@ -72,4 +72,26 @@ function peakSampler(rootPid, intervalMs = 100) {
   };
 }
 
-module.exports = { processTree, treeMemory, peakSampler };
+/** Clock ticks per second for /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
+const TICK_MS = 10;
+
+/**
+ * CPU milliseconds of the tree: user and system time of each live process
+ * plus the time of the children it has reaped (cutime, cstime), so a closed
+ * renderer still counts, through the zygote that reaped it.
+ */
+function treeCpuMs(rootPid) {
+  let ticks = 0;
+  for (const pid of processTree(rootPid)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * TICK_MS;
+}
+
+module.exports = { processTree, treeMemory, peakSampler, treeCpuMs };
