@@ -28,6 +28,16 @@ export const NETWORK_IDLE_MS = 500;
 export const DOCUMENT_SETTLE_MS = 10_000;
 /** The load event before the virtual clock settles the page anyway (waited for in real time). */
 export const LOAD_WAIT_MS = 5_000;
+/** Page time the settle may run before the capture takes the page as it stands (DESIGN_PLAYBOOK_SETTLE_MAX_MS overrides it). */
+export const DEFAULT_SETTLE_MAX_MS = 5_000;
+/**
+ * Wall time after which a request still open is taken for a long-lived
+ * connection (a long-poll, a stream): it stops holding the settle's clock to
+ * the wall clock and stops keeping the page from rest.
+ */
+export const LONG_REQUEST_MS = 3_000;
+/** After the last request in flight ends, the settle keeps to the wall clock this long more, so the page's response handlers run. */
+export const NETWORK_QUIET_MS = 50;
 /** Reading observed_state; longer reads as `unknown`. */
 export const OBSERVED_STATE_MS = 5_000;
 /** The render-token probe's one DOMSnapshot pass; longer makes the face `failed`. */

@@ -16,6 +16,8 @@ import { installControls, type ClockControls } from './clock/controls';
 import type { VirtualClockConfig } from './clock/config';
 
 export type { VirtualClockConfig };
+export type { RunOptions, RunReport } from './clock/controls';
+export type { Activity } from './clock/activity';
 
 /** Where the controls live on each window, so the capture can drive them. */
 export const CONTROL_KEY = '__designPlaybookClock';

@@ -1,8 +1,8 @@
 /**
  * The freeze step, run after navigation and again after the actions: stop
  * animations, transitions and the caret blink, let the page's virtual time
- * settle (src/browser/pageClock.ts), then wait for fonts and (when asked) for
- * the network to go idle.
+ * run until the page is at rest (src/browser/pageClock.ts), then wait for
+ * fonts and (when asked) for the network to go idle.
  *
  * The sheet is a constructed stylesheet adopted by the document: a page's
  * Content-Security-Policy does not block it, and it adds no node to the DOM
@@ -69,7 +69,7 @@ async function waitForParsedDocument(page: Page): Promise<void> {
   }
 }
 
-/** Returns warnings (fonts that never settled); throws when network idle never came. */
+/** Returns warnings (a page still busy at the settle's bound, fonts that never settled); throws when network idle never came. */
 export async function applyFreeze(page: Page, freeze: Freeze): Promise<string[]> {
   const warnings: string[] = [];
   if (!freeze.enabled) return warnings;
@@ -84,7 +84,7 @@ export async function applyFreeze(page: Page, freeze: Freeze): Promise<string[]>
     ),
   );
   // Virtual time settles before the fonts wait, so text the page's timers add still gets its fonts.
-  await PageClock.of(page)?.settle();
+  warnings.push(...((await PageClock.of(page)?.settle()) ?? []));
   if (freeze.waitFonts) {
     // Bounded on this side: the page's own timers may be virtual and stand still.
     const settled = await withinOr(

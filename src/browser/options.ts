@@ -2,7 +2,7 @@
  * How the bundled provider reaches a browser: the CLI flags (server mode and
  * subcommands alike) and the environment. Flags outrank the environment.
  */
-import { DEFAULT_CAPTURE_TIMEOUT_MS, NAVIGATION_BUDGET_MS } from '../deadline';
+import { DEFAULT_CAPTURE_TIMEOUT_MS, DEFAULT_SETTLE_MAX_MS, NAVIGATION_BUDGET_MS } from '../deadline';
 
 export interface BrowserFlags {
   /** --executable-path: the Chrome/Chromium binary to launch. */
@@ -130,4 +130,9 @@ export function fixedTime(given: BrowserFlags = {}, env: NodeJS.ProcessEnv = pro
   const fromEnv = env.DESIGN_PLAYBOOK_FIXED_TIME;
   if (fromEnv !== undefined && fromEnv.trim() !== '') return parseFixedTime(fromEnv, 'DESIGN_PLAYBOOK_FIXED_TIME');
   return null;
+}
+
+/** Page time the settle may run before the capture takes the page as it stands (DESIGN_PLAYBOOK_SETTLE_MAX_MS, default 5000). */
+export function settleMaxMs(env: NodeJS.ProcessEnv = process.env): number {
+  return positiveIntegerEnv(env, 'DESIGN_PLAYBOOK_SETTLE_MAX_MS', DEFAULT_SETTLE_MAX_MS);
 }

@@ -5,8 +5,14 @@
  * the same state. This module owns every rule about when time passes:
  *
  * - `settle` (after load, and again after the actions): waits for the load
- *   event (bounded), runs what is due now and SETTLE_FRAMES frames, as fast as
- *   the page runs them, and pauses media at their first frame;
+ *   event (bounded), then runs each frame's time until the page is at rest —
+ *   no animation frame requested, no timer due within REST_HORIZON_MS, no Web
+ *   or SVG animation still moving, no request in flight — or until the bound
+ *   (DESIGN_PLAYBOOK_SETTLE_MAX_MS of page time), where it stops at exactly
+ *   that instant and a warning says what kept the page busy. Time runs as
+ *   fast as the page executes while no request is in flight (pageNetwork.ts),
+ *   and no faster than the wall clock while one is; media are paused at their
+ *   first frame.
  * - `letTimePass(page, ms)`: the one function waiting code uses. On a page with
  *   a virtual clock it moves time forward by exactly `ms`, in FRAME_MS steps
  *   paced to the wall clock (so network and fonts, which stay real, keep their
@@ -17,14 +23,29 @@
 import type { Frame, Page } from 'puppeteer';
 import type { CdpSession } from '../../cdp/types';
 import { source as virtualClockSource } from '../../cdp/generated/virtualClock';
-import type { VirtualClockConfig } from '../../cdp/injected/virtualClock';
+import type { RunOptions, RunReport, VirtualClockConfig } from '../../cdp/injected/virtualClock';
+import { describeActivity } from '../../cdp/injected/clock/activity';
+import { DEFAULT_SETTLE_MAX_MS, LOAD_WAIT_MS, NETWORK_QUIET_MS, withinOr } from '../deadline';
 import type { FixedTime } from './options';
-import { LOAD_WAIT_MS, withinOr } from '../deadline';
+import { PageNetwork } from './pageNetwork';
 
 /** One animation frame of virtual time, ms. */
 export const FRAME_MS = 16;
-/** Frames run when the page settles (after load, after the actions): about 100 ms of the page's time. */
-export const SETTLE_FRAMES = 6;
+/**
+ * A timer due within this much page time keeps the page busy. A script
+ * animates with timers that fire at least four times a second (slower reads
+ * as a sequence of states, not motion), and short one-shot delays (a reveal
+ * after 150 ms) land; a poll, a clock ticking each second or a carousel
+ * waits for its next turn, so a page polling every second is at rest between
+ * polls.
+ */
+export const REST_HORIZON_MS = 250;
+/**
+ * Page time one fast run may cover before it hands back to the capture. The
+ * capture interrupts a run as soon as it sees a request start; this bounds
+ * how far a run can go on past one it heard of late.
+ */
+export const FAST_CHUNK_MS = 500;
 /** The constant Math.random is seeded with under a fixed clock. */
 export const RANDOM_SEED = 0x5eed;
 
@@ -39,26 +60,38 @@ export function fixedTimeWarning(fixed: FixedTime): string {
   return `fixed clock: the page's Date started at ${fixed.iso} and Math.random was seeded (${fixed.source})`;
 }
 
+/** Errors that mean the frame's document went away (detached, navigated): it has no time left to move. */
+const GONE = /context|detached|navigat|Target closed/i;
+
 export class PageClock {
+  private readonly network: PageNetwork;
+  /** The frame whose fast run is under way, so a request that starts can interrupt it. */
+  private running: Frame | null = null;
+  private settles = 0;
+
   private constructor(
     private readonly page: Page,
     readonly config: VirtualClockConfig,
-  ) {}
+    private readonly settleMaxMs: number,
+  ) {
+    this.network = new PageNetwork(page, () => this.interrupt());
+  }
 
   /** Registers the clock for every new document of the page (main world of each frame). */
-  static async install(page: Page, session: CdpSession, fixed: FixedTime | null): Promise<PageClock> {
+  static async install(page: Page, session: CdpSession, fixed: FixedTime | null, settleMaxMs = DEFAULT_SETTLE_MAX_MS): Promise<PageClock> {
     const config: VirtualClockConfig = {
       startTime: fixed ? fixed.epochMs : Date.now(),
       randomSeed: fixed ? RANDOM_SEED : null,
       frameMs: FRAME_MS,
     };
+    // Listening before the first request: the settle must know every request in flight.
+    const clock = new PageClock(page, config, settleMaxMs);
     // New-document scripts only run for a session that has the Page domain enabled.
     await session.send('Page.enable');
     await session.send('Page.addScriptToEvaluateOnNewDocument', {
       source: `(${virtualClockSource}).install(${JSON.stringify(config)});`,
       runImmediately: true,
     });
-    const clock = new PageClock(page, config);
     clocks.set(page, clock);
     return clock;
   }
@@ -85,8 +118,12 @@ export class PageClock {
     }
   }
 
-  /** After load and after the actions: the same short, fast run of time on every capture. */
-  async settle(): Promise<void> {
+  /**
+   * After load and after the actions: each frame's time runs until the page
+   * is at rest or the bound. Returns the warnings (a frame stopped at the bound).
+   */
+  async settle(): Promise<string[]> {
+    const when = this.settles++ === 0 ? 'after load' : 'after the actions';
     // The load event is real: waited for with a listener, never with the page's (virtual) timers.
     await withinOr(
       this.page
@@ -95,12 +132,76 @@ export class PageClock {
       LOAD_WAIT_MS,
       undefined,
     );
-    // One call per frame: the page runs the frames in order itself (the same order as frame-by-frame steps).
+    const warnings: string[] = [];
+    // Frames one after another, in tree order; each runs to its own rest within its own bound.
     for (const frame of this.page.frames()) {
-      await frame.evaluate(`globalThis.${CONTROL} && globalThis.${CONTROL}.settle(${SETTLE_FRAMES * FRAME_MS})`).catch((err: Error) => {
-        if (frame === this.page.mainFrame() && !/context|detached|navigat|Target closed/i.test(err.message)) throw err;
-      });
+      const warning = await this.settleFrame(frame, when);
+      if (warning) warnings.push(warning);
     }
+    return warnings;
+  }
+
+  private async settleFrame(frame: Frame, when: string): Promise<string | null> {
+    let until: number | null = null;
+    /** While paced: the wall and virtual instants pacing counts from. */
+    let anchor: { wall: number; virtual: number } | null = null;
+    let quietUntil = 0;
+    for (;;) {
+      const held = this.network.holding().length > 0;
+      if (held) quietUntil = 0;
+      else if (anchor && !quietUntil) quietUntil = Date.now() + NETWORK_QUIET_MS;
+      const paced = held || Date.now() < quietUntil;
+      const options: RunOptions = { until, budgetMs: this.settleMaxMs, horizonMs: REST_HORIZON_MS, mode: paced ? 'step' : 'fast', chunkMs: FAST_CHUNK_MS };
+      const wallBefore = Date.now();
+      let report: RunReport | null;
+      if (paced) {
+        report = await runIn(frame, options, frame === this.page.mainFrame());
+        if (!report) return null;
+        // No faster than the wall clock, counted from the first paced step.
+        anchor ??= { wall: wallBefore, virtual: report.now - report.moved };
+        const ahead = anchor.wall + (report.now - anchor.virtual) - Date.now();
+        if (ahead > 0) await sleep(ahead);
+      } else {
+        anchor = null;
+        quietUntil = 0;
+        this.running = frame;
+        try {
+          report = await runIn(frame, options, frame === this.page.mainFrame());
+        } finally {
+          this.running = null;
+        }
+        if (!report) return null;
+      }
+      until = report.until;
+      const requests = this.network.describe();
+      if (report.now >= report.until && (report.state !== 'rest' || requests)) return this.boundWarning(frame, when, report, requests);
+      if (report.state === 'rest' && !paced && !requests) return null;
+    }
+  }
+
+  private boundWarning(frame: Frame, when: string, report: RunReport, requests: string | null): string {
+    const what = frame === this.page.mainFrame() ? 'the page' : `the frame ${frame.url()}`;
+    const busy = [...describeActivity(report.activity), ...(requests ? [requests] : [])];
+    return (
+      `settle ${when}: ${what} was still busy after ${this.settleMaxMs} ms of its time` +
+      (busy.length ? ` (${busy.join('; ')})` : '') +
+      `; captured as it stood at that instant — DESIGN_PLAYBOOK_SETTLE_MAX_MS on the server raises the bound`
+    );
+  }
+
+  /** A request started: a fast run under way hands back, so time keeps to the wall clock from here. */
+  private interrupt(): void {
+    this.running?.evaluate(`globalThis.${CONTROL} && globalThis.${CONTROL}.interrupt()`).catch(() => undefined);
+  }
+}
+
+/** One call of the frame's in-page settle; null when the frame has no clock or its document went away. */
+async function runIn(frame: Frame, options: RunOptions, isMain: boolean): Promise<RunReport | null> {
+  try {
+    return ((await frame.evaluate(`globalThis.${CONTROL} ? globalThis.${CONTROL}.run(${JSON.stringify(options)}) : null`)) as RunReport | null) ?? null;
+  } catch (err) {
+    if (isMain && !GONE.test((err as Error).message)) throw err;
+    return null;
   }
 }
 
@@ -109,7 +210,7 @@ async function advanceFrame(frame: Frame, ms: number, isMain: boolean): Promise<
     await frame.evaluate(`globalThis.${CONTROL} && globalThis.${CONTROL}.advance(${ms})`);
   } catch (err) {
     // A subframe that detached, or a document replaced mid-step (a timer navigated), has no time to move.
-    if (isMain && !/context|detached|navigat|Target closed/i.test((err as Error).message)) throw err;
+    if (isMain && !GONE.test((err as Error).message)) throw err;
   }
 }
 

@@ -30,7 +30,7 @@ import { CLEANUP_STEP_MS, stepWithin } from '../deadline';
 import { captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../failures';
 import type { BrowserSession } from './browserSession';
 import { BrowserPool } from './browserPool';
-import { captureTimeoutMs, fixedTime, navigationTimeoutMs, type BrowserFlags } from './options';
+import { captureTimeoutMs, fixedTime, navigationTimeoutMs, settleMaxMs, type BrowserFlags } from './options';
 import { PageClock, fixedTimeWarning } from './pageClock';
 import { emulate, LoadWatch, mainThread, navigate } from './pageSetup';
 import { applyFreeze } from './freeze';
@@ -167,7 +167,7 @@ class CaptureRun {
     this.check();
     const fixed = fixedTime(this.flags, this.env);
     if (request.freeze.enabled) {
-      await PageClock.install(page, this.cdp, fixed);
+      await PageClock.install(page, this.cdp, fixed, settleMaxMs(this.env));
       if (fixed) this.warnings.push(fixedTimeWarning(fixed));
     } else if (fixed) {
       this.warnings.push(`fixed clock not applied: freeze.enabled is false, so the page ran on the wall clock (${fixed.source} is set)`);

@@ -151,16 +151,16 @@ describe('with DESIGN_PLAYBOOK_FIXED_TIME', () => {
     const { artifacts, runs } = await distinct(page, { type: 'a11y tree', ...extra });
     expect(artifacts).toBe(1);
     const tree = JSON.parse(fs.readFileSync(runs[0].artifact, 'utf8')).tree as string;
-    if (page === 'interval-clock.html') expect(tree).toContain('time: 09:00:00.090');
+    if (page === 'interval-clock.html') expect(tree).toContain('time: 09:00:05.000');
     if (page === 'delayed-ready.html') expect(tree).toContain('Ready after 400 ms');
   });
 
   test('the page sees the fixed instant and virtual time: the clock text and the elapsed time are the settled ones', async () => {
     const { runs } = await distinct('interval-clock.html', { type: 'a11y tree' }, 1);
     const tree = JSON.parse(fs.readFileSync(runs[0].artifact, 'utf8')).tree as string;
-    // Six 16 ms frames after load: ticks every 10 ms up to 96 ms.
-    expect(tree).toContain('status: "9"');
-    expect(tree).toContain('09:00:00.090');
+    // A tick every 10 ms never comes to rest: the settle stops at its bound, 5000 ms after load.
+    expect(tree).toContain('status: "500"');
+    expect(tree).toContain('09:00:05.000');
   });
 
   test('a looping video pauses on its first frame', async () => {
@@ -242,7 +242,8 @@ describe('actions that depend on timers behave as before', () => {
     process.env.DESIGN_PLAYBOOK_FIXED_TIME = FIXED;
     const run = await capture('interval-clock.html', { type: 'a11y tree', actions: [{ do: 'wait', ms: 500 }] });
     const tree = JSON.parse(fs.readFileSync(run.artifact, 'utf8')).tree as string;
-    // 96 ms settled after load, 500 ms waited, 96 ms settled after the actions.
-    expect(tree).toContain('09:00:00.690');
+    // 5000 ms settled after load (the bound: the page ticks every 10 ms), 500 ms waited, 5000 ms settled after the actions.
+    expect(tree).toContain('status: "1050"');
+    expect(tree).toContain('09:00:10.500');
   });
 });

@@ -1,11 +1,13 @@
 /**
  * The virtual clock's pure parts: the order its queue runs things in, the
- * timer clamping browsers apply, the seeded Math.random, and the fixed-clock
- * setting's parsing.
+ * timer clamping browsers apply, when a page is at rest and how its activity
+ * is named, the seeded Math.random, and the fixed-clock and settle-bound
+ * settings' parsing.
  */
 import { Scheduler } from '../../cdp/injected/clock/scheduler';
 import { seededRandom } from '../../cdp/injected/clock/random';
-import { parseFixedTime, fixedTime } from '../../src/browser/options';
+import { activityOf, atRest, describeActivity } from '../../cdp/injected/clock/activity';
+import { parseFixedTime, fixedTime, settleMaxMs } from '../../src/browser/options';
 
 /** Runs the scheduler up to `until` the way the page's controls do, logging what ran. */
 function runUntil(scheduler: Scheduler, until: number): void {
@@ -92,6 +94,77 @@ describe('virtual clock scheduler', () => {
     s.requestFrame((t) => times.push(t));
     runUntil(s, 60);
     expect(times).toEqual([48]);
+  });
+});
+
+describe('at rest', () => {
+  const still = { finite: 0, endless: 0 };
+
+  test('a requested frame keeps the page busy; once the loop stops asking, it is at rest', () => {
+    const s = new Scheduler(16);
+    s.requestFrame(() => undefined);
+    expect(activityOf(s, still, 250)).toEqual({ frame: true, timer: null, finite: 0, endless: 0 });
+    runUntil(s, 16);
+    expect(atRest(activityOf(s, still, 250))).toBe(true);
+  });
+
+  test('a timer due within the horizon keeps it busy; one due later does not', () => {
+    const s = new Scheduler(16);
+    const poll = s.schedule(1000, () => undefined, true);
+    expect(atRest(activityOf(s, still, 250))).toBe(true);
+    s.schedule(250, () => undefined, false);
+    expect(activityOf(s, still, 250).timer).toEqual({ delay: 250, repeats: false });
+    runUntil(s, 250);
+    expect(atRest(activityOf(s, still, 250))).toBe(true);
+    runUntil(s, 800);
+    // The poll is due in 200 ms now: within the horizon.
+    expect(activityOf(s, still, 250).timer).toEqual({ delay: 1000, repeats: true });
+    s.cancel(poll);
+    expect(atRest(activityOf(s, still, 250))).toBe(true);
+  });
+
+  test('the soonest timer is the one named, with the period an interval repeats at', () => {
+    const s = new Scheduler(16);
+    s.schedule(40, () => undefined, false);
+    s.schedule(10, () => undefined, true);
+    expect(activityOf(s, still, 250).timer).toEqual({ delay: 10, repeats: true });
+  });
+
+  test('animations still running, or never ending, keep it busy', () => {
+    const s = new Scheduler(16);
+    expect(atRest(activityOf(s, { finite: 1, endless: 0 }, 250))).toBe(false);
+    expect(atRest(activityOf(s, { finite: 0, endless: 2 }, 250))).toBe(false);
+  });
+
+  test('the warning names each kind of activity', () => {
+    expect(describeActivity({ frame: true, timer: { delay: 10, repeats: true }, finite: 1, endless: 2 })).toEqual([
+      'a requestAnimationFrame loop',
+      'a setInterval every 10 ms',
+      '2 endless animations',
+      '1 animation still running',
+    ]);
+    expect(describeActivity({ frame: false, timer: { delay: 20, repeats: false }, finite: 3, endless: 1 })).toEqual([
+      'a setTimeout of 20 ms',
+      '1 endless animation',
+      '3 animations still running',
+    ]);
+    expect(describeActivity({ frame: false, timer: null, finite: 0, endless: 0 })).toEqual([]);
+  });
+});
+
+describe('settle bound setting', () => {
+  test('DESIGN_PLAYBOOK_SETTLE_MAX_MS sets it; unset, blank or not a positive integer means 5000', () => {
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(settleMaxMs({ DESIGN_PLAYBOOK_SETTLE_MAX_MS: '12000' })).toBe(12000);
+      expect(settleMaxMs({})).toBe(5000);
+      expect(settleMaxMs({ DESIGN_PLAYBOOK_SETTLE_MAX_MS: ' ' })).toBe(5000);
+      expect(settleMaxMs({ DESIGN_PLAYBOOK_SETTLE_MAX_MS: '0' })).toBe(5000);
+      expect(settleMaxMs({ DESIGN_PLAYBOOK_SETTLE_MAX_MS: '2.5' })).toBe(5000);
+      expect(stderr).toHaveBeenCalledWith('[design-playbook-evidence] warning: DESIGN_PLAYBOOK_SETTLE_MAX_MS=0 is not a positive integer; using 5000\n');
+    } finally {
+      stderr.mockRestore();
+    }
   });
 });
 

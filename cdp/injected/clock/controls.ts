@@ -3,9 +3,18 @@
  * capture drives it with. Each callback runs in a real task of its own
  * (a MessageChannel message), so the page's promises and real events run
  * between callbacks as they would between timer tasks.
+ *
+ * `run` is the settle's in-page half: it moves time in frame steps (each
+ * ending on a multiple of the frame length, so every capture looks at the
+ * page at the same instants) until the page is at rest (clock/activity.ts)
+ * or the bound, and hands control back early when the capture asks it to
+ * (a request started: time must then follow the wall clock, which only the
+ * capture can see) or after `chunkMs`.
  */
 import { Scheduler } from './scheduler';
 import { seededRandom } from './random';
+import { installAnimationSync } from './animations';
+import { activityOf, atRest, type Activity } from './activity';
 import type { VirtualClockConfig } from './config';
 
 export interface AdvanceReport {
@@ -15,13 +24,41 @@ export interface AdvanceReport {
   pending: number;
 }
 
+export interface RunOptions {
+  /** The virtual instant the settle stops at; null on its first call, which sets it to now + budgetMs. */
+  until: number | null;
+  budgetMs: number;
+  /** A timer due within this many ms keeps the page busy. */
+  horizonMs: number;
+  /**
+   * 'fast': step until at rest, the bound, `chunkMs` of virtual time, or an
+   * interrupt; 'step': one frame step and no more (the capture paces these to
+   * the wall clock while a request is in flight).
+   */
+  mode: 'fast' | 'step';
+  chunkMs: number;
+}
+
+export interface RunReport {
+  now: number;
+  /** The settle's bound (the `until` to pass on the next call). */
+  until: number;
+  /** Virtual ms this call moved. */
+  moved: number;
+  /** 'rest': nothing would move; 'bound': time reached `until` with the page still busy; 'busy': handed back early. */
+  state: 'rest' | 'bound' | 'busy';
+  activity: Activity;
+}
+
 export interface ClockControls {
   /** Moves virtual time forward by `ms`, running what falls due in order. */
   advance(ms: number): Promise<AdvanceReport>;
   /** Pauses every audio and video element at its start; resolves once the frames are seeked (bounded). */
   stillMedia(): Promise<void>;
-  /** advance(ms), then stillMedia(): the settle after load and after the actions, in one call. */
-  settle(ms: number): Promise<AdvanceReport>;
+  /** The settle after load and after the actions; media are stilled when it ends at rest or at the bound. */
+  run(options: RunOptions): Promise<RunReport>;
+  /** Makes a `run` under way hand back at its next step (the capture saw a request start). */
+  interrupt(): void;
   now(): number;
 }
 
@@ -31,11 +68,16 @@ const MAX_CALLBACKS_PER_ADVANCE = 100_000;
 const MEDIA_SEEK_BUDGET_MS = 2_000;
 /** What an idle callback is told it has left, ms; shrinks per call so a "while time remains" loop ends. */
 const IDLE_BUDGET_MS = 50;
+/** Real-time bound on waiting for the browser's own next frame (a page that is not rendered has none). */
+const REAL_FRAME_BUDGET_MS = 50;
 
 type Callback = (...args: unknown[]) => unknown;
 
 export function installControls(win: Window & typeof globalThis, config: VirtualClockConfig): ClockControls {
   const realSetTimeout = win.setTimeout.bind(win);
+  const realRequestAnimationFrame = typeof win.requestAnimationFrame === 'function' ? win.requestAnimationFrame.bind(win) : null;
+  const taskScheduler = (win as unknown as { scheduler?: { postTask?: (task: () => void, options: { priority: string }) => Promise<void> } }).scheduler;
+  const realPostTask = typeof taskScheduler?.postTask === 'function' ? taskScheduler.postTask.bind(taskScheduler) : null;
   const realClearTimeout = win.clearTimeout.bind(win);
   const RealDate = win.Date;
   const RealMessageChannel = win.MessageChannel;
@@ -127,40 +169,7 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
   if (config.randomSeed !== null) define(win.Math, 'random', seededRandom(config.randomSeed));
 
   // Web Animations (CSS ones are already stopped by the freeze sheet) and SVG animations follow virtual time.
-  const animationStarts = new WeakMap<Animation, number>();
-  const elementPrototype = win.Element?.prototype;
-  if (elementPrototype && typeof elementPrototype.animate === 'function') {
-    const animate = elementPrototype.animate;
-    define(elementPrototype, 'animate', function (this: Element, ...args: Parameters<Element['animate']>) {
-      const animation = animate.apply(this, args);
-      animationStarts.set(animation, scheduler.now);
-      animation.pause();
-      animation.currentTime = 0;
-      return animation;
-    });
-  }
-  const syncAnimations = () => {
-    const doc = win.document;
-    if (!doc) return;
-    if (typeof doc.getAnimations === 'function') {
-      for (const animation of doc.getAnimations()) {
-        let started = animationStarts.get(animation);
-        if (started === undefined) {
-          // Not started through animate(): it starts now, on the virtual clock (its real progress so far is a race).
-          if (animation.playState !== 'running') continue;
-          started = scheduler.now;
-          animationStarts.set(animation, started);
-          animation.pause();
-        }
-        animation.currentTime = (scheduler.now - started) * animation.playbackRate;
-      }
-    }
-    for (const svg of Array.from(doc.querySelectorAll('svg'))) {
-      if (svg.ownerSVGElement) continue;
-      svg.pauseAnimations();
-      svg.setCurrentTime(scheduler.now / 1000);
-    }
-  };
+  const animations = installAnimationSync(win, scheduler, define);
 
   // Media do not play on a virtual clock: autoplay is taken off every element before it could start
   // (a mutation observer runs before any media data arrives), and play() is refused as an autoplay policy would.
@@ -183,7 +192,8 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
   }
 
   let queue: Promise<unknown> = Promise.resolve();
-  const advanceNow = async (ms: number): Promise<AdvanceReport> => {
+  /** Runs what falls due up to now + ms, in order, then sets the animations to that instant. */
+  const moveBy = async (ms: number) => {
     const target = scheduler.now + Math.max(0, Number(ms) || 0);
     for (let ran = 0; ran < MAX_CALLBACKS_PER_ADVANCE; ) {
       const due = scheduler.peek(target);
@@ -202,8 +212,73 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
       }
     }
     scheduler.now = target;
-    syncAnimations();
+    return animations.sync();
+  };
+  const advanceNow = async (ms: number): Promise<AdvanceReport> => {
+    await moveBy(ms);
     return { now: scheduler.now, pending: scheduler.pendingCount() };
+  };
+
+  // The settle.
+  let interrupted = false;
+  /** One frame step: to the next multiple of the frame length, never past `until`. */
+  const step = async (until: number, horizonMs: number): Promise<Activity> => {
+    const boundary = (Math.floor(scheduler.now / config.frameMs) + 1) * config.frameMs;
+    return activityOf(scheduler, await moveBy(Math.max(0, Math.min(until, boundary) - scheduler.now)), horizonMs);
+  };
+  /**
+   * Resolves after the browser's own next frame and the tasks that frame
+   * queued: its ResizeObserver and IntersectionObserver callbacks have run (a
+   * counter that starts when scrolled into view starts here). A background
+   * task runs after the observers' tasks; without one, the frame after.
+   */
+  const realFrame = () =>
+    new Promise<void>((resolve) => {
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        realClearTimeout(timer);
+        resolve();
+      };
+      const timer = realSetTimeout(finish, REAL_FRAME_BUDGET_MS);
+      if (!realRequestAnimationFrame) return;
+      realRequestAnimationFrame(() => {
+        if (realPostTask) realPostTask(finish, { priority: 'background' }).catch(finish);
+        else realRequestAnimationFrame(finish);
+      });
+    });
+  const runNow = async (options: RunOptions): Promise<RunReport> => {
+    interrupted = false;
+    const started = scheduler.now;
+    const until = Math.max(started, options.until ?? started + Math.max(0, Number(options.budgetMs) || 0));
+    const report = (state: RunReport['state'], activity: Activity): RunReport => ({ now: scheduler.now, until, moved: scheduler.now - started, state, activity });
+    // What is due now runs first.
+    let activity = activityOf(scheduler, await moveBy(0), options.horizonMs);
+    if (options.mode === 'step') {
+      if (scheduler.now < until) activity = await step(until, options.horizonMs);
+      const state = atRest(activity) ? 'rest' : scheduler.now >= until ? 'bound' : 'busy';
+      if (scheduler.now >= until) await stillMedia();
+      return report(state, activity);
+    }
+    for (;;) {
+      if (atRest(activity)) {
+        // At rest by the clock's account: the browser renders once, and it must still be at rest after that.
+        await realFrame();
+        activity = activityOf(scheduler, await moveBy(0), options.horizonMs);
+        if (atRest(activity)) {
+          await stillMedia();
+          return report('rest', activity);
+        }
+        continue;
+      }
+      if (scheduler.now >= until) {
+        await stillMedia();
+        return report('bound', activity);
+      }
+      if (interrupted || scheduler.now - started >= options.chunkMs) return report('busy', activity);
+      activity = await step(until, options.horizonMs);
+    }
   };
 
   const stillMedia = async (): Promise<void> => {
@@ -249,10 +324,13 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
       return run;
     },
     stillMedia,
-    async settle(ms: number) {
-      const report = await this.advance(ms);
-      await stillMedia();
-      return report;
+    run(options: RunOptions) {
+      const run = queue.then(() => runNow(options));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    interrupt() {
+      interrupted = true;
     },
     now: () => scheduler.now,
   };

@@ -13,6 +13,8 @@ export interface TimerJob {
   id: number;
   due: number;
   seq: number;
+  /** The delay it was set with (after clamping), ms: how far apart a chain of such timers fires. */
+  delay: number;
   /** Repeat period for setInterval; null for one-shot jobs. */
   interval: number | null;
   nesting: number;
@@ -48,7 +50,7 @@ export class Scheduler {
     if (!Number.isFinite(ms) || ms < 0) ms = 0;
     if (nesting > NESTING_LIMIT && ms < MIN_NESTED_DELAY_MS) ms = MIN_NESTED_DELAY_MS;
     const id = this.nextId++;
-    this.jobs.set(id, { id, due: this.now + ms, seq: this.nextSeq++, interval: repeat ? ms : null, nesting, callback });
+    this.jobs.set(id, { id, due: this.now + ms, seq: this.nextSeq++, delay: ms, interval: repeat ? ms : null, nesting, callback });
     return id;
   }
 
@@ -93,6 +95,7 @@ export class Scheduler {
       const nesting = job.nesting + 1;
       const period = nesting > NESTING_LIMIT && job.interval < MIN_NESTED_DELAY_MS ? MIN_NESTED_DELAY_MS : job.interval;
       job.due = this.now + period;
+      job.delay = period;
       job.seq = this.nextSeq++;
       job.nesting = nesting;
     }
@@ -113,6 +116,20 @@ export class Scheduler {
     const callbacks = [...this.frameCallbacks.values()];
     this.frameCallbacks = new Map();
     return callbacks;
+  }
+
+  /** The timer due first (registration order breaks ties); null when none is queued. */
+  nextTimer(): TimerJob | null {
+    let first: TimerJob | null = null;
+    for (const job of this.jobs.values()) {
+      if (!first || job.due < first.due || (job.due === first.due && job.seq < first.seq)) first = job;
+    }
+    return first;
+  }
+
+  /** Whether a frame callback is waiting for the next frame. */
+  frameRequested(): boolean {
+    return this.frameCallbacks.size > 0;
   }
 
   pendingCount(): number {
