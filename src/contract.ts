@@ -10,11 +10,12 @@
  *   generated manifest JSON Schema.
  */
 import { z } from 'zod';
-import { describeValue, isPlainObject } from './values';
+import { describeValue, isIntegerAt, isPlainObject } from './values';
 import { checkDesignDeclaration, designInputSchema, designRecordSchema, type DesignDeclaration } from './design';
 
 export const CAPTURE_SCHEMA_VERSION = 1 as const;
-export const COLOR_SCHEMES = ['light', 'dark', 'no-preference'] as const;
+/** In the original's order (it lists them sorted), which its schema enum and refusal text follow. */
+export const COLOR_SCHEMES = ['dark', 'light', 'no-preference'] as const;
 export type ColorScheme = (typeof COLOR_SCHEMES)[number];
 export const VIEWPORT_KEYS = ['width', 'height', 'devicePixelRatio', 'colorScheme'] as const;
 export const MIN_DEVICE_PIXEL_RATIO = 0.1;
@@ -43,8 +44,17 @@ const RECAPTURE_HINT = `recapture with capture contract schemaVersion=${CAPTURE_
 
 export { describeValue, isPlainObject } from './values';
 
-function isPositiveInteger(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1;
+/** An integer >= 1, written as one: the original (Python) refuses `800.0`. */
+function isPositiveIntegerAt(holder: Record<string, unknown>, key: string): boolean {
+  return isIntegerAt(holder, key) && (holder[key] as number) >= 1;
+}
+
+/**
+ * The contract's integers are JSON integers; zod writes a numeric literal as
+ * `type: number`, so the literal's schema says `integer` itself.
+ */
+function integerLiteral<N extends number>(value: N) {
+  return z.literal(value).meta({ type: 'integer' });
 }
 
 function colorSchemeList(): string {
@@ -65,22 +75,26 @@ function unknownKeysError(object: string, extra: string[], allowed: readonly str
  * and the tool/manifest schemas all read this table.
  */
 interface KeyRule {
-  valid(value: unknown): boolean;
+  /** Whether `viewport[key]` keeps the rule (the holder, for how a number was written). */
+  valid(viewport: Record<string, unknown>, key: string): boolean;
   /** Completes `viewport.<key> ...` in the parser's error. */
   must: string;
   schema: z.ZodType;
 }
 
 export const VIEWPORT_RULES: Record<(typeof VIEWPORT_KEYS)[number], KeyRule> = {
-  width: { valid: isPositiveInteger, must: 'must be a positive integer', schema: z.number().int().min(1).describe('CSS pixels, integer >= 1') },
-  height: { valid: isPositiveInteger, must: 'must be a positive integer', schema: z.number().int().min(1).describe('CSS pixels, integer >= 1') },
+  width: { valid: isPositiveIntegerAt, must: 'must be a positive integer', schema: z.number().int().min(1).describe('CSS pixels, integer >= 1') },
+  height: { valid: isPositiveIntegerAt, must: 'must be a positive integer', schema: z.number().int().min(1).describe('CSS pixels, integer >= 1') },
   devicePixelRatio: {
-    valid: (v) => typeof v === 'number' && Number.isFinite(v) && v >= MIN_DEVICE_PIXEL_RATIO,
+    valid: (viewport, key) => {
+      const v = viewport[key];
+      return typeof v === 'number' && Number.isFinite(v) && v >= MIN_DEVICE_PIXEL_RATIO;
+    },
     must: `must be a number greater than or equal to ${MIN_DEVICE_PIXEL_RATIO}`,
     schema: z.number().min(MIN_DEVICE_PIXEL_RATIO).describe(`finite number >= ${MIN_DEVICE_PIXEL_RATIO}`),
   },
   colorScheme: {
-    valid: (v) => COLOR_SCHEMES.includes(v as ColorScheme),
+    valid: (viewport, key) => COLOR_SCHEMES.includes(viewport[key] as ColorScheme),
     must: `must be one of ${colorSchemeList()}`,
     schema: z.enum(COLOR_SCHEMES).describe('emulated prefers-color-scheme'),
   },
@@ -101,7 +115,7 @@ function viewportError(value: unknown): string | null {
   const extra = unknownKeys(value, VIEWPORT_KEYS);
   if (extra.length) return unknownKeysError('viewport', extra, VIEWPORT_KEYS);
   for (const key of VIEWPORT_KEYS) {
-    if (!VIEWPORT_RULES[key].valid(value[key])) return `viewport.${key} ${VIEWPORT_RULES[key].must} (got ${describeValue(value[key])})`;
+    if (!VIEWPORT_RULES[key].valid(value, key)) return `viewport.${key} ${VIEWPORT_RULES[key].must} (got ${describeValue(value[key], value, key)})`;
   }
   return null;
 }
@@ -140,6 +154,11 @@ function parseFreeze(value: unknown): { ok: true; freeze: Freeze } | { ok: false
   return { ok: true, freeze };
 }
 
+/** `holder.schemaVersion` is the integer 1, written as an integer. */
+function isSchemaVersion(holder: Record<string, unknown>): boolean {
+  return isIntegerAt(holder, 'schemaVersion') && holder.schemaVersion === CAPTURE_SCHEMA_VERSION;
+}
+
 /**
  * Write side: schemaVersion, then viewport, then freeze, then the optional
  * design declaration. Runs before any path is resolved.
@@ -149,9 +168,9 @@ export function parseCaptureContract(args: Record<string, unknown>): ContractPar
   if (version === undefined || version === null) {
     return { ok: false, error: `capture contract schemaVersion is required; ${RECAPTURE_HINT}` };
   }
-  // typeof check first: `true == 1` must not pass.
-  if (typeof version !== 'number' || version !== CAPTURE_SCHEMA_VERSION) {
-    return { ok: false, error: `unsupported capture schemaVersion ${describeValue(version)}; ${RECAPTURE_HINT}` };
+  // An integer written as one: neither `true` nor `1.0` is 1.
+  if (!isSchemaVersion(args)) {
+    return { ok: false, error: `unsupported capture schemaVersion ${describeValue(version, args, 'schemaVersion')}; ${RECAPTURE_HINT}` };
   }
   const viewport = parseViewport(args.viewport);
   if (!viewport.ok) return viewport;
@@ -189,7 +208,7 @@ export function validateCaptureSnapshot(snapshot: unknown): SnapshotFact | null 
   if (!isPlainObject(snapshot) || snapshot.schemaVersion === undefined || snapshot.schemaVersion === null) {
     return 'missing_schema_version';
   }
-  if (typeof snapshot.schemaVersion !== 'number' || snapshot.schemaVersion !== CAPTURE_SCHEMA_VERSION) {
+  if (!isSchemaVersion(snapshot)) {
     return 'unsupported_schema_version';
   }
   const viewport = snapshot.viewport;
@@ -210,9 +229,10 @@ export const viewportInputSchema = z
 
 export const freezeInputSchema = z
   .object(
-    Object.fromEntries(FREEZE_KEYS.map((k) => [k, z.boolean().optional().describe(`${FREEZE_RULES[k].does} (default ${FREEZE_DEFAULTS[k]})`)])) as Record<
+    // `.default` only for the schema's `default` keyword: the parser above fills the defaults in.
+    Object.fromEntries(FREEZE_KEYS.map((k) => [k, z.boolean().default(FREEZE_DEFAULTS[k]).describe(`${FREEZE_RULES[k].does} (default ${FREEZE_DEFAULTS[k]})`)])) as Record<
       keyof Freeze,
-      z.ZodOptional<z.ZodBoolean>
+      z.ZodDefault<z.ZodBoolean>
     >,
   )
   .strict();
@@ -225,7 +245,7 @@ export const freezeSnapshotSchema = z
 /** The request echo (result `request`, manifest request snapshot). */
 export const requestSnapshotSchema = z
   .object({
-    schemaVersion: z.literal(CAPTURE_SCHEMA_VERSION),
+    schemaVersion: integerLiteral(CAPTURE_SCHEMA_VERSION),
     viewport: viewportInputSchema,
     freeze: freezeSnapshotSchema,
     // Recorded as the caller sent it: items the probe reports undecidable are kept too.
@@ -234,7 +254,7 @@ export const requestSnapshotSchema = z
   .strict();
 
 export const contractInputShape = {
-  schemaVersion: z.literal(CAPTURE_SCHEMA_VERSION).describe(`capture contract version; must be the integer ${CAPTURE_SCHEMA_VERSION}`),
+  schemaVersion: integerLiteral(CAPTURE_SCHEMA_VERSION).describe(`capture contract version; must be the integer ${CAPTURE_SCHEMA_VERSION}`),
   viewport: viewportInputSchema.describe('emulated viewport; all four keys required, no others'),
   freeze: freezeInputSchema.optional().describe('stabilize the page before capture; omitted keys take their defaults'),
   design: designInputSchema.optional(),

@@ -18,7 +18,7 @@ import { parseRuntimeFields, refuseUnknownFields, type RuntimeFields } from './r
 import { resolveRunRoot } from './runRoot';
 import { CONTAINMENT_MESSAGES, writeTarget, type ResolvedArtifact } from './containment';
 import { existingOtherMessage, existsMessage } from './safeWrite';
-import { failedResult, type CaptureResult } from './result';
+import { failedResult, writtenFiles, type CaptureResult, type WrittenFile } from './result';
 import type { CaptureProvider } from './provider';
 import { captureAndCommit, sidecarLeaf } from './commit';
 
@@ -47,8 +47,8 @@ export interface Refusal {
   message: string;
 }
 
-/** What the boundary answers: a refusal of the arguments, or a result payload. */
-export type BoundaryOutcome = { kind: 'input'; message: string } | { kind: 'result'; result: CaptureResult | SkippedCapture };
+/** What the boundary answers: a refusal of the arguments, or a result payload and the files it wrote (none unless captured). */
+export type BoundaryOutcome = { kind: 'input'; message: string } | { kind: 'result'; result: CaptureResult | SkippedCapture; written: WrittenFile[] };
 
 /** What the checks have established so far; a failed result is built from it. */
 interface CallState {
@@ -216,10 +216,10 @@ export async function runBoundary(raw: unknown, options: ExecuteOptions & { skip
   for (const { check } of BOUNDARY_CHECKS) {
     const refusal = check(state);
     if (!refusal) continue;
-    return refusal.kind === 'input' ? { kind: 'input', message: refusal.message } : { kind: 'result', result: failedFrom(state, refusal.message) };
+    return refusal.kind === 'input' ? { kind: 'input', message: refusal.message } : { kind: 'result', result: failedFrom(state, refusal.message), written: [] };
   }
   const { fields, request, target, root, warnings } = state as Required<CallState>;
-  if (state.skipped) return { kind: 'result', result: { result: 'skipped', artifact: fields.artifactPath, written_path: target.path, warnings } };
+  if (state.skipped) return { kind: 'result', result: { result: 'skipped', artifact: fields.artifactPath, written_path: target.path, warnings }, written: [] };
   const result = await captureAndCommit(options.provider, state.args, {
     fields,
     request,
@@ -228,7 +228,9 @@ export async function runBoundary(raw: unknown, options: ExecuteOptions & { skip
     warnings,
     fail: (error) => failedFrom(state, error),
   });
-  return { kind: 'result', result };
+  if (result.result !== 'captured') return { kind: 'result', result, written: [] };
+  const [artifact, sidecar] = outputLeaves(state).map((leaf) => path.join(path.dirname(target.path), leaf));
+  return { kind: 'result', result, written: writtenFiles(fields.type, artifact, sidecar) };
 }
 
 async function resultOrThrow(raw: unknown, options: ExecuteOptions & { skipExisting?: boolean }): Promise<CaptureResult | SkippedCapture> {

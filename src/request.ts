@@ -12,6 +12,9 @@ import { actionInputSchema, parseActions, type CaptureAction } from './actionVoc
 export const CAPTURE_TYPES = ['screenshot', 'a11y tree', 'interaction trace'] as const;
 export type CaptureType = (typeof CAPTURE_TYPES)[number];
 
+/** An existing artifact is refused unless the caller opts in. */
+export const OVERWRITE_DEFAULT = false;
+
 export const URL_SCHEMES = ['http://', 'https://', 'file://', 'about:'] as const;
 
 export const RUNTIME_OBJECT_FIELDS = [
@@ -107,9 +110,10 @@ const RUNTIME_FIELD_RULES = {
   overwrite: {
     read(value: unknown): boolean {
       if (value !== undefined && typeof value !== 'boolean') refuse(`overwrite must be a boolean (got ${describeValue(value)})`);
-      return value === true;
+      return value ?? OVERWRITE_DEFAULT;
     },
-    schema: z.boolean().optional().describe('replace an existing artifact (default false: refuse)'),
+    // `.default` only for the schema's `default` keyword: read() above fills it in.
+    schema: z.boolean().default(OVERWRITE_DEFAULT).describe(`replace an existing artifact (default ${OVERWRITE_DEFAULT}: refuse)`),
   },
 };
 

@@ -4,20 +4,93 @@
  * so the SDK's own argument validation is not used (its wording would replace
  * the contract's). Serving on stdio and shutting down are the program's
  * (src/main.ts).
+ *
+ * Owned here: which protocol version initialize answers (a version the SDK
+ * supports is echoed, any other gets the newest; none named gets what the
+ * original answered), that a malformed request's params are -32602 naming
+ * the field (the SDK would answer -32603 with a zod dump), and how a result
+ * reaches the client (the JSON text, structuredContent, `isError: false`
+ * as the original says it, and a resource_link per file written).
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { pathToFileURL } from 'url';
+import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
-  InitializeRequestSchema,
-  ListToolsRequestSchema,
+  CallToolRequestParamsSchema,
+  ErrorCode,
+  InitializeRequestParamsSchema,
+  LATEST_PROTOCOL_VERSION,
+  PaginatedRequestParamsSchema,
+  PingRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
+  type ResourceLink,
 } from '@modelcontextprotocol/sdk/types.js';
 import { runBoundary, type BoundaryOutcome } from './execute';
 import type { CaptureProvider } from './provider';
+import type { WrittenFile } from './result';
+import { invalidParamsMessage } from './transport';
 import { SERVER_NAME } from './toolDeclaration';
+import { isPlainObject } from './values';
 import { log } from './log';
+
+/** What the original answered to an initialize that names no protocolVersion (its callers send none, or no params). */
+export const UNNAMED_PROTOCOL_VERSION = '2024-11-05';
+
+/**
+ * The version initialize answers: the client's when the SDK supports it
+ * (2024-11-05 through the newest), else the newest supported, as the spec
+ * asks; the original's answer when the client names none.
+ */
+export function negotiateProtocolVersion(requested: string | undefined): string {
+  const wanted = requested ?? UNNAMED_PROTOCOL_VERSION;
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(wanted) ? wanted : LATEST_PROTOCOL_VERSION;
+}
+
+/** A JSON-RPC -32602 answer; the SDK sends an error's `code` and `message` as they are. */
+class InvalidParams extends Error {
+  readonly code = ErrorCode.InvalidParams;
+}
+
+/**
+ * The request schema a handler is registered with: `params` is checked
+ * against `paramsSchema` (after `normalize`) and a failure throws
+ * InvalidParams naming the field. The params object itself is handed on, not
+ * zod's copy, so the tool's arguments stay the very object the transport
+ * parsed (src/jsonText.ts marks float literals on it).
+ */
+function checkedRequest<M extends string>(method: M, paramsSchema: z.ZodType, normalize: (params: unknown) => unknown = (params) => params) {
+  return z.object({
+    method: z.literal(method),
+    params: z
+      .unknown()
+      .optional()
+      .transform((raw) => {
+        const params = normalize(raw);
+        const checked = paramsSchema.safeParse(params);
+        if (!checked.success) throw new InvalidParams(invalidParamsMessage(method, checked.error.issues.map((issue) => ({ ...issue, path: ['params', ...issue.path] }))));
+        return params as Record<string, unknown> | undefined;
+      }),
+  });
+}
+
+/** initialize: every field may be missing (the original's callers send `{protocolVersion}` alone, or no params); a present one must have its shape. */
+const initializeRequest = checkedRequest('initialize', InitializeRequestParamsSchema.partial(), (params) => params ?? {});
+/** tools/call: `arguments: null` reads as absent, as the original read it; the tool's arguments are the boundary's to check. */
+const callToolRequest = checkedRequest('tools/call', CallToolRequestParamsSchema, (params) => {
+  if (!isPlainObject(params) || params.arguments !== null) return params;
+  const { arguments: _absent, ...rest } = params;
+  return rest;
+});
+const listToolsRequest = checkedRequest('tools/list', PaginatedRequestParamsSchema.optional());
+const pingRequest = checkedRequest('ping', PingRequestSchema.shape.params);
+
+/** A file the call wrote, as a link the client can open. */
+function resourceLink(file: WrittenFile): ResourceLink {
+  return { type: 'resource_link', uri: pathToFileURL(file.path).href, name: path.basename(file.path), mimeType: file.mimeType, description: file.description };
+}
 
 // The plugin bundle (scripts/bundle.js) defines this at build time: from
 // plugin/server.cjs no package.json sits at a fixed place beside the code.
@@ -50,16 +123,17 @@ export function createServer(
         'Check written_path and warnings to confirm where evidence landed.',
     },
   );
-  // Existing callers expect their protocolVersion echoed back.
+  // The SDK's own initialize records the client's capabilities and answers; it is handed the negotiated version, which it echoes.
   const sdkInitialize = (server as unknown as { _oninitialize(r: unknown): Promise<Record<string, unknown>> })._oninitialize.bind(server);
-  server.setRequestHandler(InitializeRequestSchema, async (request) => {
-    const result = await sdkInitialize(request);
-    if (typeof request.params?.protocolVersion === 'string') result.protocolVersion = request.params.protocolVersion;
-    return result as never;
+  server.setRequestHandler(initializeRequest, async (request) => {
+    const params = request.params ?? {};
+    const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : undefined;
+    return (await sdkInitialize({ ...request, params: { ...params, protocolVersion: negotiateProtocolVersion(requested) } })) as never;
   });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [provider.describe()] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const { name, arguments: args } = request.params;
+  server.setRequestHandler(pingRequest, async () => ({}));
+  server.setRequestHandler(listToolsRequest, async () => ({ tools: [provider.describe()] }));
+  server.setRequestHandler(callToolRequest, async (request): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params as { name: string; arguments?: unknown };
     if (name !== provider.toolName) return { isError: true, content: [{ type: 'text', text: `unknown tool: ${name}` }] };
     let outcome: BoundaryOutcome;
     try {
@@ -73,8 +147,9 @@ export function createServer(
     // The boundary's refusal of the arguments is a tool error; every other outcome is a payload.
     if (outcome.kind === 'input') return { isError: true, content: [{ type: 'text', text: outcome.message }] };
     return {
-      content: [{ type: 'text', text: JSON.stringify(outcome.result, null, 2) }],
+      content: [{ type: 'text', text: JSON.stringify(outcome.result, null, 2) }, ...outcome.written.map(resourceLink)],
       structuredContent: outcome.result as unknown as Record<string, unknown>,
+      isError: false,
     };
   });
   return server;

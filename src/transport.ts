@@ -4,10 +4,28 @@
  * Each reply goes out in the framing its request came in. Frames that do not
  * parse (-32700) or are not JSON objects (-32600) are answered here, and the
  * server keeps serving; everything else goes to the SDK's JSON-RPC dispatch.
+ * Frames are parsed by src/jsonText.ts, so the tool's checks can tell `1.0`
+ * from `1` as the original (Python) does.
  */
 import type { Readable, Writable } from 'stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  JSONRPCMessageSchema,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import { parseJsonText } from './jsonText';
+
+/**
+ * The -32602 message for a request a schema refused: the method, the field's
+ * path from the request (`params.capabilities`), what it must be.
+ */
+export function invalidParamsMessage(method: string, issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+  const issue = issues[0];
+  return `Invalid params for ${method}: ${issue.path.map(String).join('.')}: ${issue.message.replace(/^Invalid input: /, '')}`;
+}
 
 type Framing = 'newline' | 'content-length';
 
@@ -115,7 +133,7 @@ export class DualFramingStdioTransport implements Transport {
     let value: unknown;
     try {
       // A UTF-8 byte order mark (some Windows clients write one) is not part of the JSON.
-      value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      value = parseJsonText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     } catch (err) {
       this.sendError(null, -32700, `Parse error: ${(err as Error).message}`, framing);
       return;
@@ -126,18 +144,30 @@ export class DualFramingStdioTransport implements Transport {
     }
     const record = value as Record<string, unknown>;
     if (record.jsonrpc === undefined) record.jsonrpc = '2.0';
+    // `params: null` is no params, as the original read it (JSON-RPC would have the key left out).
+    if (record.params === null) delete record.params;
     const id = typeof record.id === 'string' || typeof record.id === 'number' ? record.id : null;
-    const parsed = JSONRPCMessageSchema.safeParse(record);
-    if (!parsed.success) {
+    // The envelope first (-32600); then what an object `params` holds: the SDK routes only messages its schema
+    // accepts, so a request whose params it refuses (`_meta: 5`) is answered here, -32602 naming the field.
+    const envelope = typeof record.params === 'object' && record.params !== null && !Array.isArray(record.params) ? { ...record, params: {} } : record;
+    if (!JSONRPCMessageSchema.safeParse(envelope).success) {
       this.sendError(id, -32600, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response', framing);
       return;
+    }
+    if (typeof record.method === 'string') {
+      const full = (id !== null ? JSONRPCRequestSchema : JSONRPCNotificationSchema).safeParse(record);
+      if (!full.success) {
+        if (id !== null) this.sendError(id, ErrorCode.InvalidParams, invalidParamsMessage(record.method, full.error.issues), framing);
+        return;
+      }
     }
     if (id !== null && typeof record.method === 'string') {
       this.framingById.set(id, framing);
       this.pending.add(id);
     }
     try {
-      this.onmessage?.(parsed.data);
+      // The parsed object itself, not a validated copy: its containers carry the float-literal marks.
+      this.onmessage?.(record as JSONRPCMessage);
     } catch (err) {
       this.onerror?.(err as Error);
     }

@@ -5,6 +5,7 @@
  * plan line and a tool call are judged by the same rules.
  */
 import * as fs from 'fs';
+import { parseJsonText } from '../jsonText';
 
 export type PlanLine =
   /** A line that parsed as JSON: the tool arguments, still unchecked. */
@@ -30,7 +31,7 @@ export function parsePlan(text: string): PlanLine[] {
     if (!source) return;
     const line = index + 1;
     try {
-      lines.push({ line, args: JSON.parse(source) });
+      lines.push({ line, args: parseJsonText(source) }); // keeps `1.0` apart from `1`, as on the wire
     } catch (err) {
       lines.push({ line, unreadable: `line ${line} is not a JSON value (${(err as Error).message}); each plan line is one execute_capture_plan argument object` });
     }

@@ -9,6 +9,7 @@
  * in the physical line numbers the facts report.
  */
 import * as fs from 'fs';
+import { parseJsonText } from '../jsonText';
 import type { CaptureRequestSnapshot } from '../contract';
 import { checkManifestLine, lineRequest, tsInstant, type ManifestFact } from './validate';
 import type { ManifestResult } from './schema';
@@ -64,7 +65,7 @@ export function parseManifest(text: string): ManifestReport {
     if (source.trim() === '') return;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(source);
+      parsed = parseJsonText(source); // keeps `1.0` apart from `1`: the snapshot check refuses a float schemaVersion or width
     } catch (err) {
       facts.push({
         line,

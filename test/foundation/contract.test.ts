@@ -16,6 +16,7 @@ import {
   type CaptureRequestSnapshot,
 } from '../../src/contract';
 import { executeCapturePlan } from '../../src/execute';
+import { parseJsonText } from '../../src/jsonText';
 import { captureResultSchema } from '../../src/result';
 import { FakeProvider } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, VIEWPORT, listFiles, type RunFixture } from './fixtures';
@@ -27,7 +28,9 @@ const CONTRACT_FAILURES: Array<[string, Record<string, unknown>, string]> = [
   ['schemaVersion missing', { schemaVersion: undefined }, `capture contract schemaVersion is required; ${RECAPTURE}`],
   ['schemaVersion null', { schemaVersion: null }, `capture contract schemaVersion is required; ${RECAPTURE}`],
   ['schemaVersion 99', { schemaVersion: 99 }, `unsupported capture schemaVersion 99; ${RECAPTURE}`],
-  ['schemaVersion true (not 1)', { schemaVersion: true }, 'unsupported capture schemaVersion true; '],
+  // Worded as the original (Python) words the value: True, not true.
+  ['schemaVersion true (not 1)', { schemaVersion: true }, `unsupported capture schemaVersion True; ${RECAPTURE}`],
+  ['schemaVersion false', { schemaVersion: false }, `unsupported capture schemaVersion False; ${RECAPTURE}`],
   ['schemaVersion "1" (a string)', { schemaVersion: '1' }, 'unsupported capture schemaVersion '],
   ['schemaVersion 1.5', { schemaVersion: 1.5 }, 'unsupported capture schemaVersion 1.5'],
   ['viewport missing', { viewport: undefined }, `viewport object is required for schemaVersion=1; ${RECAPTURE}`],
@@ -47,7 +50,9 @@ const CONTRACT_FAILURES: Array<[string, Record<string, unknown>, string]> = [
   ['dpr "NaN"', { viewport: { ...VIEWPORT, devicePixelRatio: 'NaN' } }, 'viewport.devicePixelRatio must be a number greater than or equal to 0.1'],
   ['dpr "2"', { viewport: { ...VIEWPORT, devicePixelRatio: '2' } }, 'viewport.devicePixelRatio must be a number greater than or equal to 0.1'],
   ['dpr missing', { viewport: { ...VIEWPORT, devicePixelRatio: undefined } }, 'viewport.devicePixelRatio must be a number greater than or equal to 0.1'],
-  ['colorScheme "sepia"', { viewport: { ...VIEWPORT, colorScheme: 'sepia' } }, "viewport.colorScheme must be one of ['light', 'dark', 'no-preference']"],
+  // The original's order (it lists them sorted).
+  ['colorScheme "sepia"', { viewport: { ...VIEWPORT, colorScheme: 'sepia' } }, "viewport.colorScheme must be one of ['dark', 'light', 'no-preference'] (got 'sepia')"],
+  ['colorScheme null', { viewport: { ...VIEWPORT, colorScheme: null } }, "viewport.colorScheme must be one of ['dark', 'light', 'no-preference'] (got None)"],
   ['colorScheme "Light" (case matters)', { viewport: { ...VIEWPORT, colorScheme: 'Light' } }, 'viewport.colorScheme must be one of'],
   ['colorScheme missing', { viewport: { ...VIEWPORT, colorScheme: undefined } }, 'viewport.colorScheme must be one of'],
   ['viewport unknown key', { viewport: { ...VIEWPORT, zoom: 2 } }, "'zoom'"],
@@ -56,7 +61,7 @@ const CONTRACT_FAILURES: Array<[string, Record<string, unknown>, string]> = [
   ['freeze null', { freeze: null }, 'freeze must be an object when provided'],
   ['freeze.enabled non-boolean', { freeze: { enabled: 'yes' } }, 'freeze.enabled must be a boolean'],
   ['freeze.waitFonts non-boolean', { freeze: { waitFonts: 1 } }, 'freeze.waitFonts must be a boolean'],
-  ['freeze.networkIdle non-boolean', { freeze: { networkIdle: null } }, 'freeze.networkIdle must be a boolean'],
+  ['freeze.networkIdle non-boolean', { freeze: { networkIdle: null } }, 'freeze.networkIdle must be a boolean (got None)'],
   ['freeze unknown key', { freeze: { enabled: true, settle: true } }, "'settle'"],
 ];
 
@@ -130,6 +135,53 @@ describe('parseCaptureContract (write side)', () => {
     const parsed = parseCaptureContract(validArgs(undefined, { design }));
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.error).toContain(phrase);
+  });
+});
+
+/**
+ * The original reads JSON with Python, where `1.0` is a float and its integer
+ * fields refuse it; these cases come from JSON text, as they do on the wire.
+ */
+describe('integers written as floats (arguments from JSON text)', () => {
+  /** validArgs as JSON text, with `from` (one exact token of it) rewritten to `to`. */
+  function fromText(from: string, to: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+    const text = JSON.stringify(validArgs(undefined, overrides));
+    expect(text).toContain(from);
+    return parseJsonText(text.replace(from, to)) as Record<string, unknown>;
+  }
+
+  test.each([
+    ['"schemaVersion":1.0', `unsupported capture schemaVersion 1.0; ${RECAPTURE}`],
+    ['"schemaVersion":1e0', `unsupported capture schemaVersion 1.0; ${RECAPTURE}`],
+    ['"schemaVersion":1.00', `unsupported capture schemaVersion 1.0; ${RECAPTURE}`],
+    ['"schemaVersion":10E-1', `unsupported capture schemaVersion 1.0; ${RECAPTURE}`],
+  ])('%s is refused, worded as the original words it', (token, error) => {
+    expect(parseCaptureContract(fromText('"schemaVersion":1', token))).toEqual({ ok: false, error });
+  });
+
+  test.each([
+    ['"width":800', '"width":800.0', 'viewport.width must be a positive integer (got 800.0)'],
+    ['"width":800', '"width":8e2', 'viewport.width must be a positive integer (got 800.0)'],
+    ['"height":600', '"height":600.0', 'viewport.height must be a positive integer (got 600.0)'],
+  ])('viewport %s written as %s is refused', (from, to, error) => {
+    expect(parseCaptureContract(fromText(from, to))).toEqual({ ok: false, error });
+  });
+
+  test('the same text with integers passes, and a float devicePixelRatio 1.0 is a number as before', () => {
+    const parsed = parseCaptureContract(fromText('"devicePixelRatio":1', '"devicePixelRatio":1.0'));
+    expect(parsed).toMatchObject({ ok: true, request: { schemaVersion: 1, viewport: { width: 800, height: 600, devicePixelRatio: 1 } } });
+  });
+
+  test('a value built in code (no JSON text) is an integer whatever its spelling: 1.0 === 1 in JavaScript', () => {
+    expect(parseCaptureContract(validArgs(undefined, { schemaVersion: 1.0 })).ok).toBe(true);
+  });
+
+  test('the read side refuses the same snapshots', () => {
+    const good = { schemaVersion: 1, viewport: { ...VIEWPORT }, freeze: { ...FREEZE_DEFAULTS } };
+    const text = JSON.stringify(good);
+    expect(validateCaptureSnapshot(parseJsonText(text))).toBeNull();
+    expect(validateCaptureSnapshot(parseJsonText(text.replace('"schemaVersion":1', '"schemaVersion":1.0')))).toBe('unsupported_schema_version');
+    expect(validateCaptureSnapshot(parseJsonText(text.replace('"width":800', '"width":800.0')))).toBe('bad_viewport_shape');
   });
 });
 

@@ -121,7 +121,7 @@ describe('refusals happen before the provider is called', () => {
 
   const failed: [string, () => Record<string, unknown>, string][] = [
     ['no schemaVersion (contract)', () => args({ schemaVersion: undefined }), 'capture contract schemaVersion is required'],
-    ['schemaVersion true (contract)', () => args({ schemaVersion: true }), 'unsupported capture schemaVersion true'],
+    ['schemaVersion true (contract)', () => args({ schemaVersion: true }), 'unsupported capture schemaVersion True'],
     ['a partial viewport (contract)', () => args({ viewport: { width: 800, height: 600 } }), 'viewport.devicePixelRatio'],
     ['a scalar design axis', () => args({ design: { fontSizes: 16 } }), 'design.fontSizes must be an array'],
     ['an unknown design axis', () => args({ design: { spacing: [4] } }), "design: unknown axis 'spacing'"],

@@ -10,6 +10,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { pathToFileURL } from 'url';
 import Ajv2020 from 'ajv/dist/2020';
 import { BIN, FAKE_SERVER, assertBuilt, childEnv } from './serverProcess';
 
@@ -19,8 +21,16 @@ const CONTRACT_FIELDS = ['schemaVersion', 'url', 'type', 'state', 'actions', 'ar
 let base: string;
 let runRoot: string;
 
-async function connect(script: string): Promise<{ client: Client; transport: StdioClientTransport }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [script], cwd: runRoot, env: childEnv(), stderr: 'pipe' });
+/** The SDK's stdio transport, remembering the version the client settled on (the client reports it to a transport that asks). */
+class RecordingTransport extends StdioClientTransport {
+  negotiated?: string;
+  setProtocolVersion(version: string): void {
+    this.negotiated = version;
+  }
+}
+
+async function connect(script: string): Promise<{ client: Client; transport: RecordingTransport }> {
+  const transport = new RecordingTransport({ command: process.execPath, args: [script], cwd: runRoot, env: childEnv(), stderr: 'pipe' });
   const client = new Client({ name: 'sdk-wire-test', version: '0' });
   await client.connect(transport);
   return { client, transport };
@@ -50,8 +60,9 @@ afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 describe('the built bin', () => {
   let client: Client;
+  let transport: RecordingTransport;
   beforeAll(async () => {
-    ({ client } = await connect(BIN));
+    ({ client, transport } = await connect(BIN));
   });
   afterAll(async () => {
     await client.close();
@@ -59,6 +70,10 @@ describe('the built bin', () => {
 
   test('server name', () => {
     expect(client.getServerVersion()?.name).toBe('design-playbook-evidence');
+  });
+
+  test('the SDK client offers its newest protocol version and the server echoes it', () => {
+    expect(transport.negotiated).toBe(LATEST_PROTOCOL_VERSION);
   });
 
   test('tools/list: one tool with input schema, output schema and truthful annotations', async () => {
@@ -86,7 +101,8 @@ describe('the built bin', () => {
     expect(output.required).not.toContain('request'); // a contract failure carries none
     expect(output.properties.result).toMatchObject({ enum: ['captured', 'failed'] });
 
-    expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    // destructiveHint: an opted-in overwrite replaces an existing file.
+    expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
   });
 
   test('the input schema accepts a valid call and refuses an unknown field (Ajv)', async () => {
@@ -138,6 +154,21 @@ describe('the fake-provider launcher (real captures)', () => {
     const result = await client.callTool({ name: 'execute_capture_plan', arguments: args({ artifact_path: 'evidence/sdk-captured.png' }) });
     expect(result.structuredContent).toMatchObject({ result: 'captured', written_path: path.join(runRoot, 'evidence', 'sdk-captured.png') });
     expect(validateOutput(result.structuredContent)).toBe(true);
+    expect(result.isError).toBe(false);
+  });
+
+  test('the SDK client reads a resource_link per written file beside the JSON text', async () => {
+    const result = await client.callTool({ name: 'execute_capture_plan', arguments: args({ artifact_path: 'evidence/sdk-linked.png' }) });
+    const content = result.content as Array<{ type: string; uri?: string; name?: string; mimeType?: string }>;
+    expect(content.map((c) => c.type)).toEqual(['text', 'resource_link', 'resource_link']);
+    const files = ['sdk-linked.png', 'sdk-linked.probe.json'].map((leaf) => path.join(runRoot, 'evidence', leaf));
+    expect(content.slice(1)).toEqual([
+      expect.objectContaining({ uri: pathToFileURL(files[0]).href, name: 'sdk-linked.png', mimeType: 'image/png' }),
+      expect.objectContaining({ uri: pathToFileURL(files[1]).href, name: 'sdk-linked.probe.json', mimeType: 'application/json' }),
+    ]);
+    for (const file of files) expect(fs.statSync(file).isFile()).toBe(true);
+    const failed = await client.callTool({ name: 'execute_capture_plan', arguments: args({ artifact_path: 'evidence/sdk-linked.png' }) });
+    expect((failed.content as Array<{ type: string }>).map((c) => c.type)).toEqual(['text']); // refused: nothing written, nothing linked
   });
 
   test('a bound capture echoes design in request and still validates', async () => {
