@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { describeValue, isIntegerAt, isPlainObject } from './values';
+import { stringifyJson } from './jsonText';
 import { checkDesignDeclaration, designInputSchema, designRecordSchema, type DesignDeclaration } from './design';
 
 export const CAPTURE_SCHEMA_VERSION = 1 as const;
@@ -80,6 +81,8 @@ interface KeyRule {
   /** Completes `viewport.<key> ...` in the parser's error. */
   must: string;
   schema: z.ZodType;
+  /** The echo writes this number as a float (`1.0`), as the original's Python writer does. */
+  float?: true;
 }
 
 export const VIEWPORT_RULES: Record<(typeof VIEWPORT_KEYS)[number], KeyRule> = {
@@ -92,6 +95,7 @@ export const VIEWPORT_RULES: Record<(typeof VIEWPORT_KEYS)[number], KeyRule> = {
     },
     must: `must be a number greater than or equal to ${MIN_DEVICE_PIXEL_RATIO}`,
     schema: z.number().min(MIN_DEVICE_PIXEL_RATIO).describe(`finite number >= ${MIN_DEVICE_PIXEL_RATIO}`),
+    float: true,
   },
   colorScheme: {
     valid: (viewport, key) => COLOR_SCHEMES.includes(viewport[key] as ColorScheme),
@@ -99,6 +103,14 @@ export const VIEWPORT_RULES: Record<(typeof VIEWPORT_KEYS)[number], KeyRule> = {
     schema: z.enum(COLOR_SCHEMES).describe('emulated prefers-color-scheme'),
   },
 };
+
+/** Keys the request echo writes as floats (contract-facts: `devicePixelRatio` as a float); read by stringifyJson's callers. */
+export const FLOAT_KEYS: ReadonlySet<string> = new Set(Object.entries(VIEWPORT_RULES).filter(([, rule]) => rule.float).map(([key]) => key));
+
+/** JSON text of anything carrying a request echo (a result, a wire message, a manifest line), floats as the original writes them. */
+export function echoJson(value: unknown, space?: number): string {
+  return stringifyJson(value, FLOAT_KEYS, space);
+}
 
 /** What each freeze switch does (its default comes from FREEZE_DEFAULTS); each must be a boolean. */
 export const FREEZE_RULES: Record<keyof typeof FREEZE_DEFAULTS, { does: string }> = {

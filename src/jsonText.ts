@@ -15,6 +15,14 @@
  * values in code can mean.
  */
 
+/**
+ * Keys whose number the original writes as a float (`1.0`): Python keeps
+ * `float(1)` as `1.0` in its JSON, and callers that read the echo with
+ * Python's json module get a float only from such a literal. Owned by the
+ * contract (contract.ts FLOAT_KEYS); listed here as the writer's input.
+ */
+export type FloatKeys = ReadonlySet<string>;
+
 /** Container -> keys (array indexes as strings) whose number was written with a fraction or exponent. */
 const FLOAT_LITERALS = new WeakMap<object, Set<string>>();
 
@@ -129,4 +137,30 @@ class MarkingReader {
       if (this.text[this.at++] === ']') return array;
     }
   }
+}
+
+/** Stands in for a float literal inside JSON.stringify's output: a per-process token no value a page returns carries by accident. */
+const FLOAT_TOKEN = `~float-${process.pid}-${Date.now().toString(36)}~`;
+const FLOAT_PLACEHOLDER = new RegExp(`"${FLOAT_TOKEN}(-?[0-9]+)"`, 'g');
+
+/**
+ * JSON.stringify, except that an integral number under one of `floatKeys`
+ * is written with a fraction (`"devicePixelRatio": 1.0`), as the original's
+ * Python writer wrote it. Every other value is exactly JSON.stringify's.
+ */
+export function stringifyJson(value: unknown, floatKeys: FloatKeys, space?: number): string {
+  let marked = false;
+  const text = JSON.stringify(
+    value,
+    (key, v) => {
+      // 1e+21 and beyond already read as floats (an exponent); only plain integers need the fraction.
+      if (typeof v === 'number' && Number.isInteger(v) && floatKeys.has(key) && !String(v).includes('e')) {
+        marked = true;
+        return FLOAT_TOKEN + String(v);
+      }
+      return v;
+    },
+    space,
+  );
+  return marked ? text.replace(FLOAT_PLACEHOLDER, '$1.0') : text;
 }

@@ -33,6 +33,7 @@ import type { CaptureProvider } from './provider';
 import type { WrittenFile } from './result';
 import { invalidParamsMessage } from './transport';
 import { SERVER_NAME } from './toolDeclaration';
+import { echoJson } from './contract';
 import { isPlainObject } from './values';
 import { log } from './log';
 
@@ -147,7 +148,7 @@ export function createServer(
     // The boundary's refusal of the arguments is a tool error; every other outcome is a payload.
     if (outcome.kind === 'input') return { isError: true, content: [{ type: 'text', text: outcome.message }] };
     return {
-      content: [{ type: 'text', text: JSON.stringify(outcome.result, null, 2) }, ...outcome.written.map(resourceLink)],
+      content: [{ type: 'text', text: echoJson(outcome.result, 2) }, ...outcome.written.map(resourceLink)],
       structuredContent: outcome.result as unknown as Record<string, unknown>,
       isError: false,
     };

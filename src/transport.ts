@@ -17,6 +17,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { parseJsonText } from './jsonText';
+import { echoJson } from './contract';
 
 /**
  * The -32602 message for a request a schema refused: the method, the field's
@@ -179,7 +180,7 @@ export class DualFramingStdioTransport implements Transport {
 
   private write(message: unknown, framing: Framing): void {
     if (this.closed) return;
-    const json = JSON.stringify(message);
+    const json = echoJson(message);
     if (framing === 'content-length') {
       this.output.write(`Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`);
     } else {

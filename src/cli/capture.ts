@@ -6,7 +6,7 @@
  */
 import * as path from 'path';
 import type { Program } from './program';
-import { COLOR_SCHEMES } from '../contract';
+import { COLOR_SCHEMES, echoJson } from '../contract';
 import { CAPTURE_TYPES } from '../request';
 import { ToolInputError } from '../errors';
 import { parseFlags, single, UsageError, BROWSER_FLAGS_HELP, type FlagSpec } from './args';
@@ -120,7 +120,7 @@ export async function runCapture(argv: string[], program: Program): Promise<numb
   }
   try {
     const payload = await program.executeCapturePlan(args);
-    process.stdout.write(JSON.stringify(payload, null, 2) + '\n');
+    process.stdout.write(echoJson(payload, 2) + '\n');
     return payload.result === 'captured' ? 0 : 1;
   } catch (err) {
     if (err instanceof ToolInputError) {

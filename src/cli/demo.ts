@@ -14,6 +14,7 @@ import { pathToFileURL } from 'url';
 import { sidecarLeaf } from '../execute';
 import type { Program } from './program';
 import type { CaptureResult } from '../result';
+import { echoJson } from '../contract';
 import { buildReport } from '../report';
 import { parseFlags, single, BROWSER_FLAGS_HELP } from './args';
 
@@ -144,7 +145,7 @@ export function demoCaptures(url: string, runRoot: string): DemoCapture[] {
 /** The manifest line an orchestrator appends after a capture (see README "Manifest"). */
 export function demoManifestLine(capture: DemoCapture, result: CaptureResult, ts: Date): string {
   const args = capture.args;
-  return JSON.stringify({
+  return echoJson({
     criterion: capture.criterion,
     artifact: String(args.artifact_path).replace(/^evidence\//, ''),
     observed_state: result.observed_state,

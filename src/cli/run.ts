@@ -12,6 +12,7 @@ import { readPlan, PlanUnreadable } from '../batch/plan';
 import { BatchRun, type BatchSummary, type LineResult } from '../batch/runner';
 import { ProgressReporter, formatDuration } from '../batch/progress';
 import { resolveRunRoot } from '../runRoot';
+import { echoJson } from '../contract';
 import { attachTargets, maxParallel } from '../browser/options';
 import type { Program } from './program';
 
@@ -147,7 +148,7 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
     onResult(result: LineResult) {
       // On one terminal the live line is lifted off before a result is printed, then drawn again.
       if (stdoutIsStderr) progress?.clear();
-      process.stdout.write(JSON.stringify(result) + '\n');
+      process.stdout.write(echoJson(result) + '\n');
       progress?.update();
     },
   });

@@ -4,7 +4,7 @@
  * booleans, null and floats; and the readers that hold JSON text (plan lines,
  * manifest lines) keeping `1.0` apart from `1` as the wire does.
  */
-import { parseJsonText, writtenAsFloat } from '../../src/jsonText';
+import { parseJsonText, stringifyJson, writtenAsFloat } from '../../src/jsonText';
 import { describeValue, isIntegerAt } from '../../src/values';
 import { parseManifest } from '../../src/manifest/reader';
 import { parsePlan } from '../../src/batch/plan';
@@ -127,5 +127,24 @@ describe('readers that hold JSON text keep 1.0 apart from 1', () => {
     expect(parseManifest(floatVersion + '\n').facts.map((f) => f.code)).toContain('unsupported_schema_version');
     const floatWidth = FIELD_LINE_TEXT.replace('"width": 1280', '"width": 1280.0');
     expect(parseManifest(floatWidth + '\n').facts.map((f) => f.code)).toContain('bad_viewport_shape');
+  });
+});
+
+describe('stringifyJson: whole numbers under the float keys keep a fraction, as Python writes float(1)', () => {
+  const keys = new Set(['devicePixelRatio']);
+  test('an integral ratio reads 1.0, a fractional one as is, other keys and values untouched', () => {
+    const value = { viewport: { width: 800, devicePixelRatio: 2 }, list: [{ devicePixelRatio: 1.5 }, { devicePixelRatio: -3 }], note: 'devicePixelRatio: 1' };
+    const text = stringifyJson(value, keys);
+    expect(text).toBe('{"viewport":{"width":800,"devicePixelRatio":2.0},"list":[{"devicePixelRatio":1.5},{"devicePixelRatio":-3.0}],"note":"devicePixelRatio: 1"}');
+    expect(JSON.parse(text)).toEqual(value);
+  });
+  test('indentation as JSON.stringify, and exponent forms left as they are (already floats)', () => {
+    expect(stringifyJson({ devicePixelRatio: 1 }, keys, 2)).toBe('{\n  "devicePixelRatio": 1.0\n}');
+    expect(stringifyJson({ devicePixelRatio: 1e21 }, keys)).toBe('{"devicePixelRatio":1e+21}');
+    expect(stringifyJson({ devicePixelRatio: '1' }, keys)).toBe('{"devicePixelRatio":"1"}');
+  });
+  test('with nothing to mark it is exactly JSON.stringify', () => {
+    const value = { a: [1, 2, { b: null }], c: 'x' };
+    expect(stringifyJson(value, keys, 2)).toBe(JSON.stringify(value, null, 2));
   });
 });

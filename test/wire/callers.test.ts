@@ -195,9 +195,25 @@ describe("the contract's integers and wording, as the original's callers meet th
   });
 });
 
+describe('the request echo writes devicePixelRatio as a float, as the original\'s Python writer does', () => {
+  test('the wire frame and the text block both carry "devicePixelRatio": 1.0 for a whole-number ratio', async () => {
+    const server = start(FAKE_SERVER);
+    server.write(toolCallText(1, pythonArgsText({ artifact_path: '"evidence/float-echo.json"' })));
+    const reply = await server.reply(1);
+    const result = resultOf(reply);
+    expect(result.structuredContent!.request.viewport.devicePixelRatio).toBe(1);
+    expect(reply.text).toContain('"devicePixelRatio":1.0');
+    expect(reply.text).not.toContain('"devicePixelRatio":1,');
+    expect(result.content[0].text).toContain('"devicePixelRatio": 1.0');
+    // Integers stay integers.
+    expect(result.content[0].text).toContain('"width": 800,');
+  });
+});
+
 describe('results: isError false, and a resource_link per written file (fake-provider launcher)', () => {
   function links(result: ReturnType<typeof resultOf>) {
-    expect(result.content[0]).toMatchObject({ type: 'text', text: JSON.stringify(result.structuredContent, null, 2) });
+    expect(result.content[0]).toMatchObject({ type: 'text' });
+    expect(JSON.parse(result.content[0].text as string)).toEqual(result.structuredContent);
     return result.content.slice(1);
   }
 

@@ -77,10 +77,10 @@ describe('framing', () => {
     const replies = await server.waitFor((rs) => rs.length >= 5);
     const byId = new Map(replies.map((r) => [r.message.id, r]));
     expect(byId.get(1)?.framing).toBe('newline');
-    expect(byId.get(2)).toEqual({ framing: 'content-length', message: { jsonrpc: '2.0', id: 2, result: {} } });
+    expect(byId.get(2)).toEqual({ framing: 'content-length', message: { jsonrpc: '2.0', id: 2, result: {} }, text: expect.any(String) });
     expect(byId.get(3)?.framing).toBe('newline');
     expect(byId.get('four')?.framing).toBe('content-length');
-    expect(byId.get(5)).toEqual({ framing: 'newline', message: { jsonrpc: '2.0', id: 5, result: {} } });
+    expect(byId.get(5)).toEqual({ framing: 'newline', message: { jsonrpc: '2.0', id: 5, result: {} }, text: expect.any(String) });
     expect(replies).toHaveLength(5); // the notification got no reply
     server.end();
     expect(await server.exited).toEqual({ code: 0, signal: null });
@@ -111,17 +111,17 @@ describe('framing', () => {
     const server = start();
     server.write(contentLengthFrame({ jsonrpc: '2.0', id: 'ü证😀', method: 'ping' }));
     const reply = await server.reply('ü证😀');
-    expect(reply).toEqual({ framing: 'content-length', message: { jsonrpc: '2.0', id: 'ü证😀', result: {} } });
+    expect(reply).toEqual({ framing: 'content-length', message: { jsonrpc: '2.0', id: 'ü证😀', result: {} }, text: expect.any(String) });
   });
 });
 
 test('a frame that starts with a UTF-8 byte order mark is read as its JSON, in both framings', async () => {
   const server = start();
   server.write('\uFEFF' + JSON.stringify({ jsonrpc: '2.0', id: 'bom-line', method: 'ping' }) + '\n');
-  expect(await server.reply('bom-line')).toEqual({ framing: 'newline', message: { jsonrpc: '2.0', id: 'bom-line', result: {} } });
+  expect(await server.reply('bom-line')).toEqual({ framing: 'newline', message: { jsonrpc: '2.0', id: 'bom-line', result: {} }, text: expect.any(String) });
   const body = '\uFEFF' + JSON.stringify({ jsonrpc: '2.0', id: 'bom-frame', method: 'ping' });
   server.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-  expect(await server.reply('bom-frame')).toEqual({ framing: 'content-length', message: { jsonrpc: '2.0', id: 'bom-frame', result: {} } });
+  expect(await server.reply('bom-frame')).toEqual({ framing: 'content-length', message: { jsonrpc: '2.0', id: 'bom-frame', result: {} }, text: expect.any(String) });
 });
 
 describe('JSON-RPC errors keep the server serving', () => {

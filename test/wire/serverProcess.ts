@@ -19,6 +19,8 @@ export type Framing = 'newline' | 'content-length';
 export interface Reply {
   framing: Framing;
   message: Record<string, unknown>;
+  /** The frame's JSON text as the server wrote it. */
+  text: string;
 }
 
 /** Environment for a child: ours minus the run-root variable, plus `extra`. */
@@ -57,7 +59,7 @@ export function parseFrames(buffer: Buffer): { replies: Reply[]; rest: Buffer } 
       const length = Number(match[1]);
       if (rest.length < end + 4 + length) break;
       const body = rest.subarray(end + 4, end + 4 + length).toString('utf8');
-      replies.push({ framing: 'content-length', message: JSON.parse(body) });
+      replies.push({ framing: 'content-length', message: JSON.parse(body), text: body });
       rest = rest.subarray(end + 4 + length);
       continue;
     }
@@ -71,7 +73,7 @@ export function parseFrames(buffer: Buffer): { replies: Reply[]; rest: Buffer } 
     } catch {
       throw new Error(`non-protocol bytes on stdout: ${JSON.stringify(line)}`);
     }
-    replies.push({ framing: 'newline', message });
+    replies.push({ framing: 'newline', message, text: line });
     rest = rest.subarray(newline + 1);
   }
   return { replies, rest };
