@@ -216,6 +216,8 @@ export class BrowserPool {
         let attempt: Promise<T> | null = null;
         try {
           const attemptedAt = Date.now();
+          // The outage clock runs only while no endpoint answers: a healthy one was handed out.
+          if (!lease.probe && endpoint.answering()) wait.since = undefined;
           try {
             await this.connect(session, endpoint, this.attemptMs(wait, retry, budgetMs));
           } catch (err) {
@@ -243,7 +245,8 @@ export class BrowserPool {
             // A launched browser is relaunched by its session; an attached one is given time to come back.
             // With a connection per capture the next connection is another browser: nothing to take out.
             if (endpoint.setup.target && !this.perCapture) {
-              const backoff = pool.markDown(endpoint, why);
+              // The captures it lost together are one failure: the back-off doubles once.
+              const backoff = pool.markDown(endpoint, why, { attemptedAt: started });
               if (stopped) log(`${endpoint.name} stopped answering (${why}); out of service for ${seconds(backoff)} s`);
             }
             if (lostOn || !this.canRetry(pool)) throw lostOn ? this.afterLoss(err, lostOn) : err;

@@ -197,8 +197,10 @@ function wrap(ws: WebSocket): OpenTransport {
     },
   };
   ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
-    const text = isBinary ? '' : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as Buffer).toString('utf8');
-    if (!isBinary) transport.onmessage?.(text);
+    // DevTools speaks text frames only; a screenshot's is megabytes, so it is decoded once, not copied.
+    if (isBinary) return;
+    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+    transport.onmessage?.(text);
   });
   ws.once('close', () => {
     closedResolve();
