@@ -391,8 +391,10 @@ export class BrowserPool {
       if (err instanceof NoEndpointAnswered) {
         const last = pool.endpoints.filter((e) => e.lastError && (!e.answering() || wait.refused.has(e))).map((e) => e.lastError);
         failure = new BrowserUnavailableError(noEndpointAnswered(budgetMs, last.length ? last : wait.lastFailure ? [wait.lastFailure.message] : []));
-      } else if (err instanceof RetryTimedOut && wait.lastFailure) {
-        failure = new RetryTimedOut(`${err.message}; its last connection attempt: ${wait.lastFailure.message}`);
+      } else if (err instanceof RetryTimedOut) {
+        // It may have waited behind another capture's probe without trying itself: the endpoint's last answer then.
+        const last = wait.lastFailure?.message ?? pool.endpoints.find((e) => !e.answering() && e.lastError)?.lastError;
+        if (last) failure = new RetryTimedOut(`${err.message}; the last connection attempt: ${last}`);
       }
       throw lostOn ? this.afterLoss(failure, lostOn) : failure;
     }
