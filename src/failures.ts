@@ -2,7 +2,10 @@
  * The failure kinds a caller can be told about, one wording each: navigation
  * (refused, DNS, redirect loop, TLS, a body still arriving, a busy main
  * thread…), a page or browser that went away mid-capture, a write the file
- * system refused, and shutdown. Every module that fails a capture for one of
+ * system refused, shutdown, and a browser endpoint that could not be
+ * connected to (its HTTP answer or network error in words, with a hint for
+ * the address given: a farm URL or a Chrome debugging address; and a capture
+ * that waited its whole budget for an endpoint). Every module that fails a capture for one of
  * these reasons takes its sentence from here, so the same fault always reads
  * the same way and no internal path (a /proc/self/fd/N name, a temporary
  * file) ever reaches the caller.
@@ -195,5 +198,148 @@ export function pageTooLarge(width: number, height: number, limitPixels: number)
   return (
     `the page is too large to capture as one PNG: ${width} × ${height} device pixels is over the ${limitPixels.toLocaleString('en-US')} pixel limit; ` +
     'capture a shorter page (or lower devicePixelRatio), or capture the a11y tree instead'
+  );
+}
+
+// ------------------------------------------------------ browser endpoints
+
+/**
+ * Why connecting to a browser endpoint failed, as the connection saw it
+ * (src/browser/endpointConnection.ts classifies; the wording is here).
+ * `during` says which request answered: the WebSocket upgrade, or the
+ * `/json/version` look-up of an http(s) address.
+ */
+export type ConnectCause =
+  | { kind: 'http'; status: number; statusText: string; during: 'upgrade' | 'version'; retryAfterMs?: number }
+  | { kind: 'not-websocket'; status: number; statusText: string }
+  | { kind: 'not-devtools'; detail: string }
+  | { kind: 'refused'; address: string; code: string }
+  | { kind: 'reset'; code: string }
+  | { kind: 'unreachable'; address: string; code: string }
+  | { kind: 'timeout'; ms: number }
+  | { kind: 'dns'; host: string; code: string }
+  | { kind: 'tls'; code: string; detail: string }
+  | { kind: 'other'; detail: string };
+
+/**
+ * What the address looks like: a Chrome's own debugging address (an
+ * `http://host:port` with no path or query, or a `ws://…/devtools/browser/<id>`
+ * endpoint) or a farm's (anything else, or any address with
+ * --connect-per-capture). The hint follows it.
+ */
+export type AddressForm = 'chrome' | 'farm';
+
+const STATUS_MEANING: Record<number, string> = {
+  400: 'the farm refused the request as malformed (an unknown or bad query parameter?)',
+  401: 'the credentials were refused',
+  403: 'the credentials may not use this endpoint',
+  404: 'nothing serves a DevTools WebSocket at this path',
+  408: 'the farm gave up on the connection while it waited in its queue',
+  429: "the farm's sessions and queue are full",
+  500: 'the farm failed to start a browser session',
+  502: 'a proxy in front of the farm got no good answer from it',
+  503: 'the farm is not taking sessions now (starting, restarting or overloaded)',
+  504: 'a proxy in front of the farm got no answer from it in time',
+};
+
+function statusLine(status: number, statusText: string): string {
+  const text = statusText.trim();
+  return `HTTP ${status}${text ? ` ${text}` : ''}`;
+}
+
+/** What happened, in words (no advice). */
+export function connectCauseText(cause: ConnectCause): string {
+  switch (cause.kind) {
+    case 'http': {
+      const where = cause.during === 'version' ? 'its /json/version answered' : 'it answered';
+      const meaning = STATUS_MEANING[cause.status] ?? (cause.status >= 500 ? 'the farm failed' : 'not a WebSocket upgrade');
+      const retry = cause.retryAfterMs !== undefined ? ` (it asks to retry after ${Math.round(cause.retryAfterMs / 100) / 10} s)` : '';
+      return `${where} ${statusLine(cause.status, cause.statusText)}: ${meaning}${retry}`;
+    }
+    case 'not-websocket':
+      return `it answered ${statusLine(cause.status, cause.statusText)} instead of switching to a WebSocket: this address is not a DevTools WebSocket endpoint`;
+    case 'not-devtools':
+      return cause.detail;
+    case 'refused':
+      return `the connection was refused (${cause.code}): nothing listens at ${cause.address}`;
+    case 'reset':
+      return `the connection was closed before the DevTools handshake finished (${cause.code})`;
+    case 'unreachable':
+      return `${cause.address} cannot be reached from this machine (${cause.code})`;
+    case 'timeout':
+      return `no answer within ${cause.ms} ms`;
+    case 'dns':
+      return `the host name ${cause.host} could not be resolved (${cause.code})`;
+    case 'tls':
+      return `the TLS handshake failed (${cause.code}${cause.detail ? `: ${cause.detail}` : ''})`;
+    case 'other':
+      return cause.detail;
+  }
+}
+
+const START_CHROME = 'start Chrome with --remote-debugging-port=<port> and pass that address, or drop the attach setting to launch a browser';
+
+/** What to do about it, for the address given. */
+export function connectHint(cause: ConnectCause, form: AddressForm): string {
+  const farm = form === 'farm';
+  switch (cause.kind) {
+    case 'http':
+      switch (cause.status) {
+        case 401:
+        case 403:
+          return farm
+            ? "check the token in the address (its token= parameter) against the farm's own (browserless: its TOKEN setting)"
+            : 'check the credentials in the address';
+        case 404:
+          return farm
+            ? "check the endpoint's path (browserless: ws://host:port/chromium?token=…, or / )"
+            : 'a ws://…/devtools/browser/<id> address changes each time Chrome starts: pass its http://host:port address instead, which finds the current one';
+        case 429:
+          return 'lower --parallel (DESIGN_PLAYBOOK_MAX_PARALLEL) or raise the farm\'s concurrency and queue (browserless: CONCURRENT, QUEUED)';
+        case 408:
+          return "lower --parallel, or raise the farm's queue wait (browserless: TIMEOUT)";
+        case 400:
+          return 'check the query parameters of the address';
+        default:
+          return cause.status >= 500 ? "captures wait for it within their budget; if it lasts, check the farm's logs and health" : 'check that the address is a DevTools WebSocket endpoint';
+      }
+    case 'not-websocket':
+    case 'not-devtools':
+      return farm
+        ? "pass the farm's WebSocket endpoint (browserless: ws://host:port/chromium?token=…) with --ws-endpoint"
+        : 'pass a Chrome debugging address: http://host:port with --browser-url, or its ws://… endpoint with --ws-endpoint';
+    case 'refused':
+    case 'unreachable':
+      return farm ? 'start the farm, or check its address and port; captures wait for it within their budget' : START_CHROME;
+    case 'reset':
+      return farm ? 'the farm (or a proxy in front of it) dropped the connection: it may be restarting' : 'the browser dropped the connection: it may be restarting';
+    case 'timeout':
+      return farm
+        ? 'the farm may be holding the connection in its queue, or a firewall drops it'
+        : 'a browser that is stopped or busy accepts the connection and never answers';
+    case 'dns':
+      return 'check the host name in the address';
+    case 'tls':
+      return farm ? "use ws:// or http:// for a farm without TLS, or fix the farm's certificate" : 'use http:// or ws:// for a Chrome debugging port (it has no TLS)';
+    case 'other':
+      return farm ? 'check the farm is running at that address' : START_CHROME;
+  }
+}
+
+/** One failed connection: `summary` names the endpoint and the cause; `message` adds what to do. */
+export function attachFailure(name: string, source: string, cause: ConnectCause, form: AddressForm): { summary: string; message: string } {
+  const summary = `could not attach to the browser at ${name} (${source}): ${connectCauseText(cause)}`;
+  return { summary, message: `${summary}; ${connectHint(cause, form)}` };
+}
+
+/**
+ * No endpoint of the pool took the capture while its budget lasted: it
+ * waited the whole time. `lastAnswers` are each endpoint's last failure.
+ */
+export function noEndpointAnswered(budgetMs: number, lastAnswers: string[]): string {
+  const last = lastAnswers.length ? ` ${lastAnswers.length === 1 ? 'The last attempt' : 'The last attempts'}: ${lastAnswers.join(' | ')}` : '';
+  return (
+    `no browser endpoint took the capture within its ${budgetMs} ms whole-capture budget (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS): ` +
+    `it waited for one that whole time; nothing was captured.${last}`
   );
 }

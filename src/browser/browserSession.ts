@@ -10,15 +10,20 @@
  * only attaches to targets inside the browser contexts this process created,
  * so the user's own tabs are never touched; on exit it disconnects and never
  * closes the user's browser. A browser that went away is reconnected to on
- * the next capture.
+ * the next capture. The connection itself is opened by endpointConnection.ts
+ * (so a refusal says why); a failure is a BrowserUnavailableError carrying
+ * its cause and whether waiting can fix it, worded by failures.ts with the
+ * address's credentials hidden (redact.ts).
  */
 import * as fs from 'fs';
-import CDP from 'chrome-remote-interface';
 import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer';
-import { attachTarget, captureTimeoutMs, type AttachTarget, type BrowserFlags } from './options';
+import { attachTarget, captureTimeoutMs, connectPerCapture, type AttachTarget, type BrowserFlags } from './options';
 import { BROWSER_CLOSE_MS, BROWSER_EXIT_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, stepWithin, withinOr } from '../deadline';
 import { findBrowser, type FoundBrowser } from './findBrowser';
 import { log } from '../log';
+import { attachFailure, type ConnectCause } from '../failures';
+import { redactKnownSecrets, redactUrl } from '../redact';
+import { addressForm, classifyError, CLOSE_HANDSHAKE_MS, isTransient, openTransport, resolveBrowserUrl, type OpenTransport } from './endpointConnection';
 import { browserEnv, createProfile, sweepStaleProfiles } from './profiles';
 
 export { PROFILE_PREFIX } from './profiles';
@@ -41,12 +46,44 @@ export function launchArgs(env: NodeJS.ProcessEnv = process.env): string[] {
   return args;
 }
 
+/** What a failed connection to an attached browser was (absent for a launch that failed, or shutdown). */
+export interface ConnectFailureDetail {
+  cause: ConnectCause;
+  /** Waiting can fix it (a farm restarting, full, refusing): the pool waits for the endpoint within the capture's budget. */
+  transient: boolean;
+  /** The message without its advice (for log lines). */
+  summary: string;
+}
+
 export class BrowserUnavailableError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly connect?: ConnectFailureDetail,
+  ) {
     super(message);
     this.name = 'BrowserUnavailableError';
   }
+
+  /** The message without its advice. */
+  get summary(): string {
+    return this.connect?.summary ?? this.message;
+  }
+
+  /** Worth waiting for: only a connection failure that waiting can fix. */
+  get transient(): boolean {
+    return this.connect?.transient ?? false;
+  }
 }
+
+/** The failure to attach to `target`, worded for its address form, its credentials hidden. */
+export function attachError(target: AttachTarget, cause: ConnectCause, perCapture: boolean): BrowserUnavailableError {
+  const text = attachFailure(redactUrl(target.url), target.source, cause, addressForm(target, perCapture));
+  const summary = redactKnownSecrets(text.summary, target.url);
+  return new BrowserUnavailableError(redactKnownSecrets(text.message, target.url), { cause, transient: isTransient(cause), summary });
+}
+
+/** How this process introduces itself to a browser endpoint (a farm's logs show it). */
+const USER_AGENT = 'design-playbook-evidence';
 
 export interface SessionDescription {
   mode: 'launch' | 'attach';
@@ -67,6 +104,8 @@ export class BrowserSession {
   private generationCounter = 0;
   private exitHookInstalled = false;
   private spare: { browser: Browser; ready: Promise<{ context: BrowserContext; page: Page }> } | null = null;
+  /** The attached browser's own WebSocket (to wait for it to close on shutdown). */
+  private transport: OpenTransport | null = null;
 
   /** `flags` are read at each start, so the CLI can set them after the session is made. */
   constructor(
@@ -92,7 +131,7 @@ export class BrowserSession {
   /** What this session would use, without starting anything (throws when no browser is found). */
   describe(): SessionDescription {
     const target = this.attachTarget();
-    if (target) return { mode: 'attach', where: target.url, source: target.source };
+    if (target) return { mode: 'attach', where: redactUrl(target.url), source: target.source };
     const found = this.find();
     return { mode: 'launch', where: found.executablePath, source: found.source, headlessShell: found.headlessShell };
   }
@@ -110,26 +149,30 @@ export class BrowserSession {
     return !!this.browser?.connected;
   }
 
-  /** The warm browser, launching or attaching on first use or after it went away. */
-  async acquire(): Promise<Browser> {
+  /**
+   * The warm browser, launching or attaching on first use or after it went
+   * away. `connectMs` bounds opening an attached browser's connection (the
+   * first caller's value holds for a connection already being opened).
+   */
+  async acquire(connectMs: number = captureTimeoutMs(this.env)): Promise<Browser> {
     if (this.shuttingDown) throw new BrowserUnavailableError('the server is shutting down');
     if (this.browser?.connected) return this.browser;
     if (!this.pending) {
-      this.pending = this.start().finally(() => {
+      this.pending = this.start(connectMs).finally(() => {
         this.pending = null;
       });
     }
     return this.pending;
   }
 
-  private async start(): Promise<Browser> {
+  private async start(connectMs: number): Promise<Browser> {
     const target = this.attachTarget();
-    const browser = target ? await this.attach(target) : await this.launch();
+    const browser = target ? await this.attach(target, connectMs) : await this.launch();
     this.browser = browser;
     browser.once('disconnected', () => {
       if (this.browser === browser) this.browser = null;
       this.generationCounter++;
-      if (!this.shuttingDown) log(target ? `attached browser ${target.url} disconnected; the next capture reconnects` : 'browser exited; the next capture launches a new one');
+      if (!this.shuttingDown) log(target ? `attached browser ${redactUrl(target.url)} disconnected; the next capture reconnects` : 'browser exited; the next capture launches a new one');
       void this.removeProfile(browser);
     });
     return browser;
@@ -201,31 +244,39 @@ export class BrowserSession {
     }
   }
 
-  private async attach(target: AttachTarget): Promise<Browser> {
-    let wsEndpoint = target.url;
+  /**
+   * Opens the DevTools connection (an http address resolved through its
+   * /json/version, its query kept), then hands it to Puppeteer. Every
+   * failure is worded with its cause (attachError).
+   */
+  private async attach(target: AttachTarget, connectMs: number): Promise<Browser> {
+    const started = Date.now();
+    const left = () => Math.max(1, connectMs - (Date.now() - started));
+    let transport: OpenTransport | null = null;
     try {
-      if (target.kind === 'browser-url') {
-        const url = new URL(target.url);
-        const secure = url.protocol === 'https:';
-        const port = url.port ? Number(url.port) : secure ? 443 : 80;
-        const version = await CDP.Version({ host: url.hostname, port, secure });
-        if (!version.webSocketDebuggerUrl) throw new Error('its /json/version names no webSocketDebuggerUrl');
-        wsEndpoint = version.webSocketDebuggerUrl;
-      }
+      const wsUrl = target.kind === 'browser-url' ? await resolveBrowserUrl(target.url, left(), USER_AGENT) : target.url;
+      transport = await openTransport(wsUrl, left(), USER_AGENT);
+      if (this.shuttingDown) throw new BrowserUnavailableError('the server is shutting down');
       const browser = await puppeteer.connect({
-        browserWSEndpoint: wsEndpoint,
+        transport,
         defaultViewport: null,
         targetFilter: this.targetFilter,
         protocolTimeout: this.protocolTimeout(),
       });
-      log(`attached to ${target.url} (${target.source})`);
+      this.transport = transport;
+      log(`attached to ${redactUrl(target.url)} (${target.source})`);
       return browser;
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      throw new BrowserUnavailableError(
-        `could not attach to the browser at ${target.url} (${target.source}): ${firstLines(message)}; ` +
-          'start Chrome with --remote-debugging-port=<port> and pass that address, or drop the attach setting to launch a browser',
-      );
+      transport?.close();
+      if (err instanceof BrowserUnavailableError) throw err;
+      let cause: ConnectCause;
+      try {
+        cause = classifyError(err, new URL(target.url), connectMs);
+      } catch {
+        cause = { kind: 'other', detail: err instanceof Error ? err.message : String(err) };
+      }
+      if (cause.kind === 'other') cause = { kind: 'other', detail: redactKnownSecrets(firstLines(cause.detail), target.url) };
+      throw attachError(target, cause, connectPerCapture(this.flags(), this.env));
     }
   }
 
@@ -322,7 +373,11 @@ export class BrowserSession {
       if (context.id && this.ownedContexts.has(context.id)) await context.close().catch(() => undefined);
     }
     this.ownedContexts.clear();
+    const transport = this.transport;
+    this.transport = null;
     await browser.disconnect().catch(() => undefined);
+    // Gone at the other end before this returns: a farm counts its session as ended only when the socket closes.
+    if (transport) await withinOr(transport.closed, CLOSE_HANDSHAKE_MS + 500, undefined);
   }
 
   private async removeProfile(browser: Browser): Promise<void> {

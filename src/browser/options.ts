@@ -3,6 +3,7 @@
  * subcommands alike) and the environment. Flags outrank the environment.
  */
 import { DEFAULT_CAPTURE_TIMEOUT_MS, DEFAULT_SETTLE_MAX_MS, NAVIGATION_BUDGET_MS } from '../deadline';
+import { redactUrl } from '../redact';
 
 export interface BrowserFlags {
   /** --executable-path: the Chrome/Chromium binary to launch. */
@@ -27,13 +28,30 @@ export type AttachTarget = { kind: 'browser-url'; url: string; source: string } 
 
 export const DEFAULT_MAX_PARALLEL = 4;
 
-/** A CDP URL in either form: ws(s):// as is, http(s):// or bare host:port as a browser URL. */
+/**
+ * A CDP URL in either form: ws(s):// as is, http(s):// or bare host:port as a
+ * browser URL. Either form may carry credentials (`?token=…`, userinfo);
+ * they travel with the address (endpointConnection.ts keeps them on the
+ * /json/version look-up) and are hidden wherever the address is printed.
+ */
 export function parseCdpUrl(value: string, source: string): AttachTarget {
   const url = value.trim();
-  if (/^wss?:\/\//i.test(url)) return { kind: 'ws-endpoint', url, source };
-  if (/^https?:\/\//i.test(url)) return { kind: 'browser-url', url, source };
-  if (/^[^/\s]+:\d+$/.test(url)) return { kind: 'browser-url', url: `http://${url}`, source };
-  throw new Error(`${source} must be an http://host:port browser URL or a ws:// endpoint (got '${value}')`);
+  const refuse = (rule: string) => new Error(`${source} must be ${rule} (got '${redactUrl(value)}')`);
+  const form = 'an http://host:port browser URL or a ws:// endpoint';
+  let kind: AttachTarget['kind'];
+  let address = url;
+  if (/^wss?:\/\//i.test(url)) kind = 'ws-endpoint';
+  else if (/^https?:\/\//i.test(url)) kind = 'browser-url';
+  else if (/^[^/\s?#]+:\d+(?:\/?[?][^\s#]*)?$/.test(url)) {
+    kind = 'browser-url';
+    address = `http://${url}`;
+  } else throw refuse(form);
+  try {
+    if (!new URL(address).hostname) throw new Error('no host');
+  } catch {
+    throw refuse(`${form} with a host name`);
+  }
+  return { kind, url: address, source };
 }
 
 /**

@@ -31,6 +31,7 @@ import { captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownErr
 import type { BrowserSession } from './browserSession';
 import { BrowserPool } from './browserPool';
 import { captureTimeoutMs, fixedTime, navigationTimeoutMs, settleMaxMs, type BrowserFlags } from './options';
+import { redactUrl } from '../redact';
 import { PageClock, fixedTimeWarning } from './pageClock';
 import { emulate, LoadWatch, mainThread, navigate } from './pageSetup';
 import { applyFreeze } from './freeze';
@@ -104,7 +105,7 @@ class CaptureRun {
     this.lostKind = kind;
     this.aborted = true;
     const target = this.session.attachTarget();
-    this.rejectLost(kind === 'shutdown' ? new ShutdownError() : new Error(lostDuring(kind, this.stage, target?.url)));
+    this.rejectLost(kind === 'shutdown' ? new ShutdownError() : new Error(lostDuring(kind, this.stage, target ? redactUrl(target.url) : undefined)));
   }
 
   private browserGoneKind(): LostKind {
@@ -373,7 +374,7 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
     const error = err instanceof Error ? err : new Error(String(err));
     if (!session.lostSince(generation)) return error;
     const target = session.attachTarget();
-    return new Error(lostDuring(target ? 'attached-browser-gone' : 'browser-exited', stage, target?.url));
+    return new Error(lostDuring(target ? 'attached-browser-gone' : 'browser-exited', stage, target ? redactUrl(target.url) : undefined));
   }
 
   /** Ends the captures under way (answered with ShutdownError), then closes the browsers. */

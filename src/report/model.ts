@@ -10,6 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { bindingFor, type ManifestEntry } from '../manifest';
 import { sidecarLeaf } from '../execute';
+import { redactSecrets } from '../redact';
 import { probeSidecarSchema, type ProbeSidecar } from '../probe/sidecar';
 import type { Box, FindingRule } from '../probe/face';
 import { parseAriaText, type AriaLine } from './ariaText';
@@ -317,15 +318,16 @@ class ModelBuilder {
       type,
       kind: 'none',
       provider: str(capture.provider),
-      url: str(capture.url),
+      url: redactSecrets(str(capture.url)),
       expected,
       observed,
       result,
-      error: str(entry.raw?.error) || str(capture.error),
+      // A manifest copies what the tool said; an address's credentials stay out of a report that may be shared.
+      error: redactSecrets(str(entry.raw?.error) || str(capture.error)),
       request,
       requestSource: str(entry.requestSource),
       actions: Array.isArray(capture.actions) ? capture.actions : capture.actions !== undefined ? [capture.actions] : [],
-      note: str(capture.note),
+      note: redactSecrets(str(capture.note)),
       file,
       missing: false,
       problem: '',
@@ -420,7 +422,7 @@ export async function buildReportModel(run: RunContents): Promise<ReportModel> {
   for (const fact of run.manifest.facts) {
     let flagged = flaggedByLine.get(fact.line);
     if (!flagged) {
-      const text = fact.line > 0 ? (run.manifestLines[fact.line - 1] ?? '') : '';
+      const text = redactSecrets(fact.line > 0 ? (run.manifestLines[fact.line - 1] ?? '') : '');
       flagged = { line: fact.line, text: text.slice(0, FLAGGED_TEXT_LIMIT), truncated: text.length > FLAGGED_TEXT_LIMIT, facts: [] };
       flaggedByLine.set(fact.line, flagged);
       try {

@@ -319,7 +319,7 @@ describe('a browser that stays connected but answers nothing (SIGSTOP)', () => {
       const { code } = await run.exited;
       expect(code).toBe(0);
       expect(run.results().pop()!.summary).toMatchObject({ captured: 6, failed: 0 });
-      expect(run.stderr()).toContain(`${delta.url} does not answer (could not attach to the browser at ${delta.url}: no answer within 10000 ms)`);
+      expect(run.stderr()).toContain(`${delta.url} does not answer (could not attach to the browser at ${delta.url} (--browser-url): no answer within 10000 ms)`);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
