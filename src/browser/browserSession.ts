@@ -14,7 +14,7 @@
  */
 import * as fs from 'fs';
 import CDP from 'chrome-remote-interface';
-import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer';
+import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer-core';
 import { attachTarget, captureTimeoutMs, type AttachTarget, type BrowserFlags } from './options';
 import { BROWSER_CLOSE_MS, BROWSER_EXIT_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, stepWithin, withinOr } from '../deadline';
 import { findBrowser, type FoundBrowser } from './findBrowser';
