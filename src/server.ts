@@ -5,8 +5,6 @@
  * the contract's). Serving on stdio and shutting down are the program's
  * (src/main.ts).
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -18,20 +16,7 @@ import { runBoundary, type BoundaryOutcome } from './execute';
 import type { CaptureProvider } from './provider';
 import { SERVER_NAME } from './toolDeclaration';
 import { log } from './log';
-
-// The plugin bundle (scripts/bundle.js) defines this at build time: from
-// plugin/server.cjs no package.json sits at a fixed place beside the code.
-declare const BUNDLED_PACKAGE_VERSION: string | undefined;
-
-/** The package's version, for the initialize answer (dist/src/server.js -> package.json). */
-function packageVersion(): string {
-  if (typeof BUNDLED_PACKAGE_VERSION === 'string') return BUNDLED_PACKAGE_VERSION;
-  try {
-    return JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
+import { packageVersion } from './version';
 
 /**
  * `execute` runs one call through the boundary (the program passes its own:
