@@ -29,7 +29,7 @@
 const fs = require('fs');
 const path = require('path');
 const http = require('http');
-const puppeteer = require('puppeteer');
+const puppeteer = require('puppeteer-core');
 const { chromium } = require('playwright-core');
 const { ariaSnapshotText } = require('../dist/cdp/ariaSnapshot.js');
 

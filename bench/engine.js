@@ -15,7 +15,7 @@
  *   node bench/engine.js [--ops 20]
  */
 const http = require('http');
-const puppeteer = require('puppeteer');
+const puppeteer = require('puppeteer-core');
 const engines = require('./lib/engines');
 const { treeCpuMs } = require('./lib/procMemory');
 

@@ -7,7 +7,7 @@
  *   npm run build && node bench/probe.js [iterations]
  */
 const http = require('http');
-const puppeteer = require('puppeteer');
+const puppeteer = require('puppeteer-core');
 const { walkRenderedStyles } = require('../dist/cdp/styleWalker');
 const { compareRenderTokens } = require('../dist/src/probe/comparator');
 

@@ -18,7 +18,7 @@ const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { pathToFileURL } = require('url');
-const puppeteer = require('puppeteer');
+const puppeteer = require('puppeteer-core');
 const { buildReport } = require('../dist/src/report');
 
 const ITERATIONS = Number(process.argv[2] || 5);

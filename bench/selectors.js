@@ -14,7 +14,7 @@
  * Run after `npm run build`: node bench/selectors.js [rounds]
  */
 const http = require('http');
-const puppeteer = require('puppeteer');
+const puppeteer = require('puppeteer-core');
 const { chromium } = require('playwright-core');
 const { resolveSelector, ensureSelectorEngine } = require('../dist/cdp/selectorEngine.js');
 

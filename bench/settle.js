@@ -26,7 +26,7 @@ const os = require('os');
 const path = require('path');
 const http = require('http');
 const { performance } = require('perf_hooks');
-const puppeteer = require('puppeteer');
+const puppeteer = require('puppeteer-core');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js');
 

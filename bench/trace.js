@@ -19,7 +19,7 @@ const os = require('os');
 const path = require('path');
 const http = require('http');
 const { performance } = require('perf_hooks');
-const puppeteer = require('puppeteer');
+const puppeteer = require('puppeteer-core');
 const { chromium } = require('playwright-core');
 const { TraceRecorder } = require('../dist/cdp/trace/recorder.js');
 

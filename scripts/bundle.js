@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds plugin/server.cjs: the whole server (src/bin.ts) and its runtime
-// dependencies (puppeteer, chrome-remote-interface, the MCP SDK, zod, jszip)
+// dependencies (puppeteer-core, chrome-remote-interface, the MCP SDK, zod, jszip)
 // in one CommonJS file, so a plugin host can start the server from a plain
 // clone — no npm install, no build, offline. The file is committed; CI
 // rebuilds it and compares byte for byte (--check), so it cannot drift from
@@ -11,7 +11,7 @@
 //   --out FILE                       write or compare FILE instead (tests)
 //
 // Inputs: the sources, the in-page bundles (regenerated here first), the
-// package.json version, and node_modules as package-lock.json pins them
+// package.json version, and node_modules as the lock file pins them
 // (run `npm ci` first). The same inputs give the same bytes.
 const esbuild = require('esbuild');
 const fs = require('fs');
@@ -25,17 +25,14 @@ const relTarget = path.relative(root, target);
 const REGENERATE = 'npm run bundle';
 
 // Required at run time only on paths the server never takes, and left out of
-// the bundle so it stays small:
-// - typescript: cosmiconfig loads it only to read a TypeScript config file
-//   (.puppeteerrc.ts); puppeteer does not depend on it either, so an npm
-//   install without it behaves the same;
-// - bufferutil, utf-8-validate: optional native speed-ups that ws tries to
-//   load and falls back from when absent.
-const NOT_BUNDLED = ['typescript', 'bufferutil', 'utf-8-validate'];
+// the bundle so it stays small: bufferutil and utf-8-validate, optional native
+// speed-ups that ws tries to load and falls back from when absent.
+const NOT_BUNDLED = ['bufferutil', 'utf-8-validate'];
 
-// The server reports the package version in `initialize`. src/server.ts reads
-// it from package.json relative to dist/ unless BUNDLED_PACKAGE_VERSION is
-// defined: the bundle carries it, so it does not depend on where it sits.
+// The server reports the package version in `initialize` and `--version`.
+// src/version.ts reads it from package.json relative to dist/ unless
+// BUNDLED_PACKAGE_VERSION is defined: the bundle carries it, so it does not
+// depend on where it sits.
 const { version: PACKAGE_VERSION } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 // @puppeteer/browsers uses proxy-agent (and through it a PAC interpreter,

@@ -11,7 +11,7 @@ const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { pathToFileURL } = require('url');
-const puppeteer = require('puppeteer');
+const puppeteer = require('puppeteer-core');
 const { executeCapturePlan, closeBundledBrowser } = require('../dist/src/index');
 const { REPORT_DESIGN } = require('../dist/src/report');
 

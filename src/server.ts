@@ -12,7 +12,6 @@
  * reaches the client (the JSON text, structuredContent, `isError: false`
  * as the original says it, and a resource_link per file written).
  */
-import * as fs from 'fs';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
 import { z } from 'zod';
@@ -36,6 +35,7 @@ import { SERVER_NAME } from './toolDeclaration';
 import { echoJson } from './contract';
 import { isPlainObject } from './values';
 import { log } from './log';
+import { packageVersion } from './version';
 
 /** What the original answered to an initialize that names no protocolVersion (its callers send none, or no params). */
 export const UNNAMED_PROTOCOL_VERSION = '2024-11-05';
@@ -91,20 +91,6 @@ const pingRequest = checkedRequest('ping', PingRequestSchema.shape.params);
 /** A file the call wrote, as a link the client can open. */
 function resourceLink(file: WrittenFile): ResourceLink {
   return { type: 'resource_link', uri: pathToFileURL(file.path).href, name: path.basename(file.path), mimeType: file.mimeType, description: file.description };
-}
-
-// The plugin bundle (scripts/bundle.js) defines this at build time: from
-// plugin/server.cjs no package.json sits at a fixed place beside the code.
-declare const BUNDLED_PACKAGE_VERSION: string | undefined;
-
-/** The package's version, for the initialize answer (dist/src/server.js -> package.json). */
-function packageVersion(): string {
-  if (typeof BUNDLED_PACKAGE_VERSION === 'string') return BUNDLED_PACKAGE_VERSION;
-  try {
-    return JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }
 
 /**

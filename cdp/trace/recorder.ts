@@ -1,4 +1,4 @@
-import type { Page } from 'puppeteer';
+import type { Page } from 'puppeteer-core';
 import type { CdpSession } from '../types';
 import { traceCallFor, type TraceCall, type TracedActionMeta } from './traceCalls';
 import { monotonicClock, type TraceClock } from './clock';

@@ -23,7 +23,7 @@
  * Each action gets ACTION_BUDGET_MS; a failure names the action's index,
  * kind and selector, and why.
  */
-import type { KeyInput, Page } from 'puppeteer';
+import type { KeyInput, Page } from 'puppeteer-core';
 import type { CdpSession } from '../../cdp/types';
 import {
   callEngineOn,

@@ -16,7 +16,7 @@
  * address's credentials hidden (redact.ts).
  */
 import * as fs from 'fs';
-import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer';
+import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer-core';
 import { attachTarget, captureTimeoutMs, connectPerCapture, type AttachTarget, type BrowserFlags } from './options';
 import { BROWSER_CLOSE_MS, BROWSER_EXIT_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, stepWithin, withinOr } from '../deadline';
 import { findBrowser, type FoundBrowser } from './findBrowser';

@@ -19,7 +19,7 @@
 import * as http from 'http';
 import * as https from 'https';
 import WebSocket from 'ws';
-import type { ConnectionTransport } from 'puppeteer';
+import type { ConnectionTransport } from 'puppeteer-core';
 import type { AddressForm, ConnectCause } from '../failures';
 import type { AttachTarget } from './options';
 import { redactKnownSecrets } from '../redact';

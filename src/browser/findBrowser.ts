@@ -4,7 +4,7 @@
  *   2. DESIGN_PLAYBOOK_CHROME_PATH;
  *   3. PUPPETEER_EXECUTABLE_PATH, then CHROME_PATH;
  *   4. the usual system locations;
- *   5. a browser Puppeteer itself installed (its cache).
+ *   5. a browser in Puppeteer's cache (`npx puppeteer browsers install ...`).
  * A path named explicitly (1–3) that does not exist is an error, not a reason
  * to fall through to another browser. Nothing is ever downloaded.
  *
@@ -19,7 +19,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import puppeteer from 'puppeteer';
+import { Browser as CachedBrowser, Cache, detectBrowserPlatform, type InstalledBrowser } from '@puppeteer/browsers';
 
 export interface FoundBrowser {
   executablePath: string;
@@ -97,36 +97,54 @@ function isExecutableFile(p: string): boolean {
   }
 }
 
-/** Browsers in Puppeteer's cache (`npx puppeteer browsers install chrome-headless-shell`), headless shells first, newest build first. */
+/** The browsers looked for in Puppeteer's cache, in order: the headless shell first. */
+const CACHED_BROWSERS = [CachedBrowser.CHROMEHEADLESSSHELL, CachedBrowser.CHROME] as const;
+
+/** Puppeteer's browser cache: PUPPETEER_CACHE_DIR, else ~/.cache/puppeteer (where `npx puppeteer browsers install` puts them). */
+export function puppeteerCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.PUPPETEER_CACHE_DIR || path.join(os.homedir(), '.cache', 'puppeteer');
+}
+
+/**
+ * Browsers in Puppeteer's cache (`npx puppeteer browsers install chrome-headless-shell`)
+ * for this platform: headless shells first, newest build first. The cache's
+ * layout (folders per browser and build, the executable's path inside, the
+ * version order) is read with @puppeteer/browsers, the library that writes it.
+ */
 export function puppeteerInstalledBrowsers(env: NodeJS.ProcessEnv = process.env): string[] {
-  const found: string[] = [];
+  const platform = detectBrowserPlatform();
+  let installed: InstalledBrowser[];
   try {
-    const pinned = puppeteer.executablePath();
-    if (pinned) found.push(pinned);
+    installed = new Cache(puppeteerCacheDir(env)).getInstalledBrowsers();
   } catch {
-    // puppeteer could not compute its pinned path; the cache scan below still runs
+    // an unreadable cache (a damaged .metadata file) holds no browser we can name
+    return [];
   }
-  const cacheDir = env.PUPPETEER_CACHE_DIR || path.join(os.homedir(), '.cache', 'puppeteer');
-  for (const product of ['chrome-headless-shell', 'chrome']) {
-    let builds: string[] = [];
-    try {
-      builds = fs.readdirSync(path.join(cacheDir, product)).sort().reverse();
-    } catch {
-      continue;
-    }
-    for (const build of builds) {
-      const dir = path.join(cacheDir, product, build);
-      const candidates =
-        product === 'chrome'
-          ? ['chrome-linux64/chrome', 'chrome-mac-x64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing',
-             'chrome-mac-arm64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing', 'chrome-win64/chrome.exe']
-          : ['chrome-headless-shell-linux64/chrome-headless-shell', 'chrome-headless-shell-mac-x64/chrome-headless-shell',
-             'chrome-headless-shell-mac-arm64/chrome-headless-shell', 'chrome-headless-shell-win64/chrome-headless-shell.exe'];
-      for (const rel of candidates) found.push(path.join(dir, rel));
-    }
+  return CACHED_BROWSERS.flatMap((browser) =>
+    installed
+      .filter((b) => b.browser === browser && b.platform === platform)
+      .sort((a, b) => compareBuildIds(b.buildId, a.buildId))
+      .map((b) => b.executablePath),
+  );
+}
+
+/**
+ * Orders Chrome build ids (`131.0.6778.85`) part by part, as numbers: 131
+ * after 99. (@puppeteer/browsers' own comparator takes semver only, which a
+ * four-part Chrome version is not.)
+ */
+export function compareBuildIds(a: string, b: string): number {
+  const pa = a.split('.');
+  const pb = b.split('.');
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? '';
+    const y = pb[i] ?? '';
+    const nx = Number(x);
+    const ny = Number(y);
+    const order = x !== '' && y !== '' && Number.isFinite(nx) && Number.isFinite(ny) ? nx - ny : x.localeCompare(y);
+    if (order !== 0) return Math.sign(order);
   }
-  // Headless shells first, Puppeteer's pinned Chrome included among the rest.
-  return [...found.filter(isHeadlessShell), ...found.filter((p) => !isHeadlessShell(p))];
+  return 0;
 }
 
 export function howToGetABrowser(): string {

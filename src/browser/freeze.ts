@@ -8,7 +8,7 @@
  * Content-Security-Policy does not block it, and it adds no node to the DOM
  * the a11y snapshot or trace reads.
  */
-import type { Frame, Page } from 'puppeteer';
+import type { Frame, Page } from 'puppeteer-core';
 import type { Freeze } from '../contract';
 import { DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS, withinOr } from '../deadline';
 import { PageClock } from './pageClock';

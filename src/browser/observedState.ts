@@ -4,7 +4,7 @@
  * one; trimmed. Anything else, or a probe that throws, is `unknown`. Never the
  * requested state.
  */
-import type { Page } from 'puppeteer';
+import type { Page } from 'puppeteer-core';
 import { UNKNOWN_STATE } from '../result';
 import { OBSERVED_STATE_MS, withDeadline } from '../deadline';
 

@@ -20,7 +20,7 @@
  * - between those, nothing moves: the capture's bytes are taken with time
  *   standing still.
  */
-import type { Frame, Page } from 'puppeteer';
+import type { Frame, Page } from 'puppeteer-core';
 import type { CdpSession } from '../../cdp/types';
 import { source as virtualClockSource } from '../../cdp/generated/virtualClock';
 import type { RunOptions, RunReport, VirtualClockConfig } from '../../cdp/injected/virtualClock';

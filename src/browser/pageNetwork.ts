@@ -10,7 +10,7 @@
  * open LONG_REQUEST_MS (a long-poll, a response that streams on). WebSockets
  * are not requests here at all (their frames never hold the clock).
  */
-import type { HTTPRequest, HTTPResponse, Page } from 'puppeteer';
+import type { HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import { LONG_REQUEST_MS } from '../deadline';
 
 /** How many open requests a warning names. */

@@ -11,7 +11,7 @@
  * answers a trivial Runtime.evaluate). An HTTP error status is not a failed
  * capture: the page is captured as served, with a warning naming the status.
  */
-import type { CDPSession, HTTPRequest, HTTPResponse, Page } from 'puppeteer';
+import type { CDPSession, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import type { Freeze, Viewport } from '../contract';
 import { ACTION_BUDGET_MS, DeadlineExceeded, NAVIGATION_BUDGET_MS, withDeadline } from '../deadline';
 import { httpStatusWarning, navigationFailure, navigationTimeout, type LoadDiagnosis } from '../failures';

@@ -21,7 +21,7 @@
  * warnings), so the bytes are staged with context.writeArtifact and the rest
  * is returned as is.
  */
-import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer';
+import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import type { CaptureContext, CaptureProvider, ProviderPayload } from '../provider';
 import type { CaptureRequestSnapshot } from '../contract';
 import type { RuntimeFields } from '../request';

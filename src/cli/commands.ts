@@ -6,6 +6,7 @@
  */
 import type { Program } from './program';
 import { UsageError, BROWSER_FLAGS_HELP } from './args';
+import { packageVersion } from '../version';
 
 export interface Subcommand {
   summary: string;
@@ -52,6 +53,7 @@ Usage:
   design-playbook-evidence [browser flags]   serve MCP (execute_capture_plan) on stdio
 ${commands}
   design-playbook-evidence --help            this help (each subcommand takes --help too)
+  design-playbook-evidence --version         the package version (also -v)
 
 ${BROWSER_FLAGS_HELP}
 Environment: DESIGN_PLAYBOOK_RUN_ROOT, DESIGN_PLAYBOOK_CHROME_PATH, DESIGN_PLAYBOOK_CDP_URL,
@@ -68,6 +70,10 @@ export async function runCommand(rest: string[], program: Program): Promise<numb
   const [command, ...args] = rest;
   if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(usage());
+    return 0;
+  }
+  if (command === '--version' || command === '-v') {
+    process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   const sub = SUBCOMMANDS[command];

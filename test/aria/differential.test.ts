@@ -8,7 +8,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Browser, Page } from 'puppeteer';
+import type { Browser, Page } from 'puppeteer-core';
 import { chromium, type Browser as PwBrowser, type Page as PwPage } from 'playwright-core';
 import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS, launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { ariaSnapshotText } from '../../cdp/ariaSnapshot';

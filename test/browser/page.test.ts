@@ -3,7 +3,7 @@
  * the freeze sheet (even under a strict Content-Security-Policy), the
  * observed_state rule, and the actions' Playwright-like edges.
  */
-import type { Browser, BrowserContext, Page } from 'puppeteer';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { applyFreeze, FREEZE_CSS } from '../../src/browser/freeze';
 import { readObservedState } from '../../src/browser/observedState';

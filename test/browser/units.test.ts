@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { findBrowser, BrowserNotFoundError, isHeadlessShell, puppeteerInstalledBrowsers, systemLocations } from '../../src/browser/findBrowser';
+import { findBrowser, BrowserNotFoundError, compareBuildIds, isHeadlessShell, puppeteerInstalledBrowsers, systemLocations } from '../../src/browser/findBrowser';
 import { attachTarget, parseCdpUrl, captureTimeoutMs, maxParallel } from '../../src/browser/options';
 import { splitKeyCombo } from '../../src/browser/actionRunner';
 import { Limiter } from '../../src/browser/limiter';
@@ -71,7 +71,7 @@ describe('findBrowser', () => {
     expect(isHeadlessShell('/usr/bin/google-chrome')).toBe(false);
   });
 
-  test("Puppeteer's cache: a headless shell before Chrome, newest build first", () => {
+  (process.platform === 'linux' && process.arch === 'x64' ? test : test.skip)("Puppeteer's cache: a headless shell before Chrome, newest build first, this platform's only", () => {
     const cache = fs.mkdtempSync(path.join(dir, 'cache-'));
     const put = (rel: string) => {
       const p = path.join(cache, rel);
@@ -80,16 +80,34 @@ describe('findBrowser', () => {
       fs.chmodSync(p, 0o755);
       return p;
     };
-    put('chrome/linux-130.0.1/chrome-linux64/chrome');
-    const shellOld = put('chrome-headless-shell/linux-129.0.1/chrome-headless-shell-linux64/chrome-headless-shell');
-    const shellNew = put('chrome-headless-shell/linux-131.0.1/chrome-headless-shell-linux64/chrome-headless-shell');
-    const listed = puppeteerInstalledBrowsers({ PUPPETEER_CACHE_DIR: cache }).filter((p) => fs.existsSync(p));
-    expect(listed.slice(0, 2)).toEqual([shellNew, shellOld]);
+    const chrome = put('chrome/linux-130.0.6723.58/chrome-linux64/chrome');
+    // 99 before 131 as text, after it as a version: the newer build comes first.
+    const shellOld = put('chrome-headless-shell/linux-99.0.4844.51/chrome-headless-shell-linux64/chrome-headless-shell');
+    const shellNew = put('chrome-headless-shell/linux-131.0.6778.85/chrome-headless-shell-linux64/chrome-headless-shell');
+    // Another platform's build, and a folder that is no build, are not offered.
+    put('chrome-headless-shell/mac_arm-132.0.6834.83/chrome-headless-shell-mac-arm64/chrome-headless-shell');
+    put('chrome-headless-shell/notabuild/chrome-headless-shell');
+    expect(puppeteerInstalledBrowsers({ PUPPETEER_CACHE_DIR: cache })).toEqual([shellNew, shellOld, chrome]);
     expect(findBrowser({ env: { PUPPETEER_CACHE_DIR: cache }, locations: [] })).toEqual({
       executablePath: shellNew,
       source: "Puppeteer's browser cache",
       headlessShell: true,
     });
+  });
+
+  test('a cache that does not exist or cannot be read offers no browser', () => {
+    expect(puppeteerInstalledBrowsers({ PUPPETEER_CACHE_DIR: path.join(dir, 'no-cache-here') })).toEqual([]);
+    const damaged = fs.mkdtempSync(path.join(dir, 'damaged-'));
+    fs.mkdirSync(path.join(damaged, 'chrome', 'linux-131.0.6778.85'), { recursive: true });
+    fs.writeFileSync(path.join(damaged, 'chrome', '.metadata'), '{not json');
+    expect(puppeteerInstalledBrowsers({ PUPPETEER_CACHE_DIR: damaged })).toEqual([]);
+  });
+
+  test('build ids order part by part as numbers', () => {
+    expect(compareBuildIds('131.0.6778.85', '99.0.4844.51')).toBe(1);
+    expect(compareBuildIds('131.0.6778.9', '131.0.6778.85')).toBe(-1);
+    expect(compareBuildIds('131.0.6778.85', '131.0.6778.85')).toBe(0);
+    expect(compareBuildIds('131.0', '131.0.1')).toBe(-1);
   });
 
   const debianShell = fs.existsSync('/usr/lib/chromium/chromium-headless-shell') && fs.existsSync('/usr/bin/chromium-headless-shell');

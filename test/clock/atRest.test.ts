@@ -9,7 +9,7 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Browser, Page } from 'puppeteer';
+import type { Browser, Page } from 'puppeteer-core';
 import { executeCapturePlan, closeBundledBrowser } from '../../src/index';
 import { PageClock, REST_HORIZON_MS } from '../../src/browser/pageClock';
 import { decodePng } from '../../src/png/decode';

@@ -14,7 +14,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { spawn, type ChildProcess } from 'child_process';
-import puppeteer, { type Browser } from 'puppeteer';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS, servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, launchedBrowser, makeRunRoot, startServer, waitFor, PAGES } from '../e2e/harness';
 import { PuppeteerCaptureProvider } from '../../src/browser/puppeteerProvider';
@@ -148,7 +148,7 @@ test('Page.crash from a second connection while an action waits: failed at once,
     { provider },
   );
   // The capture's page, once it shows the held page: crashed from this test's own connection.
-  let target: import('puppeteer').Target | undefined;
+  let target: import('puppeteer-core').Target | undefined;
   await waitFor(() => !!(target = observer.targets().find((t) => t.type() === 'page' && t.url().endsWith('/hold'))), 30_000, 'the capture page');
   await new Promise((resolve) => setTimeout(resolve, 500)); // the action is waiting now
   const session = await target!.createCDPSession();

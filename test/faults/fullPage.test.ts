@@ -8,7 +8,7 @@
  * strip path; the memory it saves on a real tall page is measured in
  * bench/tall-page.js.
  */
-import type { Browser, Page } from 'puppeteer';
+import type { Browser, Page } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { fullPagePng, measurePage, stripHeight, DEFAULT_LIMITS } from '../../src/browser/captureTypes/fullPage';
 import { decodePng } from '../../src/png/decode';

@@ -10,7 +10,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Browser } from 'puppeteer';
+import type { Browser } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, closedPort, makeRunRoot, PAGES } from '../e2e/harness';
 import { PuppeteerCaptureProvider } from '../../src/browser/puppeteerProvider';

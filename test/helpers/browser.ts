@@ -6,7 +6,7 @@ import * as http from 'http';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { AddressInfo } from 'net';
-import puppeteer, { Browser } from 'puppeteer';
+import puppeteer, { Browser } from 'puppeteer-core';
 import { findBrowser, isHeadlessShell, systemLocations } from '../../src/browser/findBrowser';
 
 /** The browser the runtime itself would launch here (a headless shell when one is installed), unless one is named. */

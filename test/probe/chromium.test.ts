@@ -4,7 +4,7 @@
  * comparator on pages whose computed styles are known. One browser, one page.
  */
 import * as path from 'path';
-import type { Browser, CDPSession, Page } from 'puppeteer';
+import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { walkRenderedStyles, type RenderedElement } from '../../cdp/styleWalker';
 import { renderTokenProbe } from '../../src/probe';

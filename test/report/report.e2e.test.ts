@@ -11,7 +11,7 @@ import * as path from 'path';
 import { execFile } from 'child_process';
 import { pathToFileURL } from 'url';
 import JSZip from 'jszip';
-import type { Browser, Page } from 'puppeteer';
+import type { Browser, Page } from 'puppeteer-core';
 import { CHROMIUM_PATH, launchTestBrowser, type PageServer } from '../helpers/browser';
 import { BIN, type RunningServer } from '../e2e/harness';
 import { generateRun, startRunServices, type GeneratedRun } from './run';

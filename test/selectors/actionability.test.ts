@@ -7,7 +7,7 @@
  * effect on the page, or both fail for the same reason — and ours says it
  * naming the action, the selector and why.
  */
-import type { Browser, BrowserContext, Page } from 'puppeteer';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { chromium, type Browser as PwBrowser, type Page as PwPage } from 'playwright-core';
 import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS, launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { runActions } from '../../src/browser/actionRunner';

@@ -10,7 +10,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Browser, CDPSession, Page } from 'puppeteer';
+import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { chromium, type Browser as PwBrowser, type Page as PwPage } from 'playwright-core';
 import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS, launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { agrees, byForm, comparePage, type Case } from './differential';

@@ -7,7 +7,7 @@
  */
 import * as path from 'path';
 import { buildSync } from 'esbuild';
-import type { CDPSession, Page } from 'puppeteer';
+import type { CDPSession, Page } from 'puppeteer-core';
 import type { Page as PwPage } from 'playwright-core';
 import { evaluateWithEngine } from '../../cdp/selectorEngine';
 import type { GeneratedSelector } from './generateSelectors';

@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { Browser, CDPSession, Page } from 'puppeteer';
+import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { countSelector, ensureSelectorEngine, evaluateWithEngine, nearMisses, resolveSelector, checkSelectorSyntax } from '../../cdp/selectorEngine';
 

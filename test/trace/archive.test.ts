@@ -4,7 +4,7 @@
  * in the archive by sha1, and the page's console and errors are recorded.
  */
 import { createHash } from 'crypto';
-import type { Browser } from 'puppeteer';
+import type { Browser } from 'puppeteer-core';
 import type { CdpSession } from '../../cdp/types';
 import { launchTestBrowser, type PageServer } from '../helpers/browser';
 import { TraceRecorder } from '../../cdp/trace/recorder';

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import JSZip from 'jszip';
-import type { Browser, Page } from 'puppeteer';
+import type { Browser, Page } from 'puppeteer-core';
 import { servePages, type PageServer } from '../helpers/browser';
 import { TraceRecorder, type TraceContextOptions } from '../../cdp/trace/recorder';
 

@@ -5,7 +5,7 @@
  * that encodes the DOM for the viewer.
  */
 import * as path from 'path';
-import type { Browser, Page } from 'puppeteer';
+import type { Browser, Page } from 'puppeteer-core';
 import { launchTestBrowser } from '../helpers/browser';
 import { bundleInjectedModule } from '../helpers/injectedModule';
 

@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { Browser, Frame, Page } from 'puppeteer';
+import type { Browser, Frame, Page } from 'puppeteer-core';
 import { launchTestBrowser, type PageServer } from '../helpers/browser';
 import { FONT_FILE, readTraceZip, recordTrace, serveFixtures, type ParsedTrace, type TestAction } from './harness';
 import { startTraceViewer, type TraceViewer } from './viewer';

@@ -17,7 +17,7 @@
  * size at a device pixel ratio that allows no strip of whole device rows
  * (failures.pageNeedsTiling) — never one unbounded capture.
  */
-import type { CDPSession, Page } from 'puppeteer';
+import type { CDPSession, Page } from 'puppeteer-core';
 import { PngAssembler } from '../../png/assemble';
 import { pageNeedsTiling, pageTooLarge } from '../../failures';
 

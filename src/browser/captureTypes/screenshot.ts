@@ -3,7 +3,7 @@
  * pixel ratio), then the render-token probe on the same frozen page, with the
  * page facts the sidecar records.
  */
-import type { Page, CDPSession } from 'puppeteer';
+import type { Page, CDPSession } from 'puppeteer-core';
 import type { ProbePageFacts } from '../../provider';
 import type { Viewport } from '../../contract';
 import { renderTokenProbe } from '../../probe';

@@ -3,7 +3,7 @@
  * must see the page load), may wrap the navigation and each action, and
  * finishes with the artifact's bytes once the page is frozen.
  */
-import type { Browser, CDPSession, Page } from 'puppeteer';
+import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import type { ProviderPayload } from '../../provider';
 import type { CaptureRequestSnapshot } from '../../contract';
 import type { RuntimeFields } from '../../request';
