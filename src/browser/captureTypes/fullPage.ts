@@ -1,23 +1,32 @@
 /**
- * The full-page PNG, with memory bounded by the tile size rather than the
- * page size.
+ * The full-page PNG, taken as Playwright takes it in Chromium, with memory
+ * bounded by the tile size rather than the page size.
  *
- * A page of at most SINGLE_SHOT_MAX_PIXELS device pixels is captured in one
- * Page.captureScreenshot beyond the viewport, as Puppeteer's fullPage does
- * (fast; the browser holds the bitmap once). A taller page would make the
- * browser hold the whole bitmap several times over (raster, copy, encode) and
- * this process its base64 and bytes: a 1280 × 60,000 page peaked near 1.5 GB
- * of browser memory. So it is captured in horizontal strips of the same
- * capture beyond the viewport, each clipped to its rows, and the strips are
- * joined into one PNG as they arrive (src/png/assemble.ts) — the pixels are
- * those of the single capture, only the memory differs.
+ * The page's size is read from the document as Playwright reads it (the
+ * largest of the scroll, offset and client sizes of <html> and <body>, so a
+ * body that scrolls inside a locked <html> is captured whole), and the shot
+ * is one Page.captureScreenshot of that rectangle at the page's device pixel
+ * ratio, through the capture's own session (its emulation lives there):
+ * within the viewport when the page fits in it, beyond it otherwise (the
+ * browser then lays the page out at its full height for the shot, so fixed
+ * elements sit where the full-height viewport puts them, as in Playwright's
+ * PNG).
+ *
+ * A page of at most SINGLE_SHOT_MAX_PIXELS device pixels is that one capture.
+ * A taller page would make the browser hold the whole bitmap several times
+ * over (raster, copy, encode) and this process its base64 and bytes: a
+ * 1280 × 60,000 page peaked near 1.5 GB of browser memory. So it is captured
+ * in horizontal strips of the same capture beyond the viewport, each clipped
+ * to its rows, and the strips are joined into one PNG as they arrive
+ * (src/png/assemble.ts) — the pixels are those of the single capture, only
+ * the memory differs.
  *
  * Beyond MAX_PAGE_PIXELS the capture fails with a clear error instead of
  * trying (see failures.pageTooLarge); so does a page above the one-capture
  * size at a device pixel ratio that allows no strip of whole device rows
  * (failures.pageNeedsTiling) — never one unbounded capture.
  */
-import type { CDPSession, Page } from 'puppeteer';
+import type { CDPSession } from 'puppeteer';
 import { PngAssembler } from '../../png/assemble';
 import { pageNeedsTiling, pageTooLarge } from '../../failures';
 
@@ -47,8 +56,25 @@ export interface PageSize {
   devicePixelRatio: number;
 }
 
-/** The document's full size, as a capture beyond the viewport sees it. */
+/** The document's full size, in CSS pixels: the largest scroll, offset and client size of <html> and <body>. */
+const DOCUMENT_SIZE = `(() => {
+  const d = document.documentElement, b = document.body;
+  if (!d || !b) return null;
+  return {
+    width: Math.max(b.scrollWidth, d.scrollWidth, b.offsetWidth, d.offsetWidth, b.clientWidth, d.clientWidth),
+    height: Math.max(b.scrollHeight, d.scrollHeight, b.offsetHeight, d.offsetHeight, b.clientHeight, d.clientHeight),
+  };
+})()`;
+
+/**
+ * The page's size as a full-page capture takes it. A document without both
+ * <html> and <body> (an SVG or XML document) is measured by its layout
+ * instead (Playwright would wait for a body that never comes).
+ */
 export async function measurePage(cdp: CDPSession, devicePixelRatio: number): Promise<PageSize> {
+  const reply = await cdp.send('Runtime.evaluate', { expression: DOCUMENT_SIZE, returnByValue: true });
+  const measured = reply.exceptionDetails ? null : (reply.result.value as { width: number; height: number } | null);
+  if (measured && measured.width > 0 && measured.height > 0) return { ...measured, devicePixelRatio };
   const metrics = await cdp.send('Page.getLayoutMetrics');
   const size = metrics.cssContentSize ?? metrics.contentSize;
   return { width: Math.ceil(size.width), height: Math.ceil(size.height), devicePixelRatio };
@@ -68,36 +94,49 @@ export function stripHeight(devicePixelRatio: number, rows: number): number | nu
   return null;
 }
 
-/**
- * One capture beyond the viewport, through the page's own session: the
- * page's emulation (viewport, device pixel ratio) lives there, and a capture
- * through another session would draw at ratio 1 and then reset it.
- */
-async function capture(page: Page, clip?: { x: number; y: number; width: number; height: number }): Promise<Buffer> {
-  const data = clip
-    ? await page.screenshot({ type: 'png', clip, captureBeyondViewport: true, optimizeForSpeed: true })
-    : await page.screenshot({ type: 'png', fullPage: true, captureBeyondViewport: true, optimizeForSpeed: true });
-  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+interface Clip {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
 }
 
-/** The full-page PNG of the capture's page at its device pixel ratio. */
-export async function fullPagePng(page: Page, size: PageSize, limits: FullPageLimits = DEFAULT_LIMITS): Promise<Buffer> {
+/**
+ * One capture of `clip` (CSS pixels) at the page's ratio, through the
+ * session that holds the page's emulation; beyond the viewport unless the
+ * whole page fits in it, as Playwright decides. Fast PNG encoding: the same
+ * pixels, less CPU.
+ */
+async function capture(cdp: CDPSession, clip: Clip, beyondViewport: boolean): Promise<Buffer> {
+  const reply = await cdp.send('Page.captureScreenshot', { format: 'png', clip: { ...clip, scale: 1 }, captureBeyondViewport: beyondViewport, optimizeForSpeed: true });
+  return Buffer.from(reply.data, 'base64');
+}
+
+/** The full-page PNG of the capture's page at its device pixel ratio (`viewport`: the page's CSS viewport). */
+export async function fullPagePng(
+  cdp: CDPSession,
+  size: PageSize,
+  viewport: { width: number; height: number },
+  limits: FullPageLimits = DEFAULT_LIMITS,
+): Promise<Buffer> {
   const { width, height, devicePixelRatio: dpr } = size;
   const deviceWidth = Math.ceil(width * dpr);
   const deviceHeight = Math.ceil(height * dpr);
   const pixels = deviceWidth * deviceHeight;
   if (pixels > limits.maxPagePixels) throw new Error(pageTooLarge(deviceWidth, deviceHeight, limits.maxPagePixels));
-  if (pixels <= limits.singleShotMaxPixels) return capture(page);
+  const beyondViewport = !(width <= viewport.width && height <= viewport.height);
+  const whole = { x: 0, y: 0, width, height };
+  if (pixels <= limits.singleShotMaxPixels) return capture(cdp, whole, beyondViewport);
   const strip = stripHeight(dpr, Math.max(1, Math.floor(limits.tilePixels / deviceWidth)));
   // No seamless strip at this ratio: one capture of the whole page would be unbounded, so it is refused.
   if (strip === null) throw new Error(pageNeedsTiling(deviceWidth, deviceHeight, dpr, limits.singleShotMaxPixels));
-  if (strip >= height) return capture(page);
+  if (strip >= height) return capture(cdp, whole, beyondViewport);
 
   const assembler = new PngAssembler();
   try {
     for (let y = 0; y < height; y += strip) {
       const rows = Math.min(strip, height - y);
-      const tile = await capture(page, { x: 0, y, width, height: rows });
+      const tile = await capture(cdp, { x: 0, y, width, height: rows }, true);
       const last = y + rows >= height;
       await assembler.append(tile, last ? undefined : Math.round(rows * dpr));
     }
