@@ -24,6 +24,7 @@
  * Run after `npm run build`:
  *   node bench/pixel-fidelity.js [DIR|FILE.html]... [--match RE] [--limit N]
  *        [--diff-dir OUT] [--json OUT.json] [--dpr N] [--scheme S] [--executable PATH]
+ *        [--network-idle]   (both sides also wait for network idle: freeze.networkIdle)
  * Default corpus: bench/pixel-corpus. Breadth: test/aria/corpus. Explanations
  * of every remaining class of difference: docs/screenshot-differences.md.
  */
@@ -39,7 +40,7 @@ const { DEFAULT_VIEWPORT, pageViewport, playwrightShot, comparePngs, serveStatic
 const BIN = path.join(__dirname, '..', 'dist', 'src', 'bin.js');
 
 function parseArgs(argv) {
-  const opts = { inputs: [], match: null, limit: Infinity, diffDir: null, json: null, executable: null, base: { ...DEFAULT_VIEWPORT } };
+  const opts = { inputs: [], networkIdle: false, match: null, limit: Infinity, diffDir: null, json: null, executable: null, base: { ...DEFAULT_VIEWPORT } };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => argv[++i];
@@ -47,6 +48,7 @@ function parseArgs(argv) {
     else if (a === '--limit') opts.limit = Number(next());
     else if (a === '--diff-dir') opts.diffDir = path.resolve(next());
     else if (a === '--json') opts.json = path.resolve(next());
+    else if (a === '--network-idle') opts.networkIdle = true;
     else if (a === '--executable') opts.executable = path.resolve(next());
     else if (a === '--dpr') opts.base.devicePixelRatio = Number(next());
     else if (a === '--scheme') opts.base.colorScheme = next();
@@ -88,11 +90,11 @@ async function startOurs(executable) {
   fs.writeFileSync(path.join(runRoot, 'plan.md'), '# pixel fidelity bench\n');
   let n = 0;
   return {
-    async shot(url, viewport) {
+    async shot(url, viewport, networkIdle) {
       const result = await client.callTool(
         {
           name: 'execute_capture_plan',
-          arguments: { schemaVersion: 1, url, type: 'screenshot', state: 'bench', artifact_path: `evidence/shot-${n++}.png`, overwrite: true, viewport, run_root: runRoot },
+          arguments: { schemaVersion: 1, url, type: 'screenshot', state: 'bench', artifact_path: `evidence/shot-${n++}.png`, overwrite: true, viewport, run_root: runRoot, ...(networkIdle ? { freeze: { networkIdle: true } } : {}) },
         },
         undefined,
         { timeout: 180_000 },
@@ -131,11 +133,11 @@ async function main() {
     const url = servers.get(page.root).url(page.name);
     const row = { page: page.name, viewport };
     try {
-      const peer = () => playwrightShot(pw, url, viewport).catch((err) => {
+      const peer = () => playwrightShot(pw, url, viewport, { networkIdle: opts.networkIdle }).catch((err) => {
         throw new Error(`playwright failed: ${err.message}`);
       });
       const first = await peer();
-      const mine = await ours.shot(url, viewport);
+      const mine = await ours.shot(url, viewport, opts.networkIdle);
       const second = await peer();
       const stability = comparePngs(first, second);
       const cmp = comparePngs(mine, first, { withDiff: !!opts.diffDir });

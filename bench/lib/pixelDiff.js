@@ -36,8 +36,11 @@ function pageViewport(html, base = DEFAULT_VIEWPORT) {
   return viewport;
 }
 
-/** What the original adapter did with Playwright, on a launched playwright-core browser. */
-async function playwrightShot(browser, url, viewport) {
+/**
+ * What the original adapter did with Playwright, on a launched playwright-core
+ * browser; `networkIdle` (freeze.networkIdle) also waits for the network to go idle.
+ */
+async function playwrightShot(browser, url, viewport, { networkIdle = false } = {}) {
   const context = await browser.newContext({
     viewport: { width: viewport.width, height: viewport.height },
     deviceScaleFactor: viewport.devicePixelRatio,
@@ -48,6 +51,7 @@ async function playwrightShot(browser, url, viewport) {
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 30_000 });
     await page.addStyleTag({ content: FREEZE_CSS });
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    if (networkIdle) await page.waitForLoadState('networkidle', { timeout: 30_000 });
     return await page.screenshot({ fullPage: true, timeout: 60_000 });
   } finally {
     await context.close().catch(() => undefined);

@@ -26,9 +26,7 @@ export { PROFILE_PREFIX } from './profiles';
 /** Flags for a headless Chromium that must not reach the network on its own. */
 export function launchArgs(env: NodeJS.ProcessEnv = process.env): string[] {
   const args = [
-    // As Playwright launches Chromium: GPU raster on SwiftShader where there is no GPU. With
-    // --disable-gpu, blurs, shadows and anti-aliased edges come out a few pixels different.
-    '--enable-unsafe-swiftshader',
+    '--disable-gpu',
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',

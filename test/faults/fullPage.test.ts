@@ -3,7 +3,8 @@
  * joined PNG decodes to exactly the pixels of the single full-page capture
  * (fixed header, 100vh hero, sticky bar, horizontal overflow, a height that
  * is not a whole number of strips), at device pixel ratios 1, 2 and 1.5; the
- * page keeps its emulation afterwards; a page over the size limit fails with
+ * page keeps its emulation afterwards; a page that grows during its shot is
+ * shot again at its new height; a page over the size limit fails with
  * a clear error. The page is emulated and captured through one session of
  * its own, as the provider does (pageSetup.ts). The limits are lowered here
  * so a small page takes the strip path; the memory it saves on a real tall page is measured in
@@ -11,7 +12,7 @@
  */
 import type { Browser, CDPSession } from 'puppeteer';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
-import { fullPagePng, measurePage, stripHeight, DEFAULT_LIMITS } from '../../src/browser/captureTypes/fullPage';
+import { fullPagePng, measurePage, shootFullPage, stripHeight, DEFAULT_LIMITS } from '../../src/browser/captureTypes/fullPage';
 import { decodePng } from '../../src/png/decode';
 
 jest.setTimeout(120_000);
@@ -138,4 +139,29 @@ test('a page above the one-capture size at a ratio with no whole-row strip fails
   // Below the one-capture size the same ratio is captured as before, in one go.
   await fullPagePng(cdp, { width: 500, height: 300, devicePixelRatio: dpr }, VIEWPORT);
   expect(shots).toBe(1);
+});
+
+test('a page that grows during its shot is shot again at its new height, never cut at the old one', async () => {
+  const { cdp, screenshots, close } = await openTall(1);
+  try {
+    const before = await measurePage(cdp, 1);
+    // Content arrives while the first shot is taken (a response a script inserts).
+    const send = cdp.send.bind(cdp);
+    let grown = false;
+    (cdp as { send: unknown }).send = async (method: string, params?: unknown) => {
+      const reply = await send(method as never, params as never);
+      if (method === 'Page.captureScreenshot' && !grown) {
+        grown = true;
+        await send('Runtime.evaluate', { expression: `document.body.insertAdjacentHTML('afterbegin', '<div style="height:250px;background:#f0f">late</div>')` });
+      }
+      return reply;
+    };
+    const shot = await shootFullPage(cdp, { ...VIEWPORT, devicePixelRatio: 1 });
+    expect(shot.size.height).toBe(before.height + 250);
+    expect(decodePng(shot.bytes).header.height).toBe(before.height + 250);
+    expect(shot.pageDevicePixelRatio).toBe(1);
+    expect(screenshots()).toBe(2);
+  } finally {
+    await close();
+  }
 });

@@ -21,6 +21,10 @@
  * (src/png/assemble.ts) — the pixels are those of the single capture, only
  * the memory differs.
  *
+ * The page is measured again after the shot and shot again when it grew or
+ * shrank meanwhile (shootFullPage), so a page still filling in is never cut
+ * at a stale height.
+ *
  * Beyond MAX_PAGE_PIXELS the capture fails with a clear error instead of
  * trying (see failures.pageTooLarge); so does a page above the one-capture
  * size at a device pixel ratio that allows no strip of whole device rows
@@ -56,15 +60,26 @@ export interface PageSize {
   devicePixelRatio: number;
 }
 
-/** The document's full size, in CSS pixels: the largest scroll, offset and client size of <html> and <body>. */
+/**
+ * The document's full size, in CSS pixels: the largest scroll, offset and
+ * client size of <html> and <body>; with the page's device pixel ratio.
+ */
 const DOCUMENT_SIZE = `(() => {
   const d = document.documentElement, b = document.body;
   if (!d || !b) return null;
   return {
     width: Math.max(b.scrollWidth, d.scrollWidth, b.offsetWidth, d.offsetWidth, b.clientWidth, d.clientWidth),
     height: Math.max(b.scrollHeight, d.scrollHeight, b.offsetHeight, d.offsetHeight, b.clientHeight, d.clientHeight),
+    devicePixelRatio: window.devicePixelRatio,
   };
 })()`;
+
+/** What the document measures now, or null without both <html> and <body>. */
+async function readDocumentSize(cdp: CDPSession): Promise<{ width: number; height: number; devicePixelRatio: number } | null> {
+  const reply = await cdp.send('Runtime.evaluate', { expression: DOCUMENT_SIZE, returnByValue: true });
+  const measured = reply.exceptionDetails ? null : (reply.result.value as { width: number; height: number; devicePixelRatio: number } | null);
+  return measured && measured.width > 0 && measured.height > 0 ? measured : null;
+}
 
 /**
  * The page's size as a full-page capture takes it. A document without both
@@ -72,12 +87,45 @@ const DOCUMENT_SIZE = `(() => {
  * instead (Playwright would wait for a body that never comes).
  */
 export async function measurePage(cdp: CDPSession, devicePixelRatio: number): Promise<PageSize> {
-  const reply = await cdp.send('Runtime.evaluate', { expression: DOCUMENT_SIZE, returnByValue: true });
-  const measured = reply.exceptionDetails ? null : (reply.result.value as { width: number; height: number } | null);
-  if (measured && measured.width > 0 && measured.height > 0) return { ...measured, devicePixelRatio };
+  const measured = await readDocumentSize(cdp);
+  if (measured) return { width: measured.width, height: measured.height, devicePixelRatio };
   const metrics = await cdp.send('Page.getLayoutMetrics');
   const size = metrics.cssContentSize ?? metrics.contentSize;
   return { width: Math.ceil(size.width), height: Math.ceil(size.height), devicePixelRatio };
+}
+
+/** How many times a page that changed size during its shot is shot again. */
+export const RESHOTS = 2;
+
+export interface FullPageShot {
+  bytes: Buffer;
+  /** The size the PNG was cut to, CSS pixels. */
+  size: PageSize;
+  /** window.devicePixelRatio as the page read it after the shot (null: not read). */
+  pageDevicePixelRatio: number | null;
+}
+
+/**
+ * Measures, shoots, and measures again: a page still filling in (content a
+ * script inserts as a response arrives) can grow between the measurement
+ * and the shot, and the PNG would then be cut at the old height, mid-page.
+ * When the size changed the page is shot again at its new size, at most
+ * RESHOTS times. The second measurement also reads the ratio the page
+ * reports, so the common case costs no extra round trip.
+ */
+export async function shootFullPage(
+  cdp: CDPSession,
+  viewport: { width: number; height: number; devicePixelRatio: number },
+  limits: FullPageLimits = DEFAULT_LIMITS,
+): Promise<FullPageShot> {
+  let size = await measurePage(cdp, viewport.devicePixelRatio);
+  for (let attempt = 0; ; attempt++) {
+    const bytes = await fullPagePng(cdp, size, viewport, limits);
+    const after = await readDocumentSize(cdp);
+    const unchanged = !after || (after.width === size.width && after.height === size.height);
+    if (unchanged || attempt >= RESHOTS) return { bytes, size, pageDevicePixelRatio: after ? after.devicePixelRatio : null };
+    size = { width: after.width, height: after.height, devicePixelRatio: viewport.devicePixelRatio };
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * screenshot: a full-page PNG (taken as Playwright takes it, at the requested
- * device pixel ratio; fullPage.ts), then the render-token probe on the same
+ * device pixel ratio, shot again if the page changed size meanwhile;
+ * fullPage.ts), then the render-token probe on the same
  * frozen page, with the page facts the sidecar records. The document size
  * the facts give is the one the PNG was cut to, so the report places boxes
  * on the image it measured.
@@ -10,11 +11,16 @@ import type { ProbePageFacts } from '../../provider';
 import type { Viewport } from '../../contract';
 import { renderTokenProbe } from '../../probe';
 import type { CaptureTypeModule } from './types';
-import { fullPagePng, measurePage, type PageSize } from './fullPage';
+import { shootFullPage, type FullPageShot } from './fullPage';
 
-export async function readPageFacts(page: Page, cdp: CDPSession, viewport: Viewport, size: PageSize): Promise<ProbePageFacts> {
-  const reply = await cdp.send('Runtime.evaluate', { expression: 'window.devicePixelRatio', returnByValue: true });
-  const devicePixelRatio = typeof reply.result.value === 'number' ? reply.result.value : size.devicePixelRatio;
+/** The sidecar's page facts, from the shot itself (its size and the ratio the page read) and the page. */
+export async function readPageFacts(page: Page, cdp: CDPSession, viewport: Viewport, shot: Omit<FullPageShot, 'bytes'>): Promise<ProbePageFacts> {
+  const { size } = shot;
+  let devicePixelRatio = shot.pageDevicePixelRatio;
+  if (devicePixelRatio === null) {
+    const reply = await cdp.send('Runtime.evaluate', { expression: 'window.devicePixelRatio', returnByValue: true });
+    devicePixelRatio = typeof reply.result.value === 'number' ? reply.result.value : size.devicePixelRatio;
+  }
   return {
     finalUrl: page.url(),
     documentSize: { width: size.width, height: size.height },
@@ -27,10 +33,9 @@ export const screenshotCapture: CaptureTypeModule = {
   async start({ page, cdp, request, setStage }) {
     return {
       async finish() {
-        const size = await measurePage(cdp, request.viewport.devicePixelRatio);
-        const bytes = await fullPagePng(cdp, size, request.viewport);
+        const { bytes, ...shot } = await shootFullPage(cdp, request.viewport);
         setStage?.('the render-token probe');
-        const page_facts = await readPageFacts(page, cdp, request.viewport, size);
+        const page_facts = await readPageFacts(page, cdp, request.viewport, shot);
         const render_tokens = await renderTokenProbe(cdp, request.design);
         return { bytes, page_facts, render_tokens };
       },
