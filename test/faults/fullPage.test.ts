@@ -165,3 +165,27 @@ test('a page that grows during its shot is shot again at its new height, never c
     await close();
   }
 });
+
+test("a size change the DOM did not make (the shot's own relayout) keeps the first shot, as Playwright's", async () => {
+  const { cdp, screenshots, close } = await openTall(1);
+  try {
+    const before = await measurePage(cdp, 1);
+    const send = cdp.send.bind(cdp);
+    let changed = false;
+    (cdp as { send: unknown }).send = async (method: string, params?: unknown) => {
+      const reply = await send(method as never, params as never);
+      if (method === 'Page.captureScreenshot' && !changed) {
+        changed = true;
+        // A style rule, not a DOM change: no MutationObserver record, yet the page is 7 px taller.
+        await send('Runtime.evaluate', { expression: `document.styleSheets[0].insertRule('body { padding-bottom: 7px }')` });
+      }
+      return reply;
+    };
+    const shot = await shootFullPage(cdp, { ...VIEWPORT, devicePixelRatio: 1 });
+    expect(await measurePage(cdp, 1)).toEqual({ ...before, height: before.height + 7 });
+    expect(shot.size).toEqual(before);
+    expect(screenshots()).toBe(1);
+  } finally {
+    await close();
+  }
+});

@@ -60,24 +60,48 @@ export interface PageSize {
   devicePixelRatio: number;
 }
 
+interface DocumentReading {
+  width: number;
+  height: number;
+  devicePixelRatio: number;
+  /** Whether the DOM changed since the previous reading (false on the first). */
+  mutated: boolean;
+}
+
 /**
- * The document's full size, in CSS pixels: the largest scroll, offset and
- * client size of <html> and <body>; with the page's device pixel ratio.
+ * The document's full size, in CSS pixels (the largest scroll, offset and
+ * client size of <html> and <body>), the page's device pixel ratio, and
+ * whether the DOM changed since the previous reading: a MutationObserver is
+ * armed at each reading (when `watch`) and read at the next; it lets go of
+ * the page at its first record, so one left armed after the shot costs nothing.
  */
-const DOCUMENT_SIZE = `(() => {
+const documentReading = (watch: boolean) => `(() => {
+  const key = '__designPlaybookShotWatch';
+  const previous = window[key];
+  const mutated = !!(previous && previous.mutated);
+  if (previous) previous.observer.disconnect();
+  if (${watch}) {
+    const next = { mutated: false, observer: null };
+    next.observer = new MutationObserver(() => { next.mutated = true; next.observer.disconnect(); });
+    next.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    Object.defineProperty(window, key, { value: next, configurable: true, enumerable: false, writable: true });
+  } else if (previous) {
+    delete window[key];
+  }
   const d = document.documentElement, b = document.body;
   if (!d || !b) return null;
   return {
     width: Math.max(b.scrollWidth, d.scrollWidth, b.offsetWidth, d.offsetWidth, b.clientWidth, d.clientWidth),
     height: Math.max(b.scrollHeight, d.scrollHeight, b.offsetHeight, d.offsetHeight, b.clientHeight, d.clientHeight),
     devicePixelRatio: window.devicePixelRatio,
+    mutated,
   };
 })()`;
 
 /** What the document measures now, or null without both <html> and <body>. */
-async function readDocumentSize(cdp: CDPSession): Promise<{ width: number; height: number; devicePixelRatio: number } | null> {
-  const reply = await cdp.send('Runtime.evaluate', { expression: DOCUMENT_SIZE, returnByValue: true });
-  const measured = reply.exceptionDetails ? null : (reply.result.value as { width: number; height: number; devicePixelRatio: number } | null);
+async function readDocument(cdp: CDPSession, watch: boolean): Promise<DocumentReading | null> {
+  const reply = await cdp.send('Runtime.evaluate', { expression: documentReading(watch), returnByValue: true });
+  const measured = reply.exceptionDetails ? null : (reply.result.value as DocumentReading | null);
   return measured && measured.width > 0 && measured.height > 0 ? measured : null;
 }
 
@@ -86,8 +110,8 @@ async function readDocumentSize(cdp: CDPSession): Promise<{ width: number; heigh
  * <html> and <body> (an SVG or XML document) is measured by its layout
  * instead (Playwright would wait for a body that never comes).
  */
-export async function measurePage(cdp: CDPSession, devicePixelRatio: number): Promise<PageSize> {
-  const measured = await readDocumentSize(cdp);
+export async function measurePage(cdp: CDPSession, devicePixelRatio: number, watch = false): Promise<PageSize> {
+  const measured = await readDocument(cdp, watch);
   if (measured) return { width: measured.width, height: measured.height, devicePixelRatio };
   const metrics = await cdp.send('Page.getLayoutMetrics');
   const size = metrics.cssContentSize ?? metrics.contentSize;
@@ -109,21 +133,27 @@ export interface FullPageShot {
  * Measures, shoots, and measures again: a page still filling in (content a
  * script inserts as a response arrives) can grow between the measurement
  * and the shot, and the PNG would then be cut at the old height, mid-page.
- * When the size changed the page is shot again at its new size, at most
- * RESHOTS times. The second measurement also reads the ratio the page
- * reports, so the common case costs no extra round trip.
+ * When the DOM changed and with it the size, the page is shot again at its
+ * new size, at most RESHOTS times. A size change with no DOM change is the
+ * shot's own doing (the browser lays the page out at full height for a
+ * capture beyond the viewport, and a few layouts keep a pixel or two of it):
+ * the first shot stands, as Playwright's does. The second reading also gives
+ * the ratio the page reports, so the common case costs no extra round trip.
  */
 export async function shootFullPage(
   cdp: CDPSession,
   viewport: { width: number; height: number; devicePixelRatio: number },
   limits: FullPageLimits = DEFAULT_LIMITS,
 ): Promise<FullPageShot> {
-  let size = await measurePage(cdp, viewport.devicePixelRatio);
+  let size = await measurePage(cdp, viewport.devicePixelRatio, true);
   for (let attempt = 0; ; attempt++) {
     const bytes = await fullPagePng(cdp, size, viewport, limits);
-    const after = await readDocumentSize(cdp);
-    const unchanged = !after || (after.width === size.width && after.height === size.height);
-    if (unchanged || attempt >= RESHOTS) return { bytes, size, pageDevicePixelRatio: after ? after.devicePixelRatio : null };
+    const last = attempt >= RESHOTS;
+    const after = await readDocument(cdp, !last);
+    const grewWithContent = !!after && after.mutated && (after.width !== size.width || after.height !== size.height);
+    if (!grewWithContent || last) {
+      return { bytes, size, pageDevicePixelRatio: after ? after.devicePixelRatio : null };
+    }
     size = { width: after.width, height: after.height, devicePixelRatio: viewport.devicePixelRatio };
   }
 }
