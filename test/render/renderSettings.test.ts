@@ -60,8 +60,9 @@ line four</pre>
 <input id="auto" autofocus>
 </body></html>`;
 
-/** What the page reports about how it is painted (run in the page). */
-function readFacts() {
+/** What the page reports about how it is painted (run in the page, after two frames: autofocus lands in a frame). */
+async function readFacts() {
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   const mq = (q: string) => matchMedia(q).matches;
   const box = (id: string) => {
     const r = document.getElementById(id)!.getBoundingClientRect();
