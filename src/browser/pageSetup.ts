@@ -42,20 +42,24 @@ export const MAIN_THREAD_PROBE_MS = 1_000;
  *     attached browser paints none either);
  *   - the window resized to the viewport (fitWindow).
  * In child frames rendered by another process (cross-site frames) the media
- * and the font families are set again, as Playwright does in each frame's
- * session; metrics and focus belong to the page.
+ * and the font families are set again (frameSettings), as Playwright does in
+ * each frame's session; metrics, focus and scrollbars belong to the page.
  */
-export function renderSettings(viewport: Viewport, platform: FontPlatform): Array<[string, object]> {
+function pageSettings(viewport: Viewport): Array<[string, object]> {
   const { width, height, devicePixelRatio: deviceScaleFactor } = viewport;
   return [
     [
       'Emulation.setDeviceMetricsOverride',
       { mobile: false, width, height, deviceScaleFactor, screenWidth: width, screenHeight: height, screenOrientation: { angle: 0, type: 'landscapePrimary' } },
     ],
-    ...frameSettings(viewport, platform),
     ['Emulation.setFocusEmulationEnabled', { enabled: true }],
     ['Emulation.setScrollbarsHidden', { hidden: true }],
   ];
+}
+
+/** Sends `settings` on `session`, all at once. */
+function sendAll(session: CDPSession, settings: Array<[string, object]>): Promise<unknown[]> {
+  return Promise.all(settings.map(([method, params]) => session.send(method as never, params as never)));
 }
 
 /**
@@ -104,15 +108,11 @@ function browserPlatform(browser: Browser): Promise<FontPlatform> {
   return known;
 }
 
-/** Sends `settings` to a cross-site child frame's session and to the frames it embeds in turn. */
+/** Gives each cross-site child frame's session the frame settings, and the frames it embeds in turn. */
 function followChildFrames(session: CDPSession, viewport: Viewport, platform: Promise<FontPlatform>): Promise<unknown> {
   session.on(CDPSessionEvent.SessionAttached, (child: CDPSession) => {
     void (async () => {
-      const settings = frameSettings(viewport, await platform);
-      await Promise.all([
-        ...settings.map(([method, params]) => child.send(method as never, params as never)),
-        followChildFrames(child, viewport, platform),
-      ]);
+      await Promise.all([sendAll(child, frameSettings(viewport, await platform)), followChildFrames(child, viewport, platform)]);
     })().catch(() => undefined); // a frame that went away before its settings arrived needs none
   });
   return session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true, filter: [{ type: 'iframe' }] } as Protocol.Target.SetAutoAttachRequest);
@@ -128,11 +128,12 @@ export async function emulate(page: Page, cdp: CDPSession, viewport: Viewport): 
   // would: window.open answers null, target=_blank links and forms stay put); one that still does
   // (a frame this script missed) is closed at once.
   page.on('popup', (popup) => void popup?.close().catch(() => undefined));
+  // An attached browser's OS is asked once (its user agent); only the font families wait for it.
   const platform = browserPlatform(page.browser());
-  const settings = renderSettings(viewport, await platform);
   await Promise.all([
     page.evaluateOnNewDocument(blockPopups),
-    ...settings.map(([method, params]) => cdp.send(method as never, params as never)),
+    sendAll(cdp, pageSettings(viewport)),
+    platform.then((os) => sendAll(cdp, frameSettings(viewport, os))),
     followChildFrames(cdp, viewport, platform),
     fitWindow(cdp, viewport),
   ]);

@@ -5,7 +5,7 @@
  * — the height of a <pre>, the width of the generic families, the hover and
  * pointer media, focus, the screen and window size, scrollbars, the media
  * defaults, a cross-site frame's fonts and scheme. Then the same per-page
- * settings on a browser started without our flags (as an attached one is):
+ * settings on a browser started without our flags and attached to:
  * everything but hover/pointer still matches, and hover is left as that
  * browser reports it (docs/browser.md, "Render settings").
  */
@@ -16,6 +16,7 @@ import { CHROMIUM_PATH, servePages, type PageServer } from '../helpers/browser';
 import { isHeadlessShell } from '../../src/browser/findBrowser';
 import { launchArgs } from '../../src/browser/browserSession';
 import { emulate } from '../../src/browser/pageSetup';
+import { DEFAULT_FONT_FAMILIES, fontPlatform } from '../../src/browser/defaultFonts';
 import type { Viewport } from '../../src/contract';
 
 jest.setTimeout(180_000);
@@ -209,11 +210,17 @@ async function waitForFrame<T>(find: () => T | undefined): Promise<T> {
   throw new Error('frame never attached');
 }
 
-describe('a browser started without our flags (as an attached one is)', () => {
+describe('an attached browser started without our flags', () => {
   let mine: Awaited<ReturnType<typeof ourFacts>>;
   let theirs: Awaited<ReturnType<typeof ourFacts>>;
   beforeAll(async () => {
-    [mine, theirs] = await Promise.all([ourFacts(bare, LIGHT), playwrightFacts(LIGHT)]);
+    // Connected, not launched by us: its OS is read from its user agent.
+    const attached = await puppeteer.connect({ browserWSEndpoint: bare.wsEndpoint(), defaultViewport: null });
+    try {
+      [mine, theirs] = await Promise.all([ourFacts(attached, LIGHT), playwrightFacts(LIGHT)]);
+    } finally {
+      await attached.disconnect();
+    }
   });
 
   test('per-page settings still give the same fonts, focus, screen, window and no scrollbars', () => {
@@ -247,4 +254,14 @@ test('the launch flag is what makes hover match, and emulate() does not undo it 
   expect(await hoverAfter(async (page) => emulate(page, await page.createCDPSession(), LIGHT))).toBe(true);
   // What Puppeteer's setViewport sends alongside the metrics: hover falls back to what the embedder reported.
   expect(await hoverAfter(async (page) => void (await (await page.createCDPSession()).send('Emulation.setTouchEmulationEnabled', { enabled: false })))).toBe(false);
+});
+
+test("the font table follows the browser's OS as its user agent names it", () => {
+  expect(fontPlatform('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/146.0.0.0 Safari/537.36')).toBe('linux');
+  expect(fontPlatform('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/146.0.0.0 Safari/537.36')).toBe('mac');
+  expect(fontPlatform('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/146.0.0.0 Safari/537.36')).toBe('win');
+  expect(DEFAULT_FONT_FAMILIES.linux.fontFamilies.fixed).toBe('Monospace');
+  expect(DEFAULT_FONT_FAMILIES.mac.fontFamilies.fixed).toBe('Courier');
+  expect(DEFAULT_FONT_FAMILIES.win.fontFamilies.fixed).toBe('Consolas');
+  expect(DEFAULT_FONT_FAMILIES.win.forScripts?.find((s) => s.script === 'jpan')?.fontFamilies.fixed).toBe('MS Gothic');
 });
