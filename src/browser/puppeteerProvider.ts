@@ -163,8 +163,9 @@ class CaptureRun {
     this.watchPage(page);
     this.check();
     this.stage = "the page's set-up (viewport, colour scheme, clock)";
-    await emulate(page, request.viewport);
+    // The capture's own session carries the page's emulation, so it takes the screenshot too (pageSetup.ts).
     this.cdp = await page.createCDPSession();
+    await emulate(page, this.cdp, request.viewport);
     this.check();
     const fixed = fixedTime(this.flags, this.env);
     if (request.freeze.enabled) {
