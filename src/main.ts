@@ -19,7 +19,7 @@ import { DualFramingStdioTransport } from './transport';
 import { withDeadline } from './deadline';
 import { sweepStaleProfiles, sweepStaleSingletonFolders, SINGLETON_PREFIX } from './browser/profiles';
 import { SERVER_NAME } from './toolDeclaration';
-import { takeBrowserFlags, UsageError } from './cli/args';
+import { browserFlagsFrom, takeBrowserFlags, UsageError } from './cli/args';
 import { runCommand, usage } from './cli/commands';
 import type { Program } from './cli/program';
 import { log } from './log';
@@ -153,13 +153,7 @@ export async function runMain(argv: string[]): Promise<number | undefined> {
   try {
     const taken = takeBrowserFlags(argv);
     rest = taken.rest;
-    browserFlags = {
-      executablePath: taken.browser['executable-path'],
-      browserUrls: taken.browser['browser-url'],
-      wsEndpoints: taken.browser['ws-endpoint'],
-      connectPerCapture: taken.browser['connect-per-capture'],
-      fixedTime: taken.browser['fixed-time'],
-    };
+    browserFlags = browserFlagsFrom(taken.browser);
     // A malformed fixed clock stops the start (doctor reports it instead), rather than failing every capture later.
     if (taken.rest[0] !== 'doctor') {
       try {

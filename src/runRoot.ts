@@ -6,6 +6,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { envValue } from './settings';
 
 export const RUN_MARKERS = ['plan.md', 'point-back.md'] as const;
 /** Relative DESIGN_PLAYBOOK_RUN_ROOT values resolve against the cwd at process start. */
@@ -54,7 +55,7 @@ export function resolveRunRoot(argument: unknown, env: NodeJS.ProcessEnv = proce
     }
     return { ok: true, root: path.resolve(root), source: 'run_root', warnings: [] };
   }
-  const configured = env.DESIGN_PLAYBOOK_RUN_ROOT;
+  const configured = envValue(env, 'runRoot');
   if (configured !== undefined && configured !== '' && configured !== '.') {
     const root = path.resolve(START_CWD, configured);
     if (!isDirectory(root)) {

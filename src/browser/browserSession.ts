@@ -25,6 +25,7 @@ import { attachFailure, type ConnectCause } from '../failures';
 import { redactKnownSecrets, redactUrl } from '../redact';
 import { addressForm, classifyError, CLOSE_HANDSHAKE_MS, isTransient, openTransport, resolveBrowserUrl, type OpenTransport } from './endpointConnection';
 import { browserEnv, createProfile, sweepStaleProfiles } from './profiles';
+import { envValue } from '../settings';
 
 export { PROFILE_PREFIX } from './profiles';
 
@@ -44,7 +45,7 @@ export function launchArgs(env: NodeJS.ProcessEnv = process.env): string[] {
   ];
   // Chromium refuses to start its sandbox as root (containers, CI).
   if (typeof process.getuid === 'function' && process.getuid() === 0) args.push('--no-sandbox');
-  const extra = env.DESIGN_PLAYBOOK_CHROME_ARGS;
+  const extra = envValue(env, 'chromeArgs');
   if (extra && extra.trim()) args.push(...extra.trim().split(/\s+/));
   return args;
 }

@@ -19,6 +19,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { ENVIRONMENT, envValue, type EnvKey } from '../settings';
 import { Browser as CachedBrowser, Cache, detectBrowserPlatform, type InstalledBrowser } from '@puppeteer/browsers';
 
 export interface FoundBrowser {
@@ -102,7 +103,7 @@ const CACHED_BROWSERS = [CachedBrowser.CHROMEHEADLESSSHELL, CachedBrowser.CHROME
 
 /** Puppeteer's browser cache: PUPPETEER_CACHE_DIR, else ~/.cache/puppeteer (where `npx puppeteer browsers install` puts them). */
 export function puppeteerCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.PUPPETEER_CACHE_DIR || path.join(os.homedir(), '.cache', 'puppeteer');
+  return envValue(env, 'puppeteerCacheDir') || path.join(os.homedir(), '.cache', 'puppeteer');
 }
 
 /**
@@ -167,13 +168,14 @@ export interface FindOptions {
 }
 
 /** The environment variables that name a browser, in the order they are read (after --executable-path). */
-export const BROWSER_PATH_VARIABLES = ['DESIGN_PLAYBOOK_CHROME_PATH', 'PUPPETEER_EXECUTABLE_PATH', 'CHROME_PATH'] as const;
+const BROWSER_PATH_SETTINGS: readonly EnvKey[] = ['chromePath', 'puppeteerExecutablePath', 'chromePathFallback'];
+export const BROWSER_PATH_VARIABLES: readonly string[] = BROWSER_PATH_SETTINGS.map((key) => ENVIRONMENT[key].name);
 
 export function findBrowser(options: FindOptions = {}): FoundBrowser {
   const env = options.env ?? process.env;
   const explicit: Array<[string | undefined, string]> = [
     [options.executablePath, '--executable-path'],
-    ...BROWSER_PATH_VARIABLES.map((name): [string | undefined, string] => [env[name], name]),
+    ...BROWSER_PATH_SETTINGS.map((key): [string | undefined, string] => [envValue(env, key), ENVIRONMENT[key].name]),
   ];
   for (const [value, source] of explicit) {
     if (!value || !value.trim()) continue;

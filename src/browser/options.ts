@@ -1,32 +1,18 @@
 /**
  * How the bundled provider reaches a browser: the CLI flags (server mode and
  * subcommands alike) and the environment. Flags outrank the environment.
+ * Which flags and variables exist is src/settings.ts's; the reading and
+ * checking of their values is here.
  */
 import { DEFAULT_CAPTURE_TIMEOUT_MS, DEFAULT_SETTLE_MAX_MS, NAVIGATION_BUDGET_MS } from '../deadline';
 import { redactUrl } from '../redact';
+import { DEFAULT_MAX_PARALLEL, ENVIRONMENT, envValue, type BrowserFlags, type EnvKey } from '../settings';
 
-export interface BrowserFlags {
-  /** --executable-path: the Chrome/Chromium binary to launch. */
-  executablePath?: string;
-  /** --browser-url http://host:port (repeatable): attach, resolving the WebSocket through /json/version. */
-  browserUrls?: string[];
-  /** --ws-endpoint ws://… (repeatable): attach directly. */
-  wsEndpoints?: string[];
-  /** One --browser-url, as library callers set it before the pool (kept; same as a one-entry browserUrls). */
-  browserUrl?: string;
-  /** One --ws-endpoint (kept; same as a one-entry wsEndpoints). */
-  wsEndpoint?: string;
-  /** --connect-per-capture: connect, capture, disconnect (services that hand out a browser per connection). */
-  connectPerCapture?: boolean;
-  /** Captures at once per browser (the batch runner's --parallel); outranks DESIGN_PLAYBOOK_MAX_PARALLEL. */
-  parallel?: number;
-  /** --fixed-time <ISO 8601 instant>: start every capture's Date there and seed Math.random. */
-  fixedTime?: string;
-}
+export type { BrowserFlags } from '../settings';
 
 export type AttachTarget = { kind: 'browser-url'; url: string; source: string } | { kind: 'ws-endpoint'; url: string; source: string };
 
-export const DEFAULT_MAX_PARALLEL = 4;
+export { DEFAULT_MAX_PARALLEL } from '../settings';
 
 /**
  * A CDP URL in either form: ws(s):// as is, http(s):// or bare host:port as a
@@ -66,10 +52,10 @@ export function attachTargets(given: BrowserFlags, env: NodeJS.ProcessEnv = proc
   ];
   const targets = fromFlags.length
     ? fromFlags
-    : (env.DESIGN_PLAYBOOK_CDP_URL ?? '')
+    : (envValue(env, 'cdpUrl') ?? '')
         .split(',')
         .filter((entry) => entry.trim())
-        .map((entry) => parseCdpUrl(entry, 'DESIGN_PLAYBOOK_CDP_URL'));
+        .map((entry) => parseCdpUrl(entry, ENVIRONMENT.cdpUrl.name));
   const seen = new Set<string>();
   return targets.filter((t) => !seen.has(t.url) && seen.add(t.url));
 }
@@ -82,11 +68,12 @@ export function attachTarget(given: BrowserFlags, env: NodeJS.ProcessEnv = proce
 /** --connect-per-capture, or DESIGN_PLAYBOOK_CONNECT_PER_CAPTURE=1. */
 export function connectPerCapture(given: BrowserFlags, env: NodeJS.ProcessEnv = process.env): boolean {
   if (given.connectPerCapture) return true;
-  return /^(1|true|yes)$/i.test((env.DESIGN_PLAYBOOK_CONNECT_PER_CAPTURE ?? '').trim());
+  return /^(1|true|yes)$/i.test((envValue(env, 'connectPerCapture') ?? '').trim());
 }
 
-function positiveIntegerEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
+function positiveIntegerEnv(env: NodeJS.ProcessEnv, key: EnvKey, fallback: number): number {
+  const raw = envValue(env, key);
+  const name = ENVIRONMENT[key].name;
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) {
@@ -98,18 +85,18 @@ function positiveIntegerEnv(env: NodeJS.ProcessEnv, name: string, fallback: numb
 
 /** The whole-capture budget (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS, default 60000). */
 export function captureTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  return positiveIntegerEnv(env, 'DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS', DEFAULT_CAPTURE_TIMEOUT_MS);
+  return positiveIntegerEnv(env, 'captureTimeoutMs', DEFAULT_CAPTURE_TIMEOUT_MS);
 }
 
 /** The page load's budget (DESIGN_PLAYBOOK_NAVIGATION_TIMEOUT_MS, default NAVIGATION_BUDGET_MS). */
 export function navigationTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  return positiveIntegerEnv(env, 'DESIGN_PLAYBOOK_NAVIGATION_TIMEOUT_MS', NAVIGATION_BUDGET_MS);
+  return positiveIntegerEnv(env, 'navigationTimeoutMs', NAVIGATION_BUDGET_MS);
 }
 
 /** How many captures run at once (--parallel, else DESIGN_PLAYBOOK_MAX_PARALLEL, default 4). */
 export function maxParallel(env: NodeJS.ProcessEnv = process.env, given: BrowserFlags = {}): number {
   if (given.parallel !== undefined) return given.parallel;
-  return positiveIntegerEnv(env, 'DESIGN_PLAYBOOK_MAX_PARALLEL', DEFAULT_MAX_PARALLEL);
+  return positiveIntegerEnv(env, 'maxParallel', DEFAULT_MAX_PARALLEL);
 }
 
 /** A fixed clock the operator asked for: every capture's Date starts at `epochMs`. */
@@ -145,12 +132,12 @@ export function parseFixedTime(value: string, source: string): FixedTime {
 /** The fixed clock in force (--fixed-time outranks DESIGN_PLAYBOOK_FIXED_TIME); null = pages see the real date. Throws on a malformed value. */
 export function fixedTime(given: BrowserFlags = {}, env: NodeJS.ProcessEnv = process.env): FixedTime | null {
   if (given.fixedTime !== undefined) return parseFixedTime(given.fixedTime, '--fixed-time');
-  const fromEnv = env.DESIGN_PLAYBOOK_FIXED_TIME;
-  if (fromEnv !== undefined && fromEnv.trim() !== '') return parseFixedTime(fromEnv, 'DESIGN_PLAYBOOK_FIXED_TIME');
+  const fromEnv = envValue(env, 'fixedTime');
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return parseFixedTime(fromEnv, ENVIRONMENT.fixedTime.name);
   return null;
 }
 
 /** Page time the settle may run before the capture takes the page as it stands (DESIGN_PLAYBOOK_SETTLE_MAX_MS, default 5000). */
 export function settleMaxMs(env: NodeJS.ProcessEnv = process.env): number {
-  return positiveIntegerEnv(env, 'DESIGN_PLAYBOOK_SETTLE_MAX_MS', DEFAULT_SETTLE_MAX_MS);
+  return positiveIntegerEnv(env, 'settleMaxMs', DEFAULT_SETTLE_MAX_MS);
 }

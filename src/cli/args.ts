@@ -1,7 +1,10 @@
 /**
  * A small flag parser for the subcommands: `--name value`, `--name=value`,
- * boolean `--name`, repeatable flags. Unknown flags are errors.
+ * boolean `--name`, repeatable flags. Unknown flags are errors. Which flags
+ * exist, and their help, are src/settings.ts's FLAGS.
  */
+import { browserFlagSettings, flagsOf, type BrowserFlags, type Command, type FlagSetting } from '../settings';
+
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
@@ -55,33 +58,33 @@ export function single(flags: ParsedFlags, name: string): string | undefined {
   return flags.values[name]?.[0];
 }
 
-/** Browser flags every mode accepts (server and subcommands). */
-export const BROWSER_FLAG_NAMES = ['executable-path', 'browser-url', 'ws-endpoint', 'connect-per-capture', 'fixed-time'] as const;
-
-export interface TakenBrowserFlags {
-  'executable-path'?: string;
-  /** Repeatable: a pool of browsers. */
-  'browser-url': string[];
-  'ws-endpoint': string[];
-  'connect-per-capture': boolean;
-  'fixed-time'?: string;
+/** The parser spec of `command`'s own flags (the browser flags are taken out before, by takeBrowserFlags). */
+export function flagSpec(command: Command): Record<string, FlagSpec> {
+  return Object.fromEntries(flagsOf(command, { browser: false }).map((f) => [f.name, { value: f.value !== undefined, repeat: f.repeat }]));
 }
 
-/** Takes the browser flags out of argv, wherever they appear. */
+/** Browser flags as taken from argv, by flag name: a switch is a boolean, a repeatable flag a list. */
+export type TakenBrowserFlags = Record<string, string | string[] | boolean | undefined>;
+
+/** Takes the browser flags (FLAGS rows with `browser`) out of argv, wherever they appear. */
 export function takeBrowserFlags(argv: string[]): { browser: TakenBrowserFlags; rest: string[] } {
-  const browser: TakenBrowserFlags = { 'browser-url': [], 'ws-endpoint': [], 'connect-per-capture': false };
+  const settings = browserFlagSettings();
+  const browser: TakenBrowserFlags = {};
+  for (const f of settings) if (f.value === undefined) browser[f.name] = false;
+  else if (f.repeat) browser[f.name] = [];
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
-    const name = match?.[1];
-    if (!match || !name || !(BROWSER_FLAG_NAMES as readonly string[]).includes(name)) {
+    const flag = match && settings.find((f) => f.name === match[1]);
+    if (!match || !flag) {
       rest.push(arg);
       continue;
     }
-    if (name === 'connect-per-capture') {
-      if (match[2] !== undefined) throw new UsageError('--connect-per-capture takes no value');
-      browser['connect-per-capture'] = true;
+    const name = flag.name;
+    if (flag.value === undefined) {
+      if (match[2] !== undefined) throw new UsageError(`--${name} takes no value`);
+      browser[name] = true;
       continue;
     }
     let value = match[2];
@@ -90,24 +93,51 @@ export function takeBrowserFlags(argv: string[]): { browser: TakenBrowserFlags; 
       value = argv[++i];
     }
     if (!value.trim()) throw new UsageError(`--${name} needs a non-empty value`);
-    if (name === 'executable-path' || name === 'fixed-time') browser[name] = value;
-    else browser[name as 'browser-url' | 'ws-endpoint'].push(value);
+    if (flag.repeat) (browser[name] as string[]).push(value);
+    else browser[name] = value;
   }
   return { browser, rest };
 }
 
-export const BROWSER_FLAGS_HELP = `Browser (every mode):
-  --executable-path PATH   Chrome/Chromium to launch (else DESIGN_PLAYBOOK_CHROME_PATH,
-                           PUPPETEER_EXECUTABLE_PATH, CHROME_PATH, system locations,
-                           Puppeteer's browser cache)
-  --browser-url URL        attach to a running Chrome: http://127.0.0.1:9222
-  --ws-endpoint URL        attach to a running Chrome: ws://127.0.0.1:9222/devtools/browser/…
-                           (or set DESIGN_PLAYBOOK_CDP_URL to either form)
-                           Both repeat: a pool of browsers, each capture on the least
-                           loaded (DESIGN_PLAYBOOK_CDP_URL takes a comma-separated list)
-  --connect-per-capture    connect, capture, disconnect: for services that hand out
-                           a fresh browser per connection (DESIGN_PLAYBOOK_CONNECT_PER_CAPTURE=1)
-  --fixed-time INSTANT     start every capture's Date at this ISO 8601 instant
-                           (2026-01-01T09:00:00Z) and seed Math.random, for
-                           byte-identical evidence (or DESIGN_PLAYBOOK_FIXED_TIME)
-`;
+/** The BrowserFlags the taken flags stand for. */
+export function browserFlagsFrom(taken: TakenBrowserFlags): BrowserFlags {
+  const flags: Record<string, unknown> = {};
+  for (const f of browserFlagSettings()) if (f.browser) flags[f.browser] = taken[f.name];
+  return flags as BrowserFlags;
+}
+
+/** Help lines for `flags`: `  --name VALUE   meaning (default …)`, wrapped. */
+export function flagHelp(flags: readonly FlagSetting[]): string {
+  return helpRows(flagRows(flags));
+}
+
+/** Each flag as a help row: `--name VALUE` and its meaning with its default. */
+export function flagRows(flags: readonly FlagSetting[]): Array<[string, string]> {
+  return flags.map((f) => [`--${f.name}${f.value ? ` ${f.value}` : ''}`, f.default === undefined ? f.meaning : `${f.meaning} (default ${f.default})`]);
+}
+
+/** Two-column help: each head, then its text wrapped beside it. */
+export function helpRows(rows: ReadonlyArray<readonly [string, string]>): string {
+  const width = Math.max(...rows.map(([head]) => head.length)) + 3;
+  const lines: string[] = [];
+  for (const [head, text] of rows) wrap(text, HELP_WIDTH - 2 - width).forEach((line, n) => lines.push(`  ${(n === 0 ? head : '').padEnd(width)}${line}`));
+  return lines.join('\n') + '\n';
+}
+
+const HELP_WIDTH = 92;
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** The browser flags' help, which every command's help ends with. */
+export const BROWSER_FLAGS_HELP = `Browser (every mode):\n${flagHelp(browserFlagSettings())}`;

@@ -6,52 +6,20 @@
  */
 import * as path from 'path';
 import type { Program } from './program';
-import { COLOR_SCHEMES, echoJson } from '../contract';
-import { CAPTURE_TYPES } from '../request';
+import { echoJson } from '../contract';
 import { ToolInputError } from '../errors';
-import { parseFlags, single, UsageError, BROWSER_FLAGS_HELP, type FlagSpec } from './args';
+import { flagHelp, flagSpec, parseFlags, single, UsageError, BROWSER_FLAGS_HELP } from './args';
+import { flagsOf } from '../settings';
 
 export const CAPTURE_USAGE = `Usage: design-playbook-evidence capture --url URL --out evidence/NAME [options]
 
 Captures one artifact and prints the result payload (JSON) on stdout.
 Exit status: 0 captured, 1 failed, 2 usage or argument error.
 
-  --url URL              page to capture (http(s)://, file://, about:)
-  --type TYPE            ${CAPTURE_TYPES.map((t) => `'${t}'`).join(', ')} (default screenshot)
-  --out PATH             artifact_path under evidence/, e.g. evidence/home.png
-  --state S              the expected state (intent only; default "default")
-  --action JSON          an action object, repeatable, in order:
-                           --action '{"do":"click","selector":"#save"}'
-                         (a JSON array of actions is accepted too)
-  --viewport WxH[@DPR]   default 1280x800@1
-  --color-scheme S       ${COLOR_SCHEMES.join(', ')} (default light)
-  --run-root DIR         run folder holding plan.md or point-back.md
-                         (else DESIGN_PLAYBOOK_RUN_ROOT, else the working directory)
-  --design JSON          declared token scales, e.g. '{"fontSizes":[14,16],"radii":[4,8]}'
-  --overwrite            replace an existing artifact
-  --no-freeze            skip the freeze (animations, fonts)
-  --no-wait-fonts        do not wait for web fonts
-  --network-idle         wait for network idle after load and after the actions
-  --help                 this help
-
+${flagHelp(flagsOf('capture', { browser: false }))}
 ${BROWSER_FLAGS_HELP}`;
 
-const SPEC: Record<string, FlagSpec> = {
-  url: { value: true },
-  type: { value: true },
-  out: { value: true },
-  state: { value: true },
-  action: { value: true, repeat: true },
-  viewport: { value: true },
-  'color-scheme': { value: true },
-  'run-root': { value: true },
-  design: { value: true },
-  overwrite: { value: false },
-  'no-freeze': { value: false },
-  'no-wait-fonts': { value: false },
-  'network-idle': { value: false },
-  help: { value: false },
-};
+const SPEC = flagSpec('capture');
 
 export function parseViewportFlag(text: string): { width: number; height: number; devicePixelRatio: number } {
   const match = /^\s*(\d+)\s*[xX×]\s*(\d+)\s*(?:@\s*([0-9]*\.?[0-9]+)\s*x?)?\s*$/.exec(text);

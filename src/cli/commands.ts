@@ -5,7 +5,8 @@
  * subcommand the Program it built.
  */
 import type { Program } from './program';
-import { UsageError, BROWSER_FLAGS_HELP } from './args';
+import { UsageError, BROWSER_FLAGS_HELP, helpRows } from './args';
+import { ENVIRONMENT, isFlag, type EnvSetting } from '../settings';
 import { packageVersion } from '../version';
 
 export interface Subcommand {
@@ -52,14 +53,18 @@ export function usage(): string {
 Usage:
   design-playbook-evidence [browser flags]   serve MCP (execute_capture_plan) on stdio
 ${commands}
-  design-playbook-evidence --help            this help (each subcommand takes --help too)
+  design-playbook-evidence --help            this help (each subcommand takes --help too; also -h)
   design-playbook-evidence --version         the package version (also -v)
 
 ${BROWSER_FLAGS_HELP}
-Environment: DESIGN_PLAYBOOK_RUN_ROOT, DESIGN_PLAYBOOK_CHROME_PATH, DESIGN_PLAYBOOK_CDP_URL,
-DESIGN_PLAYBOOK_MAX_PARALLEL (default 4), DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS (default 60000),
-DESIGN_PLAYBOOK_FIXED_TIME (an ISO 8601 instant: a fixed clock for every capture).
-`;
+Environment (flags outrank it; \`doctor\` shows what is in force):
+${environmentHelp()}`;
+}
+
+/** One line per environment variable: its name, then what it does and its default. */
+function environmentHelp(): string {
+  const settings: EnvSetting[] = Object.values(ENVIRONMENT);
+  return helpRows(settings.map((e) => [e.name, `${e.meaning.replace(/`/g, '')}${e.default ? ` (default: ${e.default})` : ''}`]));
 }
 
 /** Kept for callers of the foundation's name. */
@@ -68,11 +73,11 @@ export const USAGE = usage();
 /** Runs the subcommand `rest` names (the browser flags already taken out); returns the exit code. */
 export async function runCommand(rest: string[], program: Program): Promise<number> {
   const [command, ...args] = rest;
-  if (command === '--help' || command === '-h' || command === 'help') {
+  if (isFlag(command, 'help') || command === 'help') {
     process.stdout.write(usage());
     return 0;
   }
-  if (command === '--version' || command === '-v') {
+  if (isFlag(command, 'version')) {
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }

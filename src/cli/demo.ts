@@ -16,7 +16,8 @@ import type { Program } from './program';
 import type { CaptureResult } from '../result';
 import { echoJson } from '../contract';
 import { buildReport } from '../report';
-import { parseFlags, single, BROWSER_FLAGS_HELP } from './args';
+import { flagHelp, flagSpec, parseFlags, single, BROWSER_FLAGS_HELP } from './args';
+import { flagsOf } from '../settings';
 
 export const DEMO_USAGE = `Usage: design-playbook-evidence demo [--out DIR] [--file]
 
@@ -27,10 +28,7 @@ Playwright trace of filling in the form. Then, as an orchestrator would, it
 writes evidence/manifest.jsonl binding each capture to a criterion, and
 builds the run report (report/index.html).
 
-  --out DIR   the demo run folder (default ./demo-run; plan.md marks it)
-  --file      load the page from file:// instead of a 127.0.0.1 server
-  --help      this help
-
+${flagHelp(flagsOf('demo', { browser: false }))}
 ${BROWSER_FLAGS_HELP}`;
 
 /** The design tokens the demo page declares in its style sheet. */
@@ -165,7 +163,7 @@ export function demoManifestLine(capture: DemoCapture, result: CaptureResult, ts
 }
 
 export async function runDemo(argv: string[], program: Program): Promise<number> {
-  const flags = parseFlags(argv, { out: { value: true }, file: { value: false }, help: { value: false } });
+  const flags = parseFlags(argv, flagSpec('demo'));
   if (flags.switches.has('help')) {
     process.stdout.write(DEMO_USAGE);
     return 0;

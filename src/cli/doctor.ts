@@ -2,7 +2,8 @@
  * `design-playbook-evidence doctor`: which browser a capture would use (path,
  * where it was found, its version), whether it launches (or, when attaching,
  * whether the address answers), and where captures would land (run root and
- * its markers). Exits 0 when a capture could run, 1 otherwise.
+ * its markers), and every setting in force with where it came from. Exits 0
+ * when a capture could run, 1 otherwise.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -11,7 +12,9 @@ import { resolveRunRoot, RUN_MARKERS } from '../runRoot';
 import { BrowserSession } from '../browser/browserSession';
 import { captureTimeoutMs, fixedTime, maxParallel, type BrowserFlags } from '../browser/options';
 import type { Program } from './program';
-import { parseFlags, BROWSER_FLAGS_HELP } from './args';
+import { flagHelp, flagSpec, parseFlags, BROWSER_FLAGS_HELP } from './args';
+import { flagsOf, settingsInForce, type SettingInForce } from '../settings';
+import { redactUrl } from '../redact';
 
 export const DOCTOR_USAGE = `Usage: design-playbook-evidence doctor [--json]
 
@@ -20,9 +23,7 @@ launches or the attach address answers, and where captures would land
 (run root, run markers) and the clock captures run on (fixed or real date).
 Exit status 0 when a capture could run, 1 otherwise.
 
-  --json   print the report as JSON
-  --help   this help
-
+${flagHelp(flagsOf('doctor', { browser: false }))}
 ${BROWSER_FLAGS_HELP}`;
 
 export interface DoctorReport {
@@ -48,6 +49,8 @@ export interface DoctorReport {
   limits: { maxParallel: number; captureTimeoutMs: number };
   /** The fixed clock (--fixed-time / DESIGN_PLAYBOOK_FIXED_TIME): null when pages see the real date. */
   clock: { fixedTime: string | null; source?: string; error?: string };
+  /** Every setting of src/settings.ts's ENVIRONMENT: its value in force and where it came from (a flag, the variable, the default). */
+  settings: SettingInForce[];
 }
 
 function binaryVersion(executable: string): Promise<string | undefined> {
@@ -111,6 +114,7 @@ export async function doctorReport(
     runRoot,
     limits: { maxParallel: maxParallel(env), captureTimeoutMs: captureTimeoutMs(env) },
     clock,
+    settings: settingsInForce(flags, env, (key, value) => (key === 'cdpUrl' ? value.split(',').map((url) => redactUrl(url.trim())).join(',') : value)),
   };
 }
 
@@ -138,12 +142,18 @@ export function formatDoctorReport(report: DoctorReport): string {
   if (c.error) lines.push(`clock:     NOT USABLE — ${c.error}`);
   else if (c.fixedTime) lines.push(`clock:     fixed at ${c.fixedTime} (from ${c.source}): Date starts there and Math.random is seeded in every capture`);
   else lines.push(`clock:     virtual while frozen; pages see the real date (--fixed-time or DESIGN_PLAYBOOK_FIXED_TIME fixes it)`);
+  lines.push('settings:');
+  const width = Math.max(...report.settings.map((setting) => setting.name.length)) + 2;
+  for (const setting of report.settings) {
+    const shown = setting.from !== 'default' ? `${setting.value} (from ${setting.from})` : setting.value ? `unset: ${setting.value}` : 'unset';
+    lines.push(`  ${setting.name.padEnd(width)}${shown}`);
+  }
   lines.push(report.ok ? 'ready: captures can run' : 'not ready: fix the lines above');
   return lines.join('\n') + '\n';
 }
 
 export async function runDoctor(argv: string[], program: Program): Promise<number> {
-  const flags = parseFlags(argv, { json: { value: false }, help: { value: false } });
+  const flags = parseFlags(argv, flagSpec('doctor'));
   if (flags.switches.has('help')) {
     process.stdout.write(DOCTOR_USAGE);
     return 0;

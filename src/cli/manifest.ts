@@ -9,11 +9,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { readManifest } from '../manifest';
+import { flagsOf, isFlag } from '../settings';
+import { flagHelp } from './args';
 
 export const MANIFEST_USAGE = `Usage:
   design-playbook-evidence manifest check <path/to/manifest.jsonl> [--json]
   (a run root or its evidence/ folder names the manifest.jsonl inside it)
-`;
+
+${flagHelp(flagsOf('manifest check', { browser: false }))}`;
 
 /** A run root or an evidence/ folder stands for the manifest inside it. */
 function manifestFile(given: string): string {
@@ -28,12 +31,12 @@ function manifestFile(given: string): string {
 
 export function runManifestCli(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): number {
   const [sub, ...rest] = argv;
-  if (sub === '--help' || sub === '-h' || rest.includes('--help') || rest.includes('-h')) {
+  if ([sub, ...rest].some((arg) => isFlag(arg, 'help'))) {
     out.write(MANIFEST_USAGE);
     return 0;
   }
-  const json = rest.includes('--json');
-  const paths = rest.filter((a) => a !== '--json');
+  const json = rest.some((arg) => isFlag(arg, 'json'));
+  const paths = rest.filter((arg) => !isFlag(arg, 'json'));
   if (sub !== 'check' || paths.length !== 1) {
     err.write(MANIFEST_USAGE);
     return 2;

@@ -9,7 +9,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { resolveRunRoot } from '../runRoot';
 import { buildReport, ReportOutputError } from '../report';
-import { parseFlags, single, UsageError } from './args';
+import { flagRows, flagSpec, helpRows, parseFlags, single, UsageError } from './args';
+import { ENVIRONMENT, flagsOf } from '../settings';
 
 export const REPORT_USAGE = `Usage: design-playbook-evidence report [RUN_ROOT] [--out DIR]
 
@@ -17,15 +18,13 @@ Reads RUN_ROOT/evidence/ (the manifest.jsonl lines and every evidence file)
 and writes a static HTML report that opens offline from file://, then prints
 the path of its index.html. Nothing under evidence/ is written or changed.
 
-  RUN_ROOT    the run folder (it holds plan.md or point-back.md); default:
-              DESIGN_PLAYBOOK_RUN_ROOT, else the current folder
-  --out DIR   where to write the report (default RUN_ROOT/report); replaced
-              on each build, so it must be new, empty or an earlier report
-  --help      this help
-`;
+${helpRows([
+  ['RUN_ROOT', `the run folder (it holds plan.md or point-back.md); default: ${ENVIRONMENT.runRoot.name}, else the current folder`],
+  ...flagRows(flagsOf('report', { browser: false })),
+])}`;
 
 export async function runReportCli(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
-  const flags = parseFlags(argv, { out: { value: true }, help: { value: false } });
+  const flags = parseFlags(argv, flagSpec('report'));
   if (flags.switches.has('help')) {
     out.write(REPORT_USAGE);
     return 0;

@@ -7,7 +7,8 @@
  * or the command line could not be read, 130 interrupted.
  */
 import * as path from 'path';
-import { parseFlags, single, UsageError, BROWSER_FLAGS_HELP, type FlagSpec } from './args';
+import { flagRows, flagSpec, helpRows, parseFlags, single, UsageError, BROWSER_FLAGS_HELP } from './args';
+import { ENVIRONMENT, flagsOf } from '../settings';
 import { readPlan, PlanUnreadable } from '../batch/plan';
 import { BatchRun, type BatchSummary, type LineResult } from '../batch/runner';
 import { ProgressReporter, formatDuration } from '../batch/progress';
@@ -29,15 +30,7 @@ stdout   one JSON line per plan line, in the order they finish:
            {"summary": {lines, captured, failed, skipped, not_run, interrupted, ...}}
 stderr   progress: a live line on a terminal, else a plain line every few seconds
 
-  PLAN.jsonl         the plan file ('-' reads standard input)
-  --run-root DIR     run folder holding plan.md or point-back.md, for lines
-                     without their own run_root (else DESIGN_PLAYBOOK_RUN_ROOT,
-                     else the working directory)
-  --parallel N       captures at once per browser (default DESIGN_PLAYBOOK_MAX_PARALLEL, else 4);
-                     with several --browser-url/--ws-endpoint, N on each
-  --skip-existing    skip lines whose artifact is already there (re-run a half-finished plan)
-  --help             this help
-
+${helpRows([['PLAN.jsonl', "the plan file ('-' reads standard input)"], ...flagRows(flagsOf('run', { browser: false }))])}
 Ctrl-C stops starting new lines and lets the captures in flight finish; a
 second Ctrl-C abandons them (nothing partial is written); a third leaves at
 once (lines still in flight count as not run). The summary is printed each
@@ -54,12 +47,7 @@ could not be read (or a usage error), 130 interrupted.
 
 ${BROWSER_FLAGS_HELP}`;
 
-const SPEC: Record<string, FlagSpec> = {
-  'run-root': { value: true },
-  parallel: { value: true },
-  'skip-existing': { value: false },
-  help: { value: false },
-};
+const SPEC = flagSpec('run');
 
 /** Once abandoned, captures get this long to fail after their browser is closed before the summary is printed anyway. */
 const ABANDON_GRACE_MS = 15_000;
@@ -82,7 +70,7 @@ function runRootEnv(dir: string | undefined): NodeJS.ProcessEnv {
   const absolute = path.resolve(dir);
   const checked = resolveRunRoot(absolute, process.env);
   if (!checked.ok) throw new UsageError(`--run-root: ${checked.error}`);
-  return { ...process.env, DESIGN_PLAYBOOK_RUN_ROOT: checked.root };
+  return { ...process.env, [ENVIRONMENT.runRoot.name]: checked.root };
 }
 
 function exitStatus(summary: BatchSummary): number {
