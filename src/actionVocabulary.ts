@@ -24,6 +24,37 @@ export const ACTION_KINDS = [
 ] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
+/** One action's fields, as the parser reads them: `required` names must be given, an `alias` is read when its field is absent. */
+export interface ActionSpec {
+  required: readonly string[];
+  optional: readonly string[];
+  /** field -> the other name it may be given under. */
+  aliases?: Readonly<Record<string, string>>;
+  /** What it does on the page, in a few words (how each waits is src/browser/actionRunner.ts's). */
+  does: string;
+}
+
+/**
+ * What each action takes, for the docs (the README's Actions table) and the
+ * test that holds parseAction to it (test/foundation/actionVocabulary.test.ts).
+ */
+export const ACTION_SPECS: Readonly<Record<ActionKind, ActionSpec>> = {
+  click: { required: ['selector'], optional: [], does: 'clicks the first match once it is actionable' },
+  fill: { required: ['selector', 'value'], optional: [], aliases: { value: 'text' }, does: "replaces an editable field's value, as one text input" },
+  type: { required: ['selector', 'value'], optional: [], aliases: { value: 'text' }, does: 'clicks the first match, then types the text key by key' },
+  press: {
+    required: ['key'],
+    optional: ['selector'],
+    aliases: { key: 'value' },
+    does: 'presses a key or combination (`Enter`, `Shift+Tab`, `ControlOrMeta+a`), in the match when a selector is given (focused first)',
+  },
+  select_option: { required: ['selector', 'value|label'], optional: [], does: 'chooses the option of a `<select>` with that value or label' },
+  wait_for_selector: { required: ['selector'], optional: [], does: 'waits until the first match is visible' },
+  wait_for_state: { required: ['state'], optional: ['selector'], does: 'waits until an element (inside the selector) with `data-state` equal to state is visible' },
+  wait: { required: [], optional: ['ms'], aliases: { ms: 'timeout_ms' }, does: `lets ms of page time pass (default ${DEFAULT_WAIT_MS}, at most ${ACTION_BUDGET_MS})` },
+  sleep: { required: [], optional: ['ms'], aliases: { ms: 'timeout_ms' }, does: 'the same as wait' },
+};
+
 export type CaptureAction =
   | { do: 'click'; selector: string }
   | { do: 'fill' | 'type'; selector: string; value: string }
