@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the two MCP clients the wire tests speak to besides the TypeScript
-# SDK: the MCP Inspector CLI (test/wire/inspector.test.ts) and the Python SDK
-# client (test/wire/pythonClient.test.ts). Neither is a project dependency
+# SDK: the MCP Inspector CLI (test/wire/inspector.e2e.test.ts) and the Python SDK
+# client (test/wire/pythonClient.e2e.test.ts). Neither is a project dependency
 # (the Inspector brings a 110 MB web UI; the Python SDK is not npm). Each is
 # installed under $DPE_CLIENTS_DIR (default /tmp/dpe-clients) and its
 # location printed as an environment assignment for the caller to export;

@@ -1,6 +1,6 @@
 /**
  * The runtime line check (no ajv) and the committed JSON Schema must agree on
- * every line, not only on the hand-picked cases in schema.test.ts: this test
+ * every line, not only on the hand-picked cases in schema.e2e.test.ts: this test
  * mutates the field line at random paths with values from a pool (seeded, so
  * a failure reproduces) and requires both verdicts to match.
  */

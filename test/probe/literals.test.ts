@@ -1,6 +1,6 @@
 /**
  * Literal reading, one test per rule of the seed with the literals it names.
- * The Chromium oracle for the same rules is in chromium.test.ts.
+ * The Chromium oracle for the same rules is in chromium.browser.test.ts.
  */
 import { classifyColorLiteral, classifyPxLiteral, serializeChannel, trimCssWhitespace } from '../../src/probe/literals';
 

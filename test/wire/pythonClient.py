@@ -1,4 +1,4 @@
-"""The server as the MCP Python SDK's stdio client sees it (test/wire/pythonClient.test.ts runs this).
+"""The server as the MCP Python SDK's stdio client sees it (test/wire/pythonClient.e2e.test.ts runs this).
 
 argv: a JSON object {"command", "args", "cwd", "calls": [tool arguments, ...]}.
 Prints one JSON object: the negotiated protocol version, the tool listing and

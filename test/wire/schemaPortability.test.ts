@@ -1,7 +1,7 @@
 /**
  * The tool's schemas pass the MCP Inspector's `--strict` portability checks
  * (restated in ./schemaPortability.ts; the Inspector itself runs in
- * ./inspector.test.ts when installed), and the portable spelling accepts
+ * ./inspector.e2e.test.ts when installed), and the portable spelling accepts
  * exactly what zod's own spelling accepted.
  */
 import { z } from 'zod';

@@ -22,7 +22,7 @@ function pythonWithSdk(): string | null {
 
 const python = pythonWithSdk();
 const maybe = python ? test : test.skip;
-if (!python) process.stderr.write('pythonClient.test.ts: no Python with the mcp package here; set DESIGN_PLAYBOOK_PYTHON to run it\n');
+if (!python) process.stderr.write('pythonClient.e2e.test.ts: no Python with the mcp package here; set DESIGN_PLAYBOOK_PYTHON to run it\n');
 
 let runRoot: string;
 beforeAll(() => {

@@ -8,7 +8,7 @@
  * fonts, hover media, focus, screen size, a cross-site frame, dark scheme at
  * DPR 2) and the full-page capture (a fixed header, a page several
  * viewports tall; the page tiled in strips, 23,600 px, is in the bench only:
- * test/faults/fullPage.test.ts holds the strips to the single capture).
+ * test/faults/fullPage.browser.test.ts holds the strips to the single capture).
  */
 import * as fs from 'fs';
 import * as path from 'path';

@@ -166,7 +166,7 @@ describe('JSON-RPC errors keep the server serving', () => {
 });
 
 describe('initialize and ping', () => {
-  // Versions the server does not support are answered with the newest (test/wire/callers.test.ts).
+  // Versions the server does not support are answered with the newest (test/wire/callers.e2e.test.ts).
   test.each(['2025-06-18', '2024-11-05'])('initialize echoes protocolVersion %s and names the server', async (version) => {
     const server = start();
     server.write(newlineFrame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { ...INIT_PARAMS, protocolVersion: version } }));

@@ -30,7 +30,7 @@ function inspectorLauncher(): string | null {
 
 const launcher = inspectorLauncher();
 const maybe = launcher ? test : test.skip;
-if (!launcher) process.stderr.write('inspector.test.ts: the MCP Inspector is not installed here; set DESIGN_PLAYBOOK_INSPECTOR to run it\n');
+if (!launcher) process.stderr.write('inspector.e2e.test.ts: the MCP Inspector is not installed here; set DESIGN_PLAYBOOK_INSPECTOR to run it\n');
 
 let base: string;
 beforeAll(() => {

@@ -33,7 +33,7 @@ test('requiring the library prints nothing and starts no server', () => {
   expect(run.stdout).toBe('');
 });
 
-test('.mcp.json runs the committed plugin bundle and forwards DESIGN_PLAYBOOK_RUN_ROOT by name (rules: test/plugin/manifests.test.ts)', () => {
+test('.mcp.json runs the committed plugin bundle and forwards DESIGN_PLAYBOOK_RUN_ROOT by name (rules: test/plugin/manifests.e2e.test.ts)', () => {
   const config = JSON.parse(fs.readFileSync(path.join(REPO, '.mcp.json'), 'utf8'));
   const server = config.mcpServers['design-playbook-evidence'];
   expect([server.command, ...(server.args ?? [])].join(' ')).toBe('node ${CLAUDE_PLUGIN_ROOT}/plugin/server.cjs');
