@@ -7,7 +7,8 @@
  * the same way and no internal path (a /proc/self/fd/N name, a temporary
  * file) ever reaches the caller.
  *
- * Action wording (`actions[N] <do> '<selector>': <why>`) is the action
+ * Action wording (`actions[N] <do> '<selector>': <why>`, and what the page
+ * runtime's codes — `not-visible`, `intercepted` — read as) is the action
  * runner's; what a crash says inside it is this module's.
  */
 
@@ -20,6 +21,14 @@ export class ShutdownError extends Error {
   constructor() {
     super(SHUTDOWN_MESSAGE);
     this.name = 'ShutdownError';
+  }
+}
+
+/** A capture its caller cancelled (its request's signal fired) before it finished; `during` names the step. */
+export class CaptureCancelled extends Error {
+  constructor(during: string) {
+    super(`the capture was cancelled by its caller during ${during}; nothing was captured`);
+    this.name = 'CaptureCancelled';
   }
 }
 

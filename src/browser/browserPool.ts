@@ -28,6 +28,7 @@ import { BrowserSession, BrowserUnavailableError } from './browserSession';
 import { Endpoint, EndpointPool, type Lease } from './endpointPool';
 import { attachTargets, captureTimeoutMs, connectPerCapture, maxParallel, type AttachTarget, type BrowserFlags } from './options';
 import { withDeadline } from '../deadline';
+import { classifyProtocolError } from '../../cdp/protocolErrors';
 import { log } from '../log';
 
 export const LAUNCHED_ENDPOINT_NAME = 'the launched browser';
@@ -39,10 +40,9 @@ export const ATTACHED_SHUTDOWN_MS = 5_000;
 /** Longest wait for an attached endpoint to connect (at most the capture budget; with a connection per capture, the budget). */
 export const CONNECT_MS = 10_000;
 
-/** Puppeteer's "<method> timed out" (its protocolTimeout), by name or by wording. */
+/** Puppeteer's "<method> timed out" (its protocolTimeout). */
 function isProtocolTimeout(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  return err.name === 'TimeoutError' || (err.name === 'ProtocolError' && /timed out/i.test(err.message)) || /\bProtocol error\b.*timed out/i.test(err.message);
+  return err instanceof Error && classifyProtocolError(err) === 'timed-out';
 }
 
 interface EndpointSetup {

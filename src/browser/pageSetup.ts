@@ -13,11 +13,8 @@
  */
 import type { CDPSession, HTTPRequest, HTTPResponse, Page } from 'puppeteer';
 import type { Freeze, Viewport } from '../contract';
-import { ACTION_BUDGET_MS, DeadlineExceeded, NAVIGATION_BUDGET_MS, withDeadline } from '../deadline';
+import { ACTION_BUDGET_MS, DeadlineExceeded, MAIN_THREAD_PROBE_MS, NAVIGATION_BUDGET_MS, withDeadline } from '../deadline';
 import { httpStatusWarning, navigationFailure, navigationTimeout, type LoadDiagnosis } from '../failures';
-
-/** How long the page gets to answer `1` before its main thread counts as busy. */
-export const MAIN_THREAD_PROBE_MS = 1_000;
 
 export async function emulate(page: Page, viewport: Viewport): Promise<void> {
   page.setDefaultTimeout(ACTION_BUDGET_MS);

@@ -56,6 +56,28 @@ describe('each rule catches a violation', () => {
     expect(found).toEqual([expect.objectContaining({ rule: 'cdp-imports-src', file: 'cdp/ariaSnapshot.ts' })]);
   });
 
+  test('cdp/ importing Puppeteer (either package name, a type only included)', () => {
+    const found = withFiles(
+      append('cdp/ariaSnapshot.ts', "import type { CDPSession } from 'puppeteer';"),
+      append('cdp/trace/writer.ts', "import { Page } from 'puppeteer-core/lib/types';"),
+    );
+    expect(found).toEqual([
+      expect.objectContaining({ rule: 'cdp-imports-puppeteer', file: 'cdp/ariaSnapshot.ts', detail: expect.stringContaining('puppeteer') }),
+      expect.objectContaining({ rule: 'cdp-imports-puppeteer', file: 'cdp/trace/writer.ts', detail: expect.stringContaining('puppeteer-core/lib/types') }),
+    ]);
+  });
+
+  test('in-page code importing the Node side or a package', () => {
+    const found = withFiles(
+      append('cdp/injected/aria/names.ts', "import type { CdpSession } from '../../types';"),
+      append('cdp/injected/selectors/layout.ts', "import { createHash } from 'crypto';"),
+    );
+    expect(found).toEqual([
+      expect.objectContaining({ rule: 'injected-imports-outside', file: 'cdp/injected/aria/names.ts', detail: expect.stringContaining('cdp/types.ts') }),
+      expect.objectContaining({ rule: 'injected-imports-outside', file: 'cdp/injected/selectors/layout.ts', detail: expect.stringContaining('crypto') }),
+    ]);
+  });
+
   test('browser/ importing the server or the boundary', () => {
     const found = withFiles(append('src/browser/freeze.ts', "import { executeCapturePlan } from '../execute';"));
     expect(found.map((v) => v.rule)).toContain('browser-imports-upward');
