@@ -14,6 +14,7 @@
  *     lists the one documented exception): no other module has a top-level `let`/`var`, a top-level empty mutable container
  *     (`[]`, `{}`, `new Map()`, `new Set()`), or a top-level process.on hook.
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 
@@ -30,6 +31,24 @@ export interface Violation {
 }
 
 export const ROOT_MODULE = 'src/main.ts';
+
+const REPO = path.join(__dirname, '..', '..');
+
+/** Every module of src/ and cdp/ as it is on disk (cdp/generated/ is build output: the in-page bundles as strings). */
+export function repositorySources(): SourceFile[] {
+  const out: SourceFile[] = [];
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(REPO, rel), { withFileTypes: true })) {
+      const child = `${rel}/${entry.name}`;
+      if (entry.isDirectory() && child !== 'cdp/generated') walk(child);
+      else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+        out.push({ file: child, text: fs.readFileSync(path.join(REPO, child), 'utf8') });
+      }
+    }
+  };
+  for (const root of ['src', 'cdp']) walk(root);
+  return out;
+}
 
 /**
  * Module state the rule allows, each with its reason. In-page code

@@ -5,28 +5,7 @@
  * the pool's back-off, in-page waits). A constant added anywhere else fails
  * here, naming its file, until it moves or the header names its module.
  */
-import * as fs from 'fs';
-import * as path from 'path';
-
-const REPO = path.join(__dirname, '..', '..');
-
-interface Source {
-  file: string;
-  text: string;
-}
-
-function sourcesUnder(dir: string): Source[] {
-  const out: Source[] = [];
-  const walk = (rel: string) => {
-    for (const entry of fs.readdirSync(path.join(REPO, rel), { withFileTypes: true })) {
-      const child = `${rel}/${entry.name}`;
-      if (entry.isDirectory() && child !== 'cdp/generated') walk(child);
-      else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push({ file: child, text: fs.readFileSync(path.join(REPO, child), 'utf8') });
-    }
-  };
-  walk(dir);
-  return out;
-}
+import { repositorySources, type SourceFile as Source } from './layering';
 
 /** The leading comment of a module. */
 const headerOf = (text: string) => /^\/\*\*[\s\S]*?\*\//.exec(text)?.[0] ?? '';
@@ -49,7 +28,7 @@ function misplacedTimeConstants(sources: Source[]): string[] {
   return out;
 }
 
-const tree = [...sourcesUnder('src'), ...sourcesUnder('cdp')];
+const tree = repositorySources();
 
 test('every time constant lives where a deadline header says', () => {
   expect(tree.some((s) => s.file === 'src/deadline.ts')).toBe(true);
