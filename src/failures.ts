@@ -2,8 +2,9 @@
  * The failure kinds a caller can be told about, one wording each: navigation
  * (refused, DNS, redirect loop, TLS, a body still arriving, a busy main
  * thread…), a page or browser that went away mid-capture, a write the file
- * system refused, shutdown, and a caller cancelling. Every module that fails a capture for one of
- * these reasons takes its sentence from here, so the same fault always reads
+ * system refused, shutdown, and a caller cancelling. Every module that fails
+ * a capture for one of these reasons takes its sentence from here, so the
+ * same fault always reads
  * the same way and no internal path (a /proc/self/fd/N name, a temporary
  * file) ever reaches the caller.
  *
