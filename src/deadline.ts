@@ -13,8 +13,9 @@
  * rest are that module's rules), the wait action's default length
  * (src/actionVocabulary.ts, part of the action contract), and the browser
  * pool's health-check, connect and back-off times (src/browser/browserPool.ts,
- * src/browser/endpointPool.ts). cdp/ keeps its own in cdp/deadline.ts, since
- * cdp/ imports nothing from src/.
+ * src/browser/endpointPool.ts) with the DevTools WebSocket's close handshake
+ * (src/browser/endpointConnection.ts). cdp/ keeps its own in cdp/deadline.ts,
+ * since cdp/ imports nothing from src/.
  */
 export { withDeadline, withinOr, DeadlineExceeded } from '../cdp/deadline';
 import { withDeadline } from '../cdp/deadline';
