@@ -13,12 +13,9 @@
  */
 import { CDPSessionEvent, type Browser, type CDPSession, type HTTPRequest, type HTTPResponse, type Page, type Protocol } from 'puppeteer-core';
 import type { Freeze, Viewport } from '../contract';
-import { ACTION_BUDGET_MS, DeadlineExceeded, NAVIGATION_BUDGET_MS, withDeadline } from '../deadline';
+import { ACTION_BUDGET_MS, DeadlineExceeded, MAIN_THREAD_PROBE_MS, NAVIGATION_BUDGET_MS, withDeadline } from '../deadline';
 import { httpStatusWarning, navigationFailure, navigationTimeout, type LoadDiagnosis } from '../failures';
 import { DEFAULT_FONT_FAMILIES, fontPlatform, type FontPlatform } from './defaultFonts';
-
-/** How long the page gets to answer `1` before its main thread counts as busy. */
-export const MAIN_THREAD_PROBE_MS = 1_000;
 
 /**
  * RENDER SETTINGS — what Playwright sets on every page of a headless browser

@@ -30,11 +30,11 @@ export async function readPageFacts(page: Page, cdp: CDPSession, viewport: Viewp
 }
 
 export const screenshotCapture: CaptureTypeModule = {
-  async start({ page, cdp, request, setStage }) {
+  async start({ page, cdp, request, progress }) {
     return {
       async finish() {
         const { bytes, ...shot } = await shootFullPage(cdp, request.viewport);
-        setStage?.('the render-token probe');
+        progress.enter('probe', 'the render-token probe');
         const page_facts = await readPageFacts(page, cdp, request.viewport, shot);
         const render_tokens = await renderTokenProbe(cdp, request.design);
         return { bytes, page_facts, render_tokens };
