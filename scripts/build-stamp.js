@@ -44,7 +44,10 @@ function currentHashes(root = ROOT) {
   for (const [group, roots] of Object.entries(GROUPS)) {
     out[group] = {};
     for (const file of [...new Set(roots.flatMap((rel) => filesUnder(root, rel)))].sort()) {
-      out[group][file] = crypto.createHash('sha256').update(fs.readFileSync(path.join(root, file))).digest('hex');
+      out[group][file] = crypto
+        .createHash('sha256')
+        .update(fs.readFileSync(path.join(root, file)))
+        .digest('hex');
     }
   }
   return out;

@@ -33,5 +33,6 @@ export type CaptureViewport = Viewport;
 type SchemaResult = z.output<typeof captureResultSchema>;
 type True<T extends true> = T;
 type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- a type that only has to compile
 type CaptureResultMatchesSchema = True<SameKeys<CaptureResult, SchemaResult>> &
   True<CaptureResult extends SchemaResult ? true : false>;

@@ -187,7 +187,9 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
         setTimeout(() => resolve(null), ABANDON_GRACE_MS).unref();
       }, ABANDON_POLL_MS);
       wait.unref();
-      finished.finally(() => clearInterval(wait));
+      // Either way: a rejection is the race's to report, not an unhandled one here.
+      const stop = () => clearInterval(wait);
+      finished.then(stop, stop);
     });
     const settled = await Promise.race([finished, graceExpired]);
     summary = settled ?? run.summary();

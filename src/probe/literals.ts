@@ -188,7 +188,6 @@ function alphaValue(component: Component): number {
   return Math.min(1, Math.max(0, raw));
 }
 
-const WS = `[${CSS_WHITESPACE}]*`;
 const WS1 = `[${CSS_WHITESPACE}]+`;
 
 function classifyRgbFunction(token: string): ColorLiteral {

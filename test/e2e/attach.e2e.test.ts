@@ -12,7 +12,7 @@ import * as path from 'path';
 import * as http from 'http';
 import { spawn, type ChildProcess } from 'child_process';
 import { servePages, CHROMIUM_PATH, CHROMIUM_TEST_ARGS, type PageServer } from '../helpers/browser';
-import { captureArgs, isAlive, makeRunRoot, startServer, waitFor, PAGES, type RunningServer } from './harness';
+import { captureArgs, isAlive, makeRunRoot, startServer, waitFor, PAGES } from './harness';
 
 jest.setTimeout(120_000);
 

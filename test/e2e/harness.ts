@@ -44,7 +44,7 @@ export interface RunningServer {
 /** `unnamedBrowser`: no browser path is passed, so the server picks one as it would for a user. */
 export async function startServer(options: { args?: string[]; env?: Record<string, string>; cwd?: string; unnamedBrowser?: boolean } = {}): Promise<RunningServer> {
   assertBuilt();
-  const named = options.unnamedBrowser ? {} : { DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM_PATH };
+  const named: Record<string, string> = options.unnamedBrowser ? {} : { DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM_PATH };
   const env: Record<string, string> = { ...getDefaultEnvironment(), ...named, ...(options.env ?? {}) };
   const transport = new StdioClientTransport({
     command: process.execPath,

@@ -19,7 +19,7 @@ import { servePages, type PageServer } from '../helpers/browser';
 import { BIN, captureArgs, makeRunRoot, PAGES, startServer } from '../e2e/harness';
 import { filesUnder, planLine, startRun, waitUntil, writePlan, EXTENSION } from '../batch/harness';
 import { startBrowser, type TestBrowser } from '../batch/browsers';
-import { farmFor, type StandInFarm } from './standInFarm';
+import { farmFor } from './standInFarm';
 
 jest.setTimeout(300_000);
 

@@ -115,7 +115,8 @@ describe('describeValue words values as the original (Python) does', () => {
 describe('readers that hold JSON text keep 1.0 apart from 1', () => {
   test('a plan line with schemaVersion 1.0 reaches the boundary marked (the same refusal as on the wire)', () => {
     const [line] = parsePlan('{"schemaVersion": 1.0, "viewport": {"width": 800.0}}\n');
-    const args = line.args as Record<string, unknown>;
+    expect(line).toHaveProperty('args');
+    const args = (line as { args: unknown }).args as Record<string, unknown>;
     expect(isIntegerAt(args, 'schemaVersion')).toBe(false);
     expect(isIntegerAt(args.viewport as Record<string, unknown>, 'width')).toBe(false);
   });

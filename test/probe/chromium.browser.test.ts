@@ -355,7 +355,7 @@ describe('comparator on rendered pages', () => {
     expect(face.findings).toEqual([]);
     expect(face.undecidable.filter((u) => u.kind === 'unmeasured').map((u) => u.axis)).toEqual(['fontSizes', 'colors', 'radii']);
     // A snapshot that never answers is a failure too, not a hang.
-    const silent = { send: () => new Promise(() => undefined) };
+    const silent = { send: () => new Promise<never>(() => undefined) };
     const timedOut = await renderTokenProbe(silent, undefined, { timeoutMs: 50 });
     expect(timedOut.measurement_status).toBe('failed');
     expect(timedOut.measurement_error).toMatch(/no snapshot within 50 ms/);

@@ -34,7 +34,9 @@ export function guardSpawns(forbidden: readonly Forbidden[], project: string): v
       const started = typeof command === 'string' ? whatItStarts(command, args) : null;
       if (started && forbidden.includes(started)) {
         const rename = started === 'built' ? '*.e2e.test.ts' : '*.browser.test.ts (or *.e2e.test.ts when it also starts the built server)';
-        throw new Error(`${testFile} is a ${project} test (by its name) but starts ${started === 'built' ? 'the built server' : 'a browser'} (${[command, ...args].join(' ').slice(0, 160)}): name it ${rename}`);
+        throw new Error(
+          `${testFile} is a ${project} test (by its name) but starts ${started === 'built' ? 'the built server' : 'a browser'} (${[command, ...args].join(' ').slice(0, 160)}): name it ${rename}`,
+        );
       }
       return originals[name].apply(this, callArgs);
     };

@@ -44,7 +44,7 @@ beforeAll(async () => {
   pwPage = await pwBrowser.newPage({ viewport: { width: 1280, height: 720 } });
   const pwSession = await pwPage.context().newCDPSession(pwPage);
   for (const name of PAGES) {
-    const found = await comparePage(name, server.url('/' + name), page, session, pwPage, pwSession, PER_FORM);
+    const found = await comparePage(name, server.url('/' + name), page, session, pwPage, pwSession as unknown as Pick<CDPSession, 'send'>, PER_FORM);
     if (found) cases.push(...found);
     else skipped.push(name);
   }
