@@ -12,15 +12,8 @@ import { readArtifact, type ResolvedArtifact } from './containment';
 import { ArtifactWriter, WriteRefusal } from './safeWrite';
 import { UNKNOWN_STATE, type CaptureResult } from './result';
 import type { CaptureProvider, ProviderPayload } from './provider';
-import { buildProbeSidecar } from './probe';
+import { CAPTURE_TYPE_SPECS } from './capture/types';
 import { writeFailure } from './failures';
-
-/** `evidence/L6.2-x.png` -> `L6.2-x.probe.json` (the screenshot's probe sidecar). */
-export function sidecarLeaf(leaf: string): string {
-  const ext = path.extname(leaf);
-  const stem = ext && ext !== leaf ? leaf.slice(0, -ext.length) : leaf;
-  return `${stem}.probe.json`;
-}
 
 /** A provider's own `artifact` / `written_path` claim that names anything but the runtime's target. */
 function claimMismatch(payload: ProviderPayload, fields: RuntimeFields, targetPath: string): string | null {
@@ -127,16 +120,13 @@ export async function captureAndCommit(provider: CaptureProvider, args: Record<s
 
   let sidecarWriter: ArtifactWriter | null = null;
   try {
-    const sidecar =
-      fields.type === 'screenshot'
-        ? JSON.stringify(buildProbeSidecar({ pageFacts: payload.page_facts ?? null, renderTokens: payload.render_tokens as never, design: request.design }), null, 2) + '\n'
-        : null;
+    const sidecars = CAPTURE_TYPE_SPECS[fields.type].sidecars.map((sidecar) => ({ leaf: sidecar.leafOf(target.leaf), text: sidecar.contents(payload, request) }));
     if (staged) {
-      if (sidecar !== null) staged.stage(sidecarLeaf(target.leaf), sidecar);
+      for (const { leaf, text } of sidecars) staged.stage(leaf, text);
       staged.commit(fields.overwrite);
-    } else if (sidecar !== null) {
+    } else if (sidecars.length) {
       sidecarWriter = ArtifactWriter.open(target, fields.artifactPath);
-      sidecarWriter.stage(sidecarLeaf(target.leaf), sidecar);
+      for (const { leaf, text } of sidecars) sidecarWriter.stage(leaf, text);
       sidecarWriter.commit(fields.overwrite);
     }
   } catch (err) {

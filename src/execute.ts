@@ -18,11 +18,12 @@ import { parseRuntimeFields, refuseUnknownFields, type RuntimeFields } from './r
 import { resolveRunRoot } from './runRoot';
 import { CONTAINMENT_MESSAGES, writeTarget, type ResolvedArtifact } from './containment';
 import { existingOtherMessage, existsMessage } from './safeWrite';
-import { failedResult, writtenFiles, type CaptureResult, type WrittenFile } from './result';
+import { failedResult, type CaptureResult } from './result';
 import type { CaptureProvider } from './provider';
-import { captureAndCommit, sidecarLeaf } from './commit';
+import { captureAndCommit } from './commit';
+import { CAPTURE_TYPE_SPECS, captureFiles, type CaptureFile } from './capture/types';
 
-export { sidecarLeaf } from './commit';
+export { sidecarLeaf } from './capture/types';
 
 export const MANIFEST_REFUSAL = 'provider never writes manifest.jsonl';
 const MAX_NAME_BYTES = 255;
@@ -48,7 +49,7 @@ export interface Refusal {
 }
 
 /** What the boundary answers: a refusal of the arguments, or a result payload and the files it wrote (none unless captured). */
-export type BoundaryOutcome = { kind: 'input'; message: string } | { kind: 'result'; result: CaptureResult | SkippedCapture; written: WrittenFile[] };
+export type BoundaryOutcome = { kind: 'input'; message: string } | { kind: 'result'; result: CaptureResult | SkippedCapture; written: CaptureFile[] };
 
 /** What the checks have established so far; a failed result is built from it. */
 interface CallState {
@@ -99,10 +100,9 @@ function existsAs(p: string): 'none' | 'file' | 'other' {
   }
 }
 
-/** The files a capture writes: its artifact, and a screenshot's sidecar beside it. */
-function outputLeaves(state: CallState): string[] {
-  const leaf = state.target!.leaf;
-  return state.fields!.type === 'screenshot' ? [leaf, sidecarLeaf(leaf)] : [leaf];
+/** The files a capture writes: its artifact, and its type's sidecars beside it. */
+function outputFiles(state: CallState): CaptureFile[] {
+  return captureFiles(CAPTURE_TYPE_SPECS[state.fields!.type], state.target!.path);
 }
 
 /** The boundary, in order. Each check may rely on what the ones before it set. */
@@ -165,16 +165,15 @@ export const BOUNDARY_CHECKS: readonly BoundaryCheck[] = [
     step: "names the capture type's files must have",
     check(state) {
       const { fields, target } = state as Required<CallState>;
-      // The resolved name too: a link named x.zip may lead to a file that is not.
-      if (fields.type === 'interaction trace' && !(fields.artifactPath.toLowerCase().endsWith('.zip') && target.leaf.toLowerCase().endsWith('.zip'))) {
-        return failed(
-          `interaction trace artifacts are Playwright trace ZIPs: artifact_path must end in .zip (got '${fields.artifactPath}'); name it evidence/<leaf>.trace.zip`,
-        );
-      }
+      const spec = CAPTURE_TYPE_SPECS[fields.type];
+      const refused = spec.refuseName(fields.artifactPath, target.leaf);
+      if (refused) return failed(refused);
       // Refused now rather than after the browser work: the file system would refuse the name at commit.
-      const sidecar = fields.type === 'screenshot' ? sidecarLeaf(target.leaf) : '';
-      if (Buffer.byteLength(sidecar) > MAX_NAME_BYTES) {
-        return failed(`artifact name too long for its probe sidecar ${sidecar} (over ${MAX_NAME_BYTES} bytes); shorten the artifact_path leaf`);
+      for (const sidecar of spec.sidecars) {
+        const leaf = sidecar.leafOf(target.leaf);
+        if (Buffer.byteLength(leaf) > MAX_NAME_BYTES) {
+          return failed(`artifact name too long for its ${sidecar.name} ${leaf} (over ${MAX_NAME_BYTES} bytes); shorten the artifact_path leaf`);
+        }
       }
       return null;
     },
@@ -194,9 +193,7 @@ export const BOUNDARY_CHECKS: readonly BoundaryCheck[] = [
         state.skipped = true;
         return null;
       }
-      const folder = path.dirname(target.path);
-      for (const leaf of outputLeaves(state)) {
-        const p = path.join(folder, leaf);
+      for (const { path: p } of outputFiles(state)) {
         const found = existsAs(p);
         if (found === 'other') return failed(existingOtherMessage(p));
         if (found === 'file' && !state.fields!.overwrite) return failed(existsMessage(p));
@@ -229,8 +226,7 @@ export async function runBoundary(raw: unknown, options: ExecuteOptions & { skip
     fail: (error) => failedFrom(state, error),
   });
   if (result.result !== 'captured') return { kind: 'result', result, written: [] };
-  const [artifact, sidecar] = outputLeaves(state).map((leaf) => path.join(path.dirname(target.path), leaf));
-  return { kind: 'result', result, written: writtenFiles(fields.type, artifact, sidecar) };
+  return { kind: 'result', result, written: outputFiles(state) };
 }
 
 async function resultOrThrow(raw: unknown, options: ExecuteOptions & { skipExisting?: boolean }): Promise<CaptureResult | SkippedCapture> {

@@ -8,9 +8,8 @@ import { ToolInputError } from './errors';
 import { contractInputShape } from './contract';
 import { describeValue, nonEmptyString } from './values';
 import { actionInputSchema, parseActions, type CaptureAction } from './actionVocabulary';
+import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, type CaptureType } from './capture/types';
 
-export const CAPTURE_TYPES = ['screenshot', 'a11y tree', 'interaction trace'] as const;
-export type CaptureType = (typeof CAPTURE_TYPES)[number];
 
 /** An existing artifact is refused unless the caller opts in. */
 export const OVERWRITE_DEFAULT = false;
@@ -87,7 +86,7 @@ const RUNTIME_FIELD_RULES = {
       return type as CaptureType;
     },
     // The canonical spellings; the parser also forgives surrounding whitespace.
-    schema: z.enum(CAPTURE_TYPES).describe('screenshot (full-page PNG + .probe.json sidecar), a11y tree (aria snapshot JSON), interaction trace (Playwright trace .zip)'),
+    schema: z.enum(CAPTURE_TYPES).describe(CAPTURE_TYPES.map((type) => `${type} (${CAPTURE_TYPE_SPECS[type].writes})`).join(', ')),
   },
   state: {
     read(value: unknown): string {

@@ -4,7 +4,6 @@
  */
 import { z } from 'zod';
 import { requestSnapshotSchema, type CaptureRequestSnapshot } from './contract';
-import type { CaptureType } from './request';
 
 export const UNKNOWN_STATE = 'unknown';
 
@@ -51,26 +50,4 @@ export function failedResult(fields: {
   };
   if (fields.request) result.request = fields.request;
   return result;
-}
-
-/** One file a captured call wrote, as the tool result links it (resource_link). */
-export interface WrittenFile {
-  /** Absolute path. */
-  path: string;
-  mimeType: string;
-  description: string;
-}
-
-/** What the artifact of each capture type is, whatever its name. */
-const ARTIFACT_MIME_TYPES: Record<CaptureType, string> = {
-  screenshot: 'image/png',
-  'a11y tree': 'application/json',
-  'interaction trace': 'application/zip',
-};
-
-/** The files a captured call wrote: its artifact and, for a screenshot, the probe sidecar beside it. */
-export function writtenFiles(type: CaptureType, artifactPath: string, sidecarPath?: string): WrittenFile[] {
-  const files: WrittenFile[] = [{ path: artifactPath, mimeType: ARTIFACT_MIME_TYPES[type], description: `the ${type} artifact` }];
-  if (sidecarPath !== undefined) files.push({ path: sidecarPath, mimeType: 'application/json', description: "the screenshot's render-token probe sidecar" });
-  return files;
 }

@@ -29,7 +29,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { runBoundary, type BoundaryOutcome } from './execute';
 import type { CaptureProvider } from './provider';
-import type { WrittenFile } from './result';
+import type { CaptureFile } from './capture/types';
 import { invalidParamsMessage } from './transport';
 import { SERVER_NAME } from './toolDeclaration';
 import { echoJson } from './contract';
@@ -89,7 +89,7 @@ const listToolsRequest = checkedRequest('tools/list', PaginatedRequestParamsSche
 const pingRequest = checkedRequest('ping', PingRequestSchema.shape.params);
 
 /** A file the call wrote, as a link the client can open. */
-function resourceLink(file: WrittenFile): ResourceLink {
+function resourceLink(file: CaptureFile): ResourceLink {
   return { type: 'resource_link', uri: pathToFileURL(file.path).href, name: path.basename(file.path), mimeType: file.mimeType, description: file.description };
 }
 

@@ -24,7 +24,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { executeCapturePlan, executeCapturePlanUnlessPresent, sidecarLeaf, type ExecuteOptions, type SkippedCapture } from '../execute';
+import { executeCapturePlan, executeCapturePlanUnlessPresent, type ExecuteOptions, type SkippedCapture } from '../execute';
+import { CAPTURE_TYPE_SPECS, captureFiles } from '../capture/types';
 import { failedResult, type CaptureResult } from '../result';
 import { isPlainObject } from '../contract';
 import { parseRuntimeFields } from '../request';
@@ -99,29 +100,29 @@ class TargetRecorder implements CaptureProvider {
   }
 
   async capture(_args: Record<string, unknown>, context: CaptureContext): Promise<ProviderPayload> {
-    const files = [context.writtenPath];
-    if (context.fields.type === 'screenshot') files.push(path.join(path.dirname(context.writtenPath), sidecarLeaf(path.basename(context.writtenPath))));
+    const files = captureFiles(CAPTURE_TYPE_SPECS[context.fields.type], context.writtenPath).map((file) => file.path);
     this.claim = { artifact: context.fields.artifactPath, files };
     return { result: 'failed', error: PREFLIGHT_STOP };
   }
 }
 
-/** A screenshot's probe sidecar beside `writtenPath`, when it is missing (null otherwise, and for other types). */
+/** A sidecar of the line's type beside `writtenPath` that is missing (null when none is). */
 function missingSidecar(args: unknown, writtenPath: string): string | null {
   if (!isPlainObject(args)) return null;
-  let type: string;
+  let type;
   try {
     type = parseRuntimeFields(args).type;
   } catch {
     return null;
   }
-  if (type !== 'screenshot') return null;
-  const sidecar = path.join(path.dirname(writtenPath), sidecarLeaf(path.basename(writtenPath)));
-  try {
-    return fs.lstatSync(sidecar).isFile() ? null : sidecar;
-  } catch {
-    return sidecar;
+  for (const file of captureFiles(CAPTURE_TYPE_SPECS[type], writtenPath).slice(1)) {
+    try {
+      if (!fs.lstatSync(file.path).isFile()) return file.path;
+    } catch {
+      return file.path;
+    }
   }
+  return null;
 }
 
 export class BatchRun {

@@ -13,7 +13,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { requestSnapshotSchema } from '../contract';
-import { CAPTURE_TYPES } from '../request';
+import { CAPTURE_TYPES } from '../capture/types';
 import { SERVER_NAME } from '../toolDeclaration';
 
 export const MANIFEST_SCHEMA_VERSION = 1 as const;
