@@ -1,7 +1,8 @@
 /**
  * Library API of design-playbook-evidence.
  */
-export { sidecarLeaf, MANIFEST_REFUSAL } from './execute';
+export { sidecarLeaf } from './capture/types';
+export { MANIFEST_REFUSAL } from './boundary';
 export {
   executeCapturePlan,
   registerCaptureProvider,
@@ -22,8 +23,8 @@ export {
   type CaptureRequestSnapshot,
   type SnapshotFact,
 } from './contract';
-export { writeTarget, readArtifact, CONTAINMENT_CODES, CONTAINMENT_MESSAGES, type ContainmentCode } from './containment';
-export { resolveRunRoot, RUN_MARKERS } from './runRoot';
+export { writeTarget, readArtifact, CONTAINMENT_CODES, CONTAINMENT_MESSAGES, type ContainmentCode } from './boundary/containment';
+export { resolveRunRoot, RUN_MARKERS } from './boundary/runRoot';
 export { ToolInputError } from './errors';
 export { captureResultSchema, type CaptureResult } from './result';
 export type { CapturePlanArguments, CapturePlanAction, CaptureViewport } from './publicTypes';

@@ -12,7 +12,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CaptureProvider } from './provider';
 import { fixedTime, type BrowserFlags } from './browser/options';
 import { ProviderRegistry, createBrowserCaptureProvider } from './providerRegistry';
-import { executeCapturePlan as executeWithProvider } from './execute';
+import { executeCapturePlan as executeWithProvider } from './boundary';
 import type { CaptureResult } from './result';
 import { createServer as createServerFor } from './server';
 import { DualFramingStdioTransport } from './transport';
@@ -53,7 +53,7 @@ export function findCaptureProvider(toolName: string): CaptureProvider | undefin
 export const probeCaptureProvider = findCaptureProvider;
 
 /**
- * The boundary every capture passes (src/execute.ts), over the active
+ * The boundary every capture passes (src/boundary/), over the active
  * provider unless the caller names one.
  */
 export function executeCapturePlan(

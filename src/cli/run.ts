@@ -11,7 +11,7 @@ import { parseFlags, single, UsageError, BROWSER_FLAGS_HELP, type FlagSpec } fro
 import { readPlan, PlanUnreadable } from '../batch/plan';
 import { BatchRun, type BatchSummary, type LineResult } from '../batch/runner';
 import { ProgressReporter, formatDuration } from '../batch/progress';
-import { resolveRunRoot } from '../runRoot';
+import { resolveRunRoot } from '../boundary/runRoot';
 import { echoJson } from '../contract';
 import { attachTargets, maxParallel } from '../browser/options';
 import type { Program } from './program';

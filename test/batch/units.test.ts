@@ -210,6 +210,21 @@ describe('one writer per artifact', () => {
     expect(provider.calls.map((c) => c.context.fields.artifactPath)).toEqual(['evidence/x.png', 'evidence/z.png']);
   });
 
+  test("a screenshot whose probe sidecar an earlier line writes is refused, naming the sidecar", async () => {
+    const provider = new FakeProvider();
+    const seen: LineResult[] = [];
+    const lines = [
+      { line: 1, args: { ...line('q.json'), type: 'a11y tree', artifact_path: 'evidence/q.probe.json' } },
+      { line: 2, args: line('q.png') },
+    ];
+    const summary = await new BatchRun(lines, { concurrency: 2, provider, onResult: (r) => seen.push(r) }).run();
+    expect(summary).toMatchObject({ captured: 1, failed: 1, failed_lines: [2] });
+    expect((seen.find((r) => r.line === 2) as { error: string }).error).toBe(
+      'line 2: artifact_path evidence/q.png (its probe sidecar q.probe.json) is also written by line 1 (artifact_path evidence/q.probe.json); each artifact is written once per plan, so this line was not run (line 1 keeps it)',
+    );
+    expect(fs.readdirSync(run.evidence)).toEqual(['q.probe.json']);
+  });
+
   test('the check captures nothing and writes nothing, and a plan without duplicates runs as before', async () => {
     const provider = new FakeProvider();
     const summary = await new BatchRun(numbered([line('a.png'), line('b.png')]), { concurrency: 1, provider }).run();
@@ -240,12 +255,16 @@ test('skip-existing: a screenshot counts as there only with its probe sidecar (t
   expect(byLine.get(4)!.result).toBe('skipped');
   // Without overwrite the PNG is not replaced; the reason names the missing sidecar.
   expect(byLine.get(2)!.result).toBe('failed');
-  expect(byLine.get(2)!.error).toContain('--skip-existing did not skip it');
-  expect(byLine.get(2)!.error).toContain('half.probe.json');
+  const half = path.join(run.evidence, 'half.png');
+  expect(byLine.get(2)!.error).toBe(
+    `artifact already exists: ${half} (pass overwrite=true to replace) (--skip-existing did not skip it: ${half} is there but its probe sidecar half.probe.json is not; pass overwrite: true to capture both again)`,
+  );
   expect(fs.readFileSync(path.join(run.evidence, 'half.png'), 'utf8')).toBe('earlier');
   // With overwrite: both captured again.
   expect(byLine.get(3)!.result).toBe('captured');
-  expect(byLine.get(3)!.warnings.join('\n')).toContain('half-ow.probe.json');
+  expect(byLine.get(3)!.warnings).toEqual([
+    `--skip-existing did not skip it: ${path.join(run.evidence, 'half-ow.png')} is there but its probe sidecar half-ow.probe.json is not; both were captured again (overwrite: true)`,
+  ]);
   expect(fs.readFileSync(path.join(run.evidence, 'half-ow.png'))).toEqual(FAKE_PNG);
   expect(fs.existsSync(path.join(run.evidence, 'half-ow.probe.json'))).toBe(true);
   expect(provider.calls.map((c) => c.context.fields.artifactPath)).toEqual(['evidence/half-ow.png']);
