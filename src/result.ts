@@ -23,15 +23,8 @@ export const captureResultSchema = z.object({
     '(what could not be compared, and why), and only then findings; an empty findings list is never conformance on its own.',
 );
 
-export interface CaptureResult {
-  artifact: string;
-  observed_state: string;
-  result: 'captured' | 'failed';
-  error: string;
-  written_path: string;
-  request?: CaptureRequestSnapshot;
-  warnings: string[];
-}
+/** One call's result payload (from captureResultSchema, the tool's outputSchema). */
+export type CaptureResult = z.infer<typeof captureResultSchema>;
 
 export function failedResult(fields: {
   artifact: string;

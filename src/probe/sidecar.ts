@@ -58,7 +58,7 @@ export function buildProbeSidecar(measured: ProbeSidecarSource, design?: DesignD
     renderTokens: readFace(measured.render_tokens, design),
   };
   // The caller's declaration object itself, so it serializes byte-for-byte as given.
-  if (design !== undefined) sidecar.design = design as Record<string, unknown[]>;
+  if (design !== undefined) sidecar.design = design;
   return sidecar;
 }
 
