@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { requestSnapshotSchema, type CaptureRequestSnapshot } from './contract';
+import { READING_ORDER } from './probe/face';
 
 export const UNKNOWN_STATE = 'unknown';
 
@@ -17,11 +18,7 @@ export const captureResultSchema = z.object({
     .describe("absolute target; '' when no target was resolved; on failure it says where the write was attempted, not that a file exists"),
   request: requestSnapshotSchema.optional().describe('normalized contract echo (absent when the contract itself failed)'),
   warnings: z.array(z.string()).describe('mis-root and other notices; read them'),
-}).describe(
-  'One capture. For a screenshot, <stem>.probe.json sits beside written_path: read its renderTokens.measurement_status ' +
-    "first ('unmeasured' means blocked, not clean; 'failed' carries measurement_error), then renderTokens.undecidable " +
-    '(what could not be compared, and why), and only then findings; an empty findings list is never conformance on its own.',
-);
+}).describe(`One capture. For a screenshot, <stem>.probe.json sits beside written_path: read its ${READING_ORDER}`);
 
 /** One call's result payload (from captureResultSchema, the tool's outputSchema). */
 export type CaptureResult = z.infer<typeof captureResultSchema>;

@@ -15,6 +15,7 @@ import { captureFiles, findCaptureType } from '../capture/types';
 import type { Program } from './program';
 import type { CaptureResult } from '../result';
 import { echoJson } from '../contract';
+import { READING_ORDER } from '../probe/face';
 import { buildReport } from '../report';
 import { parseFlags, single, BROWSER_FLAGS_HELP } from './args';
 
@@ -219,7 +220,7 @@ export async function runDemo(argv: string[], program: Program): Promise<number>
   out.write(
     failures
       ? `\n${failures} capture(s) failed; run \`design-playbook-evidence doctor\` to check the browser.\n`
-      : '\nRead a sidecar from renderTokens.measurement_status, then undecidable, then findings.\n' +
+      : `\nIn a sidecar read ${READING_ORDER}\n` +
           'Open the trace ZIP at https://trace.playwright.dev or with `npx playwright show-trace`.\n',
   );
   return failures ? 1 : 0;

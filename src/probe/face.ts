@@ -1,12 +1,10 @@
 /**
- * The `renderTokens` face: its types, its zod schema (for the tool's output
- * schema and the sidecar) and the faces for a probe that did not measure.
- *
- * How to read it: `measurement_status` first (`measured` means the walker ran
- * on the rendered page), then `undecidable` (what could not be judged and
- * why), then `findings`. An empty `findings` list is never conformance on its
- * own: a face that did not measure, or an axis that was not declared, is
- * always named in `undecidable`.
+ * The `renderTokens` face (the seed's word for the sidecar's render-token
+ * part): its zod schema (for the sidecar) and the types derived from it, the
+ * faces for a probe that did not measure, and READING_ORDER, the one
+ * wording of how to read it. A face that did not measure, or an axis that
+ * was not declared, is always named in `undecidable`, so an empty
+ * `findings` list cannot pass for conformance.
  */
 import { z } from 'zod';
 import { DESIGN_AXES, type DesignAxis, type DesignDeclaration } from '../design';
@@ -81,6 +79,16 @@ export const undecidableSchema = z
 
 export const MEASUREMENT_STATUSES = ['measured', 'unmeasured', 'failed'] as const;
 
+/**
+ * How to read a screenshot's sidecar, worded once: the tool's description,
+ * its output schema, this face's schema and the demo put a verb before it
+ * ("read …"), so a reader meets the same order everywhere.
+ */
+export const READING_ORDER =
+  "renderTokens.measurement_status first ('unmeasured' means blocked, not clean; 'failed' carries measurement_error), " +
+  'then renderTokens.undecidable (what could not be compared, and why), and only then findings; ' +
+  'an empty findings list is never conformance on its own.';
+
 export const renderTokensFaceSchema = z
   .object({
     measurement_status: z.enum(MEASUREMENT_STATUSES).describe('Read first: measured = the computed-style walker ran on the rendered page.'),
@@ -89,9 +97,7 @@ export const renderTokensFaceSchema = z
     undecidable: z.array(undecidableSchema).describe('Read before findings: what was not measured or not comparable.'),
     distinctFontSizes: z.array(z.number()).describe('Sorted distinct rendered text sizes in px (facts).'),
   })
-  .describe(
-    'Render-token probe face. Read measurement_status, then undecidable, then findings; an empty findings list never stands for conformance on its own.',
-  );
+  .describe(`Render-token probe face (the sidecar's renderTokens). Read ${READING_ORDER}`);
 
 // The face's types, from its schemas.
 export type Box = z.infer<typeof boxSchema>;
