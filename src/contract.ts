@@ -1,7 +1,7 @@
 /**
  * Capture contract v1: the one owner of schemaVersion, viewport and freeze.
  *
- * Three faces derive from the constants below so they cannot drift:
+ * Three forms derive from the constants below so they cannot drift:
  * - the normalizing parser (write side) that turns tool arguments into the
  *   request echo, with the exact error wording callers match on;
  * - the snapshot validator (read side) that reports a fact code for a request
@@ -226,7 +226,7 @@ export function validateCaptureSnapshot(snapshot: unknown): SnapshotFact | null 
 }
 
 // ---------------------------------------------------------------------------
-// Schema faces, built from the same constants as the parser above.
+// The zod schemas, built from the same constants as the parser above.
 
 /** `{ [key]: rules[key].schema }`, typed per key (so z.infer sees each key's type). */
 function shapeOf<R extends Record<string, { schema: z.ZodType }>>(rules: R, keys: readonly (keyof R & string)[]): { [K in keyof R]: R[K]['schema'] } {

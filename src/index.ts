@@ -44,11 +44,13 @@ export {
   type ManifestFact,
   type ManifestReport,
 } from './manifest';
-/** Deprecated: the BrowserAdapter seam (see src/legacyBrowserAdapter.ts); write a CaptureProvider. */
+/** The in-process adapter seam (src/inProcessAdapter.ts); BrowserAdapter, BundledCaptureProvider and createBundledProvider are its earlier names. */
 export {
+  InProcessAdapterProvider,
   createBundledProvider,
   BundledCaptureProvider,
+  type InProcessAdapter,
   type BrowserAdapter,
   type CaptureJob,
   type AdapterOutcome,
-} from './legacyBrowserAdapter';
+} from './inProcessAdapter';

@@ -1,5 +1,5 @@
 /**
- * Runs a capture plan: every line through the same boundary as a tool call
+ * Runs a plan file (./planFile.ts): every line through the same boundary as a tool call
  * (planCapture's checks, in its order, then performCapture), a fixed number
  * at once. A bad line becomes a failed result carrying its line number; the
  * rest still run.
@@ -28,7 +28,7 @@ import { planCapture, performCapture, type PlanOutcome, type SkippedCapture } fr
 import { failedResult, type CaptureResult } from '../result';
 import { isPlainObject } from '../contract';
 import type { CaptureProvider } from '../provider';
-import type { PlanLine } from './plan';
+import type { PlanLine } from './planFile';
 
 /** A refusal the tool reports as `isError: true` (unknown fields, runtime fields, a line that is not JSON). */
 export type ToolErrorResult = CaptureResult & { isError: true };
@@ -93,7 +93,7 @@ interface LinePlan {
   incomplete?: { why: string; files: string };
 }
 
-export class BatchRun {
+export class PlanRunner {
   private next = 0;
   private stopped = false;
   private abandoned = false;

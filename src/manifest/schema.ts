@@ -1,7 +1,7 @@
 /**
  * Manifest line v1: the one owner of what a line of `evidence/manifest.jsonl`
  * may hold. The caller writes these lines (the provider never does); this
- * module owns the rules, and both faces derive from it:
+ * module owns the rules, and both forms derive from it:
  * - the JSON Schema 2020-12 document committed as
  *   schemas/manifest_v1.schema.json (`manifestLineJsonSchema()`), whose request
  *   snapshot part is generated from the contract module's zod

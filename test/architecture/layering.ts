@@ -45,7 +45,7 @@ export const ABOVE_BROWSER = [
   'src/transport.ts',
   'src/boundary/',
   'src/providerRegistry.ts',
-  'src/legacyBrowserAdapter.ts',
+  'src/inProcessAdapter.ts',
   'src/main.ts',
   'src/index.ts',
   'src/bin.ts',
