@@ -77,7 +77,7 @@ function isManifestName(name: string): boolean {
   return name.trim().toLowerCase() === 'manifest.jsonl';
 }
 
-export function existsAs(p: string): 'none' | 'file' | 'other' {
+function existsAs(p: string): 'none' | 'file' | 'other' {
   try {
     const st = fs.lstatSync(p);
     return st.isFile() || st.isSymbolicLink() ? 'file' : 'other';
