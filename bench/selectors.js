@@ -16,7 +16,8 @@
 const http = require('http');
 const puppeteer = require('puppeteer-core');
 const { chromium } = require('playwright-core');
-const { resolveSelector, ensureSelectorEngine } = require('../dist/cdp/selectorEngine.js');
+const { resolveSelector } = require('../dist/cdp/selectorEngine.js');
+const { utilityContext } = require('../dist/cdp/utilityWorld.js');
 
 const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
@@ -79,7 +80,7 @@ const ms = (t) => Number(process.hrtime.bigint() - t) / 1e6;
     await Promise.all([page.goto(url, { waitUntil: 'load' }), pwPage.goto(url, { waitUntil: 'load' })]);
     const elements = await page.evaluate(() => document.querySelectorAll('*').length);
     console.log(`page: ${elements} elements in the light DOM (plus 50 shadow roots); ${SELECTORS.length} selectors`);
-    await ensureSelectorEngine(session);
+    await utilityContext(session);
 
     const ours = async (s) => {
       const id = await resolveSelector(session, s);

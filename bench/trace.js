@@ -55,7 +55,7 @@ async function oursSession(browser, url, traced) {
   const started = performance.now();
   let recorder;
   if (traced) {
-    recorder = await TraceRecorder.start(page, session, {
+    recorder = await TraceRecorder.start(session, {
       viewport: VIEWPORT, deviceScaleFactor: 1, colorScheme: 'light', browserName: 'chromium',
       browserVersion: (await browser.version()).replace(/^[^/]*\//, ''),
     });

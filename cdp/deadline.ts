@@ -1,14 +1,30 @@
 /**
- * The one timeout helper. Every bounded wait — a CDP step of the trace
- * recorder, a cleanup step, an action, the probe's snapshot, the whole
- * capture — goes through withDeadline, so what giving up means is written
- * once: the timer is cleared as soon as the work settles, and work that
- * settles after the deadline is ignored (never an unhandled rejection).
+ * The one timeout helper, and every time constant of cdp/ outside the page.
+ * Every bounded wait — a CDP step of the trace recorder, a cleanup step, an
+ * action, the probe's snapshot — goes through withDeadline, so what giving
+ * up means is written once: the timer is cleared as soon as the work
+ * settles, and work that settles after the deadline is ignored (never an
+ * unhandled rejection).
  *
  * A page blocked by a JavaScript dialog (alert, confirm) never answers
  * Runtime.evaluate or Page.captureScreenshot; without a deadline such a step
  * would hang its caller.
+ *
+ * src/ keeps its own constants in src/deadline.ts (cdp/ imports nothing from
+ * src/). In-page code (cdp/injected/, which imports only cdp/injected/) keeps
+ * the few waits it makes in the module that makes them:
+ * cdp/injected/clock/scheduler.ts (the browser's nested-timer clamp),
+ * cdp/injected/clock/controls.ts (media seek, idle callback and real-frame
+ * waits), cdp/injected/selectors/actionability.ts (the wait for a real
+ * animation frame).
  */
+
+/** Longest a trace snapshot, the final frame or a body fetch may take before it is skipped (cdp/trace/recorder.ts). */
+export const TRACE_STEP_TIMEOUT_MS = 5_000;
+/** How long the trace's finish() lets requests the last action started complete. */
+export const TRACE_NETWORK_SETTLE_MS = 500;
+/** How often the trace's network settle looks whether those requests are done. */
+export const TRACE_NETWORK_POLL_MS = 20;
 
 /** A step that did not settle within its deadline. */
 export class DeadlineExceeded extends Error {}

@@ -41,6 +41,11 @@ function main() {
     const target = path.join(generatedDir, `${stem}.ts`);
     if (!fs.existsSync(target) || fs.readFileSync(target, 'utf8') !== text) fs.writeFileSync(target, text);
   }
+  // A bundle whose entry is gone (renamed or merged into another) would still compile into dist/.
+  const stems = new Set(entries.map((name) => name.slice(0, -3)));
+  for (const name of fs.readdirSync(generatedDir)) {
+    if (name.endsWith('.ts') && !stems.has(name.slice(0, -3))) fs.rmSync(path.join(generatedDir, name));
+  }
 }
 
 main();

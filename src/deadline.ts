@@ -1,14 +1,26 @@
 /**
- * Every time budget of a capture, and the one helper that enforces them
- * (cdp/deadline.ts's withDeadline, re-exported so src/ code imports all of
- * its timing from here). A budget is a promise to the caller about how long
- * a step may take before the capture gives up on it with a clear message.
+ * Every time constant of src/ — a capture's budgets, the polls and graces
+ * inside it, and the process's own shutdown and CLI timings — and the one
+ * helper that enforces a budget (cdp/deadline.ts's withDeadline, re-exported
+ * so src/ code imports all of its timing from here). A budget is a promise
+ * to the caller about how long a step may take before the capture gives up
+ * on it with a clear message; each capture's progress object keeps its
+ * whole-capture budget.
  *
- * The trace recorder's own step limit lives in cdp/trace/recorder.ts
- * (cdp/ imports nothing from src/); the bundled provider keeps its default.
+ * Three kinds of time constant live with the rule they are part of, named
+ * there: the virtual clock's frame, rest horizon and fast-run chunk
+ * (src/browser/pageClock.ts: when page time passes and when a page is at
+ * rest are that module's rules), the wait action's default length
+ * (src/actionVocabulary.ts, part of the action contract), and the browser
+ * pool's health-check, connect and back-off times (src/browser/browserPool.ts,
+ * src/browser/endpointPool.ts) with the DevTools WebSocket's close handshake
+ * (src/browser/endpointConnection.ts). cdp/ keeps its own in cdp/deadline.ts,
+ * since cdp/ imports nothing from src/.
  */
 export { withDeadline, withinOr, DeadlineExceeded } from '../cdp/deadline';
 import { withDeadline } from '../cdp/deadline';
+
+// ------------------------------------------------------------ capture budgets
 
 /** The whole capture (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS overrides it). */
 export const DEFAULT_CAPTURE_TIMEOUT_MS = 60_000;
@@ -52,6 +64,37 @@ export const BROWSER_CLOSE_MS = 5_000;
 export const BROWSER_EXIT_MS = 5_000;
 /** Puppeteer's protocol timeout is the whole-capture budget plus this, so ours always fires first. */
 export const PROTOCOL_TIMEOUT_SLACK_MS = 30_000;
+
+// ------------------------------------------------------- polls and graces
+
+/** How often an action looks at its target again (in page time, letTimePass). */
+export const ACTION_POLL_MS = 50;
+/** How often the freeze looks whether a document an action replaced has been parsed (real time: page timers may stand still). */
+export const DOCUMENT_POLL_MS = 100;
+/** How long the page gets to answer `1` before its main thread counts as busy (failures.ts says "within 1 s"). */
+export const MAIN_THREAD_PROBE_MS = 1_000;
+/** How long a step's "session closed" error waits for the crash or disconnect event that explains it. */
+export const LOSS_EVENT_GRACE_MS = 300;
+/** A page that closes waits this long for its browser's disconnect, the better answer when the browser went. */
+export const PAGE_CLOSE_GRACE_MS = 50;
+
+// ------------------------------------------------------- process and CLI
+
+/** Longest wait, at shutdown, for the answers to calls in flight once the providers are closed. */
+export const SHUTDOWN_REPLY_MS = 10_000;
+/** A profile folder without an owner file may be one being created right now: the sweep leaves it alone this long. */
+export const PROFILE_UNOWNED_GRACE_MS = 60_000;
+/** `run`: once abandoned, captures get this long to fail after their browser is closed before the summary is printed anyway. */
+export const ABANDON_GRACE_MS = 15_000;
+/** `run`: how often it looks whether the captures in flight were abandoned. */
+export const ABANDON_POLL_MS = 100;
+/** `run`: after the summary and the browsers' close, the longest the process stays for anything still open. */
+export const LINGER_AFTER_SUMMARY_MS = 2_000;
+/** `run`'s progress on stderr: a plain line this often in a log, a live line this often on a terminal. */
+export const PLAIN_PROGRESS_INTERVAL_MS = 5_000;
+export const LIVE_PROGRESS_INTERVAL_MS = 200;
+/** `doctor`: how long the browser binary gets to print its version. */
+export const BROWSER_VERSION_QUERY_MS = 15_000;
 
 /** A step (closing a context, a cleanup) bounded by `ms`; the error says what took too long. */
 export function stepWithin<T>(work: Promise<T>, ms: number, what: string): Promise<T> {

@@ -2,15 +2,17 @@
  * The failure kinds a caller can be told about, one wording each: navigation
  * (refused, DNS, redirect loop, TLS, a body still arriving, a busy main
  * thread…), a page or browser that went away mid-capture, a write the file
- * system refused, shutdown, and a browser endpoint that could not be
- * connected to (its HTTP answer or network error in words, with a hint for
- * the address given: a farm URL or a Chrome debugging address; and a capture
- * that waited its whole budget for an endpoint). Every module that fails a capture for one of
- * these reasons takes its sentence from here, so the same fault always reads
+ * system refused, shutdown, a caller cancelling, and a browser endpoint that
+ * could not be connected to (its HTTP answer or network error in words, with
+ * a hint for the address given: a farm URL or a Chrome debugging address; and
+ * a capture that waited its whole budget for an endpoint). Every module that
+ * fails a capture for one of these reasons takes its sentence from here, so
+ * the same fault always reads
  * the same way and no internal path (a /proc/self/fd/N name, a temporary
  * file) ever reaches the caller.
  *
- * Action wording (`actions[N] <do> '<selector>': <why>`) is the action
+ * Action wording (`actions[N] <do> '<selector>': <why>`, and what the page
+ * runtime's codes — `not-visible`, `intercepted` — read as) is the action
  * runner's; what a crash says inside it is this module's.
  */
 
@@ -23,6 +25,14 @@ export class ShutdownError extends Error {
   constructor() {
     super(SHUTDOWN_MESSAGE);
     this.name = 'ShutdownError';
+  }
+}
+
+/** A capture its caller cancelled (its request's signal fired) before it finished; `during` names the step. */
+export class CaptureCancelled extends Error {
+  constructor(during: string) {
+    super(`the capture was cancelled by its caller during ${during}; nothing was captured`);
+    this.name = 'CaptureCancelled';
   }
 }
 

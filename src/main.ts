@@ -16,7 +16,7 @@ import { executeCapturePlan as executeWithProvider } from './boundary';
 import type { CaptureResult } from './result';
 import { createServer as createServerFor } from './server';
 import { DualFramingStdioTransport } from './transport';
-import { withDeadline } from './deadline';
+import { SHUTDOWN_REPLY_MS, withDeadline } from './deadline';
 import { sweepStaleProfiles, sweepStaleSingletonFolders, SINGLETON_PREFIX } from './browser/profiles';
 import { SERVER_NAME } from './toolDeclaration';
 import { takeBrowserFlags, UsageError } from './cli/args';
@@ -109,9 +109,6 @@ export async function serveStdio(options: { provider?: CaptureProvider } = {}): 
   // Off the start-up path: the server already answers while the temp folder is swept.
   setImmediate(() => void sweepTempFolder());
 }
-
-/** Longest wait, at shutdown, for the answers to calls in flight once the providers are closed. */
-const SHUTDOWN_REPLY_MS = 10_000;
 
 /**
  * Removes what killed servers and browsers left in the temp folder: profile

@@ -1,7 +1,7 @@
-import type { CdpSession } from '../types';
+import type { CdpHandlers, CdpSession } from '../types';
 import type { TraceClock } from './clock';
 import type { HarHeader, ResourceSnapshot } from './format';
-import { withDeadline } from '../deadline';
+import { TRACE_NETWORK_POLL_MS, withDeadline } from '../deadline';
 import { frameIdFor } from './format';
 import type { ResourceStore } from './resourceStore';
 
@@ -44,7 +44,7 @@ export class NetworkCapture {
     private readonly pageId: string,
   ) {}
 
-  readonly handlers: Record<string, (params: any) => void> = {
+  readonly handlers: CdpHandlers = {
     'Network.requestWillBeSent': (p) => this.onRequest(p),
     'Network.responseReceived': (p) => this.onResponse(p),
     'Network.loadingFinished': (p) => this.onFinished(p),
@@ -92,7 +92,7 @@ export class NetworkCapture {
    */
   async settle(maxMs: number): Promise<void> {
     const deadline = this.clock.now() + maxMs;
-    while (this.pending.size > 0 && this.clock.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (this.pending.size > 0 && this.clock.now() < deadline) await new Promise((r) => setTimeout(r, TRACE_NETWORK_POLL_MS));
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { CdpHandlers } from '../types';
 import type { TraceClock } from './clock';
 import type { ConsoleEvent, PageEventEvent } from './format';
 
@@ -14,7 +15,7 @@ export class PageEvents {
     private readonly emit: (event: ConsoleEvent | PageEventEvent) => void,
   ) {}
 
-  readonly handlers: Record<string, (params: any) => void> = {
+  readonly handlers: CdpHandlers = {
     'Runtime.consoleAPICalled': (p) => this.onConsole(p),
     'Log.entryAdded': (p) => this.onLog(p),
     'Runtime.exceptionThrown': (p) => this.onException(p),

@@ -1,8 +1,7 @@
-import type { Page } from 'puppeteer-core';
-import type { CdpSession } from '../types';
+import type { CdpEvent, CdpSession } from '../types';
 import { traceCallFor, type TraceCall, type TracedActionMeta } from './traceCalls';
 import { monotonicClock, type TraceClock } from './clock';
-import { withDeadline } from '../deadline';
+import { TRACE_NETWORK_SETTLE_MS, TRACE_STEP_TIMEOUT_MS, withDeadline } from '../deadline';
 import {
   TRACE_FORMAT_VERSION,
   pageIdFor,
@@ -30,12 +29,6 @@ export interface TraceContextOptions {
   userAgent?: string;
 }
 
-/** How long finish() lets requests the last action started complete. */
-const NETWORK_SETTLE_MS = 500;
-
-/** Longest a snapshot, the final frame or a body fetch may take before it is skipped. */
-const DEFAULT_STEP_TIMEOUT_MS = 5000;
-
 /** Knobs for tests; the provider needs none. */
 export interface TraceRecorderTuning {
   clock?: TraceClock;
@@ -55,7 +48,7 @@ const NETWORK_BUFFERS = { maxTotalBufferSize: 64 * 1024 * 1024, maxResourceBuffe
 export class TraceRecorder {
   private readonly events: TraceEvent[] = [];
   private readonly store = new ResourceStore();
-  private readonly listeners: [string, (params: any) => void][] = [];
+  private readonly listeners: [CdpEvent, (params: any) => void][] = [];
   private callCount = 0;
   private state: 'recording' | 'finished' | 'disposed' = 'recording';
 
@@ -79,7 +72,6 @@ export class TraceRecorder {
    * domains on it (they stay enabled afterwards), then starts the screencast.
    */
   static async start(
-    _page: Page,
     session: CdpSession,
     options: TraceContextOptions,
     tuning: TraceRecorderTuning = {},
@@ -96,7 +88,7 @@ export class TraceRecorder {
       session,
       options,
       tuning.clock ?? monotonicClock,
-      tuning.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
+      tuning.stepTimeoutMs ?? TRACE_STEP_TIMEOUT_MS,
       pageIdFor(targetId),
       mainFrameCdpId,
     );
@@ -116,7 +108,7 @@ export class TraceRecorder {
     this.snapshotter = new Snapshotter(this.session, this.clock, this.pageId, this.mainFrameCdpId);
     const pageEvents = new PageEvents(this.clock, this.pageId, emit);
     for (const handlers of [this.network.handlers, this.screencast.handlers, pageEvents.handlers]) {
-      for (const [name, handler] of Object.entries(handlers)) this.listen(name, handler);
+      for (const [name, handler] of Object.entries(handlers)) this.listen(name as CdpEvent, handler);
     }
     this.listen('Page.frameNavigated', (p) => this.snapshotter.invalidate(p.frame?.id));
     this.listen('Page.frameDetached', (p) => this.snapshotter.invalidate(p.frameId));
@@ -241,7 +233,7 @@ export class TraceRecorder {
     try {
       // Independent waits: let in-flight requests finish while the final frame is taken.
       await Promise.all([
-        this.network.settle(NETWORK_SETTLE_MS),
+        this.network.settle(TRACE_NETWORK_SETTLE_MS),
         this.bounded(this.screencast.captureFinalFrame(this.options.viewport), 'final frame').catch(() => undefined),
       ]);
       await this.bounded(this.screencast.stop(), 'stop screencast').catch(() => undefined);
@@ -267,7 +259,7 @@ export class TraceRecorder {
     if (this.state === 'recording') this.events.push(event);
   }
 
-  private listen(name: string, handler: (params: any) => void): void {
+  private listen(name: CdpEvent, handler: (params: any) => void): void {
     this.session.on!(name, handler);
     this.listeners.push([name, handler]);
   }

@@ -1,4 +1,4 @@
-import type { CdpSession } from '../types';
+import type { CdpHandlers, CdpSession } from '../types';
 import type { TraceClock } from './clock';
 import type { ScreencastFrameEvent } from './format';
 import type { ResourceStore } from './resourceStore';
@@ -23,7 +23,7 @@ export class Screencast {
     private readonly emit: (event: ScreencastFrameEvent) => void,
   ) {}
 
-  readonly handlers: Record<string, (params: any) => void> = {
+  readonly handlers: CdpHandlers = {
     'Page.screencastFrame': (p) => this.onFrame(p),
   };
 

@@ -1,19 +1,9 @@
 import type { CdpSession } from '../types';
 import type { TraceClock } from './clock';
-import { frameIdFor, type ActionPhase, type Box, type FrameSnapshot, type NodeSnapshot } from './format';
-import { source as TRACE_SNAPSHOT_SOURCE } from '../generated/traceSnapshot';
-import { releaseObject, resolveSelector, usesPuppeteerSyntax } from '../selectorEngine';
-
-/** What the in-page serializer returns (cdp/injected/trace/serializeFrame.ts). */
-interface SerializedFrame {
-  html: NodeSnapshot;
-  doctype?: string;
-  frameUrl: string;
-  viewport: { width: number; height: number };
-  targetBox: Box | null;
-  stylesheets: { url: string; text?: string }[];
-  frameOwnerCount: number;
-}
+import { frameIdFor, type ActionPhase, type FrameSnapshot, type NodeSnapshot, type Box } from './format';
+import { resolveSelector, usesPuppeteerSyntax } from '../selectorEngine';
+import { callRuntime, callRuntimeForHandle, callRuntimeOn, forgetUtilityWorlds, PageScriptError, parseJson, releaseObject } from '../utilityWorld';
+import type { SerializedFrame } from '../injected/trace/serializeFrame';
 
 export interface CapturedSnapshot {
   /** The main frame's snapshot first, then its child frames', depth first. */
@@ -23,7 +13,6 @@ export interface CapturedSnapshot {
   unrecordedStylesheets: { url: string; text: string; frameCdpId: string }[];
 }
 
-const WORLD_NAME = '__evidence_trace_snapshot__';
 const FRAME_INDEX_ATTRIBUTE = '__evidence_frame_index__';
 const OBJECT_GROUP = 'evidence-trace-frames';
 /** Bounds on nested frames, so an ad-heavy page cannot stall an action. */
@@ -32,17 +21,16 @@ const MAX_CHILD_FRAMES = 16;
 
 /**
  * Takes DOM snapshots of the main frame and its same-process child frames.
- * The serializer runs in an isolated world per frame so page scripts that
- * patch globals (Array, JSON, querySelector) cannot change what it sees;
- * worlds are recreated after navigations. A child frame is written as its
- * own snapshot (same call and phase, `isMainFrame: false`) and its owner
+ * The serializer is the page runtime's, run in each frame's utility world
+ * (utilityWorld.ts) so page scripts that patch globals (Array, JSON,
+ * querySelector) cannot change what it sees; the recorder forgets those
+ * worlds when a frame navigates. A child frame is written as its own
+ * snapshot (same call and phase, `isMainFrame: false`) and its owner
  * element points at it with `src="/snapshot/<frameId>"`, as the viewer
  * expects. Out-of-process frames (cross-site, under site isolation) live in
  * another target and render blank.
  */
 export class Snapshotter {
-  private readonly contexts = new Map<string, number>();
-
   constructor(
     private readonly session: CdpSession,
     private readonly clock: TraceClock,
@@ -50,10 +38,9 @@ export class Snapshotter {
     private readonly mainFrameCdpId: string,
   ) {}
 
-  /** Forget isolated worlds (of one frame, or all); the next capture recreates them. */
+  /** Forget utility worlds (of one frame, or all); the next capture makes them again. */
   invalidate(cdpFrameId?: string): void {
-    if (cdpFrameId === undefined) this.contexts.clear();
-    else this.contexts.delete(cdpFrameId);
+    forgetUtilityWorlds(this.session, cdpFrameId);
   }
 
   async capture(
@@ -124,90 +111,51 @@ export class Snapshotter {
 
   /** CDP frame ids of the frame owner elements the serializer listed, by index. */
   private async frameOwnerIds(cdpFrameId: string, count: number): Promise<(string | undefined)[]> {
-    const contextId = this.contexts.get(cdpFrameId);
-    if (contextId === undefined) return [];
     const ids: (string | undefined)[] = [];
     try {
       for (let index = 0; index < count; index++) {
-        const reply = await this.session.send('Runtime.evaluate', {
-          expression: `globalThis.__evidenceTraceFrameOwners[${index}]`,
-          contextId,
-          objectGroup: OBJECT_GROUP,
-        });
-        const objectId = reply.result?.objectId;
-        const described = objectId ? await this.session.send('DOM.describeNode', { objectId }).catch(() => undefined) : undefined;
+        const owner = await callRuntimeForHandle(this.session, 'frameOwner', [index], { frameId: cdpFrameId, objectGroup: OBJECT_GROUP });
+        const described = owner ? await this.session.send('DOM.describeNode', { objectId: owner.objectId }).catch(() => undefined) : undefined;
         ids.push(described?.node?.frameId);
       }
+    } catch {
+      // The frame went away meanwhile: its children render blank.
     } finally {
       await this.session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
     }
     return ids;
   }
 
-  private async evaluate(cdpFrameId: string, arg: { targetSelector?: string; knownUrls: string[] }): Promise<SerializedFrame> {
-    const expression = `(${TRACE_SNAPSHOT_SOURCE}).serializeFrameJson(${JSON.stringify(arg)})`;
-    for (let attempt = 0; ; attempt++) {
-      const contextId = await this.worldContext(cdpFrameId);
-      const target = arg.targetSelector ? await this.targetInWorld(arg.targetSelector, contextId) : null;
-      try {
-        // With the action's element in hand, the serializer is called on it, so any selector form is highlighted.
-        const reply = target
-          ? await this.session.send('Runtime.callFunctionOn', {
-              objectId: target,
-              functionDeclaration: `function (options) { return (${TRACE_SNAPSHOT_SOURCE}).serializeFrameJson(options, this); }`,
-              arguments: [{ value: arg }],
-              returnByValue: true,
-            })
-          : await this.session.send('Runtime.evaluate', { expression, contextId, returnByValue: true });
-        if (reply.exceptionDetails) {
-          const text = reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text;
-          throw new Error(`DOM snapshot script failed: ${text}`);
-        }
-        return JSON.parse(reply.result.value as string) as SerializedFrame;
-      } catch (error) {
-        // A navigation destroys the world between creation and use; retry once.
-        this.contexts.delete(cdpFrameId);
-        if (attempt >= 1 || !/context/i.test(String((error as Error).message))) throw error;
-      } finally {
-        if (target) releaseObject(this.session, target);
-      }
+  private async evaluate(cdpFrameId: string, options: { targetSelector?: string; knownUrls: string[] }): Promise<SerializedFrame> {
+    // With the action's element in hand, the serializer is called on it, so any selector form is highlighted.
+    const target = options.targetSelector ? await this.target(options.targetSelector) : null;
+    try {
+      const json = target
+        ? await callRuntimeOn(this.session, target, 'serializeTraceFrame', [options])
+        : await callRuntime(this.session, 'serializeTraceFrame', [null, options], { frameId: cdpFrameId });
+      return parseJson(json);
+    } catch (error) {
+      if (error instanceof PageScriptError) throw new Error(`DOM snapshot script failed: ${error.description}`);
+      throw error;
+    } finally {
+      if (target) releaseObject(this.session, target);
     }
   }
 
   /**
    * The element the action's selector names (Playwright syntax, resolved by
-   * the same engine the action runner uses), as an object of the snapshot's
-   * world; null when nothing matches yet or the selector is Puppeteer's own
-   * syntax (the serializer then tries it as CSS).
+   * the same engine the action runner uses, in the main frame's utility
+   * world, where the serializer then runs on it); null when nothing matches
+   * yet or the selector is Puppeteer's own syntax (the serializer then tries
+   * it as CSS).
    */
-  private async targetInWorld(selector: string, contextId: number): Promise<string | null> {
+  private async target(selector: string): Promise<string | null> {
     if (usesPuppeteerSyntax(selector)) return null;
-    let found: string | null = null;
     try {
-      found = await resolveSelector(this.session, selector);
-      if (!found) return null;
-      const { node } = await this.session.send('DOM.describeNode', { objectId: found });
-      const { object } = await this.session.send('DOM.resolveNode', { backendNodeId: node.backendNodeId, executionContextId: contextId });
-      return object?.objectId ?? null;
+      return await resolveSelector(this.session, selector);
     } catch {
       return null;
-    } finally {
-      if (found) releaseObject(this.session, found);
     }
-  }
-
-  private async worldContext(cdpFrameId: string): Promise<number> {
-    let contextId = this.contexts.get(cdpFrameId);
-    if (contextId === undefined) {
-      const reply = await this.session.send('Page.createIsolatedWorld', {
-        frameId: cdpFrameId,
-        worldName: WORLD_NAME,
-        grantUniveralAccess: true,
-      });
-      contextId = reply.executionContextId as number;
-      this.contexts.set(cdpFrameId, contextId);
-    }
-    return contextId;
   }
 }
 

@@ -5,6 +5,7 @@
  * no carriage returns or escape codes.
  */
 import type { BatchCounts } from './runner';
+import { LIVE_PROGRESS_INTERVAL_MS, PLAIN_PROGRESS_INTERVAL_MS } from '../deadline';
 
 export interface ProgressSource {
   counts(): BatchCounts;
@@ -17,8 +18,6 @@ export interface ProgressStream {
   columns?: number;
 }
 
-export const PLAIN_INTERVAL_MS = 5_000;
-const LIVE_INTERVAL_MS = 200;
 
 /** 75 -> "1m15s"; whole seconds, hours when needed. */
 export function formatDuration(seconds: number): string {
@@ -69,7 +68,7 @@ export class ProgressReporter {
     options: { live?: boolean; intervalMs?: number } = {},
   ) {
     this.live = options.live ?? !!stream.isTTY;
-    const interval = options.intervalMs ?? (this.live ? LIVE_INTERVAL_MS : PLAIN_INTERVAL_MS);
+    const interval = options.intervalMs ?? (this.live ? LIVE_PROGRESS_INTERVAL_MS : PLAIN_PROGRESS_INTERVAL_MS);
     this.timer = setInterval(() => this.tick(), interval);
     this.timer.unref();
     if (this.live) this.draw();

@@ -20,24 +20,24 @@
  *   FRAME_MS of virtual time there, and the next real animation frame (in the
  *   selector world) on the wall clock.
  *
- * Each action gets ACTION_BUDGET_MS; a failure names the action's index,
+ * The page runtime answers in typed codes (`{code: 'not-visible', preview}`,
+ * `{code: 'intercepted', hit}`); this module words them, as Playwright's call
+ * log does. Each action gets ACTION_BUDGET_MS and ends early when its capture
+ * ends (the capture's progress signal); a failure names the action's index,
  * kind and selector, and why.
  */
 import type { KeyInput, Page } from 'puppeteer-core';
-import type { CdpSession } from '../../cdp/types';
-import {
-  callEngineOn,
-  checkSelectorSyntax,
-  evaluateWithEngine,
-  nearMisses,
-  releaseObject,
-  resolveBackendNode,
-  usesPuppeteerSyntax,
-} from '../../cdp/selectorEngine';
+import type { CdpEvent, CdpSession } from '../../cdp/types';
+import { checkSelectorSyntax, nearMisses, resolveBackendNode, usesPuppeteerSyntax } from '../../cdp/selectorEngine';
+import { callRuntime, callRuntimeForHandle, callRuntimeOn, releaseObject } from '../../cdp/utilityWorld';
+import { isDocumentGone } from '../../cdp/protocolErrors';
 import { parseSelector } from '../../cdp/injected/selectors/parse';
+import type { ClickPointProblem, TargetProblem } from '../../cdp/injected/selectors/engine';
+import type { FillProblem, MissingState, Needs, PointProblem } from '../../cdp/injected/selectors/actionability';
 import { stateSelector, type CaptureAction } from '../actionVocabulary';
-import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, withDeadline, withinOr } from '../deadline';
+import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, ACTION_POLL_MS, withDeadline, withinOr } from '../deadline';
 import { FRAME_MS, letTimePass, PageClock } from './pageClock';
+import { linkedSignal, type CaptureProgress } from './captureProgress';
 
 export class ActionError extends Error {
   constructor(message: string) {
@@ -48,8 +48,6 @@ export class ActionError extends Error {
 
 /** Lets a capture type (the trace) wrap each action; the default just runs it. */
 export type ActionWrapper = (index: number, action: CaptureAction, run: () => Promise<void>) => Promise<void>;
-
-const POLL_MS = 50;
 
 /** An action as errors name it (`actions[0] click '#boom'`): the runner's own failures and a crash during the action alike. */
 export function describeAction(index: number, action: CaptureAction): string {
@@ -69,6 +67,8 @@ export interface RunActionsOptions {
   budgetMs?: number;
   /** A CDP session on the page: input actions that navigate then wait for the new document. */
   session?: CdpSession;
+  /** The capture's progress: each action is a step of it, and ends when the capture does. */
+  progress?: CaptureProgress;
 }
 
 /**
@@ -82,7 +82,7 @@ export function checkActionSelector(action: CaptureAction): void {
 
 /** Runs every action in order; the first failure stops the capture. Every selector's syntax is checked first. */
 export async function runActions(page: Page, actions: CaptureAction[], options: RunActionsOptions = {}): Promise<void> {
-  const { wrap, budgetMs = ACTION_BUDGET_MS } = options;
+  const { wrap, budgetMs = ACTION_BUDGET_MS, progress } = options;
   actions.forEach((action, index) => {
     try {
       checkActionSelector(action);
@@ -96,11 +96,14 @@ export async function runActions(page: Page, actions: CaptureAction[], options: 
   try {
     for (let index = 0; index < actions.length; index++) {
       const action = actions[index];
-      const run = () => runOneAction(page, action, budgetMs, watch, session);
+      progress?.enter('action', describeAction(index, action), { index, total: actions.length });
+      const run = () => runOneAction(page, action, budgetMs, watch, session, progress?.signal);
       try {
         if (wrap) await wrap(index, action, run);
         else await run();
       } catch (err) {
+        // The capture ended (overrun, crash, shutdown, cancellation): its reason is the answer, not this action's.
+        if (progress?.aborted) throw progress.signal.reason;
         throw new ActionError(`${describeAction(index, action)} failed: ${reason(err)}`);
       }
     }
@@ -110,17 +113,19 @@ export async function runActions(page: Page, actions: CaptureAction[], options: 
   }
 }
 
-/** One action within its budget; waits it started are cancelled when the budget ends. */
+/** One action within its budget; waits it started are cancelled when the budget ends or `capture` (the capture's signal) fires. */
 export async function runOneAction(
   page: Page,
   action: CaptureAction,
   budgetMs = ACTION_BUDGET_MS,
   watch: NavigationWatch | null = null,
   session?: CdpSession,
+  capture?: AbortSignal,
 ): Promise<void> {
   checkActionSelector(action);
   const own = session ? null : await page.createCDPSession();
   const controller = new AbortController();
+  const unlink = linkedSignal(controller, capture);
   const deadline = Date.now() + budgetMs;
   const ctx: Ctx = { page, session: session ?? own!, signal: controller.signal, deadline, budgetMs };
   const work = watch && INPUT_ACTIONS.has(action.do) ? watch.around(() => perform(ctx, action), ctx) : perform(ctx, action);
@@ -130,6 +135,7 @@ export async function runOneAction(
       return new Error(`did not finish within the ${budgetMs} ms action budget`);
     });
   } finally {
+    unlink();
     controller.abort();
     await own?.detach().catch(() => undefined);
   }
@@ -151,73 +157,107 @@ function remaining(budget: Budget): number {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** What an action waits for (Playwright's element states). */
-interface Needs {
-  visible?: boolean;
-  enabled?: boolean;
-  editable?: boolean;
+/** A resolved target: an object of the utility world. */
+type Found = { objectId: string };
+
+/** What was wrong at the last look: the runtime's code, with the target's preview when it had one. */
+type Unready = TargetProblem | ClickPointProblem | { code: 'not-attached'; preview?: string };
+
+/** Playwright's words for an element fill can never edit. */
+const NOT_EDITABLE_ELEMENT = 'Element is not an <input>, <textarea>, <select> or [contenteditable] and does not have a role allowing [aria-readonly]';
+
+/**
+ * The action runner's words for what was wrong at the last look (Playwright's
+ * call log wording); no match and an intercepted click are worded on their own.
+ */
+const NOT_READY: Record<MissingState | Exclude<PointProblem['code'], 'intercepted'> | 'not-editable-element', string> = {
+  'not-attached': 'element is not attached to the DOM',
+  'not-visible': 'element is not visible',
+  'not-enabled': 'element is not enabled',
+  inert: 'element is inert',
+  'read-only': 'element is not editable (it is read-only)',
+  'not-stable': 'element is not stable',
+  'outside-viewport': 'element is outside of the viewport',
+  'not-editable-element': NOT_EDITABLE_ELEMENT,
+};
+
+/** Playwright's words for what fill refuses. */
+function fillRefusal(problem: FillProblem): string {
+  switch (problem.code) {
+    case 'input-type-not-fillable':
+      return `Input of type "${problem.type}" cannot be filled`;
+    case 'not-a-number':
+      return 'Cannot type text into input[type=number]';
+    case 'malformed-value':
+      return `Malformed value for input of type "${problem.type}": '${problem.value}'`;
+    case 'not-a-text-field':
+      return 'Element is not an <input>, <textarea> or [contenteditable] element';
+  }
 }
 
-/** A resolved target (an object of the selector world), or why there is none yet. */
-type Found = { objectId: string } | { why: string; preview?: string };
+/** A wait that ran out of its budget, with what was wrong at the last look. */
+class NotReady extends Error {
+  constructor(
+    message: string,
+    readonly last: Unready,
+  ) {
+    super(message);
+  }
+}
 
-/** The page forgot the object: a navigation replaced the document, or the node was collected. */
-const isGone = (err: unknown) => /Could not find object|Cannot find context|context with specified id|Execution context was destroyed|Inspected target navigated|No node with given id|Node with given id does not belong/i.test(String((err as Error)?.message ?? err));
-
-function whyOf(text: string): { why: string; preview?: string } {
-  const bar = text.indexOf('|');
-  return bar === -1 ? { why: text } : { why: text.slice(0, bar), preview: text.slice(bar + 1) };
+/** A target the action can never use (fill on a <div>): the action fails at once. */
+function refuseAtOnce(problem: Unready): void {
+  if (problem.code === 'not-editable-element') throw new Error(NOT_EDITABLE_ELEMENT);
 }
 
 /**
  * The selector's first match, once it has `needs` (scrolled into view with
  * alignment `scroll` when scroll >= 0), as one protocol call on the engine
  * path; Puppeteer syntax is resolved by Puppeteer and handed to the
- * selector world by backend node id.
+ * utility world by backend node id.
  */
-async function findTarget(ctx: Ctx, selector: string, needs: Needs, scroll: number): Promise<Found> {
+async function findTarget(ctx: Ctx, selector: string, needs: Needs, scroll: number): Promise<Found | TargetProblem> {
   if (usesPuppeteerSyntax(selector)) {
     const handle = await ctx.page.$(selector);
-    if (!handle) return { why: 'none' };
+    if (!handle) return { code: 'no-match' };
     let objectId: string | null;
     try {
       objectId = await resolveBackendNode(ctx.session, await handle.backendNodeId());
     } finally {
       await handle.dispose().catch(() => undefined);
     }
-    if (!objectId) return { why: 'none' };
-    const out = await callEngineOn(ctx.session, objectId, 'prepareTarget', [needs, scroll]);
-    if (typeof out === 'string') {
+    if (!objectId) return { code: 'no-match' };
+    const ready = await callRuntimeOn(ctx.session, objectId, 'prepareTarget', [needs, scroll]);
+    if ('code' in ready) {
       releaseObject(ctx.session, objectId);
-      return whyOf(out);
+      return ready;
     }
     return { objectId };
   }
-  const result = await evaluateWithEngine(ctx.session, `engine.actionTarget(${JSON.stringify(selector)}, ${JSON.stringify(needs)}, ${scroll})`, false);
-  if (result.type === 'string') return whyOf(result.value as string);
-  if (result.subtype === 'node' && result.objectId) return { objectId: result.objectId as string };
-  return { why: 'none' };
+  return callRuntimeForHandle(ctx.session, 'actionTarget', [selector, needs, scroll]);
 }
 
 /** The failure once the budget is spent, worded for the caller: what was wrong at the last look. */
-async function failure(ctx: Ctx, selector: string, last: { why: string; preview?: string }): Promise<Error> {
+async function failure(ctx: Ctx, selector: string, last: Unready): Promise<Error> {
   const ms = ctx.budgetMs;
-  if (last.why === 'none') {
+  if (last.code === 'no-match') {
     let hint = '';
     if (!usesPuppeteerSyntax(selector)) {
       const similar = await nearMisses(ctx.session, selector).catch(() => [] as string[]);
       if (similar.length) hint = `; elements like it on the page: ${similar.join(', ')}`;
     }
-    return new Error(`no element matches the selector within ${ms} ms${hint}`);
+    return new NotReady(`no element matches the selector within ${ms} ms${hint}`, last);
   }
-  if (last.why.startsWith('intercepted:')) {
-    return new Error(`${last.why.slice('intercepted:'.length)} intercepts pointer events (retried for ${ms} ms; the target is ${last.preview ?? 'the selector\'s first match'})`);
+  if (last.code === 'intercepted') {
+    const hit = last.subtreeOf ? `${last.hit} from ${last.subtreeOf} subtree` : last.hit;
+    return new NotReady(`${hit} intercepts pointer events (retried for ${ms} ms; the target is ${last.preview ?? "the selector's first match"})`, last);
   }
-  return new Error(`${last.why} (waited ${ms} ms${last.preview ? `; the selector resolves to ${last.preview}` : ''})`);
+  const preview = 'preview' in last ? last.preview : undefined;
+  return new NotReady(`${NOT_READY[last.code]} (waited ${ms} ms${preview ? `; the selector resolves to ${preview}` : ''})`, last);
 }
 
 function outOfTime(ctx: Ctx): boolean {
-  return ctx.signal.aborted || Date.now() + POLL_MS >= ctx.deadline;
+  return ctx.signal.aborted || Date.now() + ACTION_POLL_MS >= ctx.deadline;
 }
 
 /**
@@ -227,15 +267,15 @@ function outOfTime(ctx: Ctx): boolean {
  */
 async function actionable(ctx: Ctx, selector: string, needs: Needs, point: boolean): Promise<{ objectId: string; x: number; y: number }> {
   let retry = 0;
-  let last: { why: string; preview?: string } = { why: 'none' };
+  let last: Unready = { code: 'no-match' };
   let preview: string | undefined;
   for (;;) {
-    let found: Found;
+    let found: Found | Unready;
     try {
       found = await findTarget(ctx, selector, needs, point ? retry : -1);
     } catch (err) {
-      if (!isGone(err)) throw err;
-      found = { why: 'element is not attached to the DOM' };
+      if (!isDocumentGone(err)) throw err;
+      found = { code: 'not-attached' };
     }
     let frameSpent = false;
     if ('objectId' in found) {
@@ -243,27 +283,30 @@ async function actionable(ctx: Ctx, selector: string, needs: Needs, point: boole
       // One frame later, the same box and a click point that reaches the element. On the virtual
       // clock the frame is a frame of the page's time; on the wall clock, the next real frame.
       const virtual = !!PageClock.of(ctx.page);
-      if (virtual) await letTimePass(ctx.page, FRAME_MS);
+      if (virtual) await letTimePass(ctx.page, FRAME_MS, ctx.signal);
       frameSpent = true;
-      let settled: { x: number; y: number } | string;
+      let settled: { x: number; y: number } | ClickPointProblem | { code: 'not-attached'; preview?: string };
       try {
-        settled = await callEngineOn(ctx.session, found.objectId, virtual ? 'settledPoint' : 'settledPointAfterFrame', [], !virtual);
+        settled = virtual
+          ? await callRuntimeOn(ctx.session, found.objectId, 'clickPoint', [])
+          : await callRuntimeOn(ctx.session, found.objectId, 'clickPointAfterFrame', [], { awaitPromise: true });
       } catch (err) {
-        if (!isGone(err)) throw err;
-        settled = 'element is not attached to the DOM';
+        if (!isDocumentGone(err)) throw err;
+        settled = { code: 'not-attached', preview };
       }
       // Rounded to 1/100 px, as Playwright rounds its click point.
-      if (typeof settled === 'object') return { objectId: found.objectId, x: Math.round(settled.x * 100) / 100, y: Math.round(settled.y * 100) / 100 };
-      if (settled.startsWith('intercepted:') || settled === 'element is outside of the viewport') retry++;
-      preview = await callEngineOn(ctx.session, found.objectId, 'previewNode').catch(() => preview);
+      if (!('code' in settled)) return { objectId: found.objectId, x: Math.round(settled.x * 100) / 100, y: Math.round(settled.y * 100) / 100 };
+      if (settled.code === 'intercepted' || settled.code === 'outside-viewport') retry++;
+      preview = settled.preview ?? preview;
       releaseObject(ctx.session, found.objectId);
-      last = { why: settled, preview };
+      last = { ...settled, preview } as Unready;
     } else {
+      refuseAtOnce(found);
       last = found;
     }
     if (outOfTime(ctx)) throw await failure(ctx, selector, last);
     // A box that moved is looked at again a frame later; anything else is polled.
-    if (!(frameSpent && last.why === 'element is not stable')) await letTimePass(ctx.page, POLL_MS);
+    if (!(frameSpent && last.code === 'not-stable')) await letTimePass(ctx.page, ACTION_POLL_MS, ctx.signal);
   }
 }
 
@@ -311,7 +354,7 @@ const INPUT_ACTIONS = new Set<CaptureAction['do']>(['click', 'fill', 'type', 'pr
 export class NavigationWatch {
   private pending = false;
   private wake: (() => void) | null = null;
-  private readonly handlers: Array<[string, (params: any) => void]>;
+  private readonly handlers: Array<[CdpEvent, (params: any) => void]>;
 
   private constructor(
     private readonly session: CdpSession,
@@ -373,7 +416,7 @@ async function perform(ctx: Ctx, action: CaptureAction): Promise<void> {
         // Playwright focuses the element as it is (attached), without waiting for other states.
         const target = await actionable(ctx, action.selector, {}, false);
         try {
-          await callEngineOn(ctx.session, target.objectId, 'focusTarget');
+          await callRuntimeOn(ctx.session, target.objectId, 'focusTarget', []);
         } finally {
           releaseObject(ctx.session, target.objectId);
         }
@@ -391,12 +434,8 @@ async function perform(ctx: Ctx, action: CaptureAction): Promise<void> {
         await waitVisible(ctx, selector);
       } catch (err) {
         const message = (err as Error).message;
-        if (!/^no element matches/.test(message)) throw new Error(`${selector}: ${message}`);
-        const seen: string[] = await evaluateWithEngine(
-          ctx.session,
-          `Array.from(document.querySelectorAll('[data-state]'), (el) => el.getAttribute('data-state')).slice(0, 5)`,
-          true,
-        ).then((r) => r.value as string[], () => []);
+        if (!(err instanceof NotReady && err.last.code === 'no-match')) throw new Error(`${selector}: ${message}`);
+        const seen = await callRuntime(ctx.session, 'dataStates', [5]).catch(() => [] as string[]);
         const note = seen.length ? `; data-state values on the page: ${seen.map((s) => `'${s}'`).join(', ')}` : '; no element carries data-state';
         throw new Error(`no element matches ${selector} within ${ctx.budgetMs} ms${note}`);
       }
@@ -404,7 +443,7 @@ async function perform(ctx: Ctx, action: CaptureAction): Promise<void> {
     }
     case 'wait':
     case 'sleep':
-      await letTimePass(page, action.ms);
+      await letTimePass(page, action.ms, ctx.signal);
       return;
   }
 }
@@ -418,16 +457,19 @@ async function perform(ctx: Ctx, action: CaptureAction): Promise<void> {
  */
 async function fill(ctx: Ctx, selector: string, value: string): Promise<void> {
   const target = await actionable(ctx, selector, { visible: true, enabled: true, editable: true }, false);
-  let mode: string;
+  let mode: Awaited<ReturnType<typeof prepareFillOn>>;
   try {
-    mode = await callEngineOn(ctx.session, target.objectId, 'prepareFill', [value]);
+    mode = await prepareFillOn(ctx, target.objectId, value);
   } finally {
     releaseObject(ctx.session, target.objectId);
   }
   if (mode === 'done') return;
+  if (mode !== 'needs-input') throw new Error(fillRefusal(mode));
   if (value === '') await ctx.page.keyboard.press('Delete');
   else await ctx.page.keyboard.sendCharacter(value);
 }
+
+const prepareFillOn = (ctx: Ctx, objectId: string, value: string) => callRuntimeOn(ctx.session, objectId, 'prepareFill', [value]);
 
 /** Playwright-style key combos: `Shift+ArrowDown`, `Control+a`, `ControlOrMeta+Enter`, `+`. */
 export function splitKeyCombo(key: string): string[] {
@@ -457,22 +499,25 @@ async function pressCombo(page: Page, key: string): Promise<void> {
 async function selectOption(ctx: Ctx, selector: string, value: string | undefined, label: string | undefined): Promise<void> {
   for (;;) {
     const target = await actionable(ctx, selector, { visible: true, enabled: true }, false);
-    let outcome: { done: boolean; fatal: string; options?: string[] };
+    let outcome: Awaited<ReturnType<typeof selectOn>> | null;
     try {
-      outcome = await callEngineOn(ctx.session, target.objectId, 'selectOption', [value ?? null, label ?? null]);
+      outcome = await selectOn(ctx, target.objectId, value ?? null, label ?? null);
     } catch (err) {
-      if (!isGone(err)) throw err;
-      outcome = { done: false, fatal: '' };
+      if (!isDocumentGone(err)) throw err;
+      outcome = null;
     } finally {
       releaseObject(ctx.session, target.objectId);
     }
-    if (outcome.done) return;
-    if (outcome.fatal) throw new Error(outcome.fatal);
+    if (outcome?.code === 'selected') return;
+    if (outcome?.code === 'not-a-select') throw new Error(`the element is a <${outcome.tag}>, not a <select>`);
     if (outOfTime(ctx)) {
       const wanted = [value !== undefined ? `value '${value}'` : '', label !== undefined ? `label '${label}'` : ''].filter(Boolean).join(' and ');
-      const listed = outcome.options?.length ? ` (options value=label: ${outcome.options.join(', ')})` : '';
+      const options = outcome?.code === 'no-such-option' ? outcome.options : [];
+      const listed = options.length ? ` (options value=label: ${options.join(', ')})` : '';
       throw new Error(`no enabled <option> with ${wanted} within ${ctx.budgetMs} ms${listed}`);
     }
-    await letTimePass(ctx.page, POLL_MS);
+    await letTimePass(ctx.page, ACTION_POLL_MS, ctx.signal);
   }
 }
+
+const selectOn = (ctx: Ctx, objectId: string, value: string | null, label: string | null) => callRuntimeOn(ctx.session, objectId, 'selectOption', [value, label]);

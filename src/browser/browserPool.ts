@@ -47,6 +47,7 @@ import { attachTargets, captureTimeoutMs, connectPerCapture, maxParallel, type A
 import { withDeadline } from '../deadline';
 import { noEndpointAnswered, ShutdownError } from '../failures';
 import { redactSecrets, redactUrl } from '../redact';
+import { classifyProtocolError } from '../../cdp/protocolErrors';
 import { log } from '../log';
 
 export const LAUNCHED_ENDPOINT_NAME = 'the launched browser';
@@ -60,10 +61,9 @@ export const CONNECT_MS = 10_000;
 /** The shortest connection attempt made while waiting for an endpoint (an attempt cut shorter says nothing). */
 export const MIN_ATTEMPT_MS = 1_000;
 
-/** Puppeteer's "<method> timed out" (its protocolTimeout), by name or by wording. */
+/** Puppeteer's "<method> timed out" (its protocolTimeout). */
 function isProtocolTimeout(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  return err.name === 'TimeoutError' || (err.name === 'ProtocolError' && /timed out/i.test(err.message)) || /\bProtocol error\b.*timed out/i.test(err.message);
+  return err instanceof Error && classifyProtocolError(err) === 'timed-out';
 }
 
 interface EndpointSetup {

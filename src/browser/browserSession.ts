@@ -38,6 +38,9 @@ export function launchArgs(env: NodeJS.ProcessEnv = process.env): string[] {
     '--no-first-run',
     '--disable-quic',
     '--disable-dev-shm-usage',
+    // As Playwright launches headless Chromium: a desktop's mouse, so `(hover: hover)` and
+    // `(pointer: fine)` match (no protocol call sets these; docs/browser.md, "Render settings").
+    '--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4',
   ];
   // Chromium refuses to start its sandbox as root (containers, CI).
   if (typeof process.getuid === 'function' && process.getuid() === 0) args.push('--no-sandbox');

@@ -10,8 +10,12 @@
  */
 import type { Frame, Page } from 'puppeteer-core';
 import type { Freeze } from '../contract';
-import { DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS, withinOr } from '../deadline';
+import { DOCUMENT_POLL_MS, DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS, withinOr } from '../deadline';
+import { classifyProtocolError } from '../../cdp/protocolErrors';
 import { PageClock } from './pageClock';
+
+/** The document a step ran in went away under it: an action's navigation replaced it. */
+const replacedDocument = (err: unknown) => ['context-gone', 'frame-detached'].includes(classifyProtocolError(err));
 
 export const FREEZE_CSS =
   '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
@@ -39,38 +43,41 @@ async function adoptFreezeSheet(frame: Frame): Promise<void> {
   }, FREEZE_CSS);
 }
 
-const NAVIGATING = /Execution context was destroyed|Cannot find context|context.*(?:destroyed|detached)|navigat/i;
 const SETTLE_ATTEMPTS = 20;
-const SETTLE_DELAY_MS = 100;
 
 /**
  * Runs `step` on the page, again if an action had just started a navigation
  * that destroyed the document it ran in (a submitted form, a followed link):
  * the freeze belongs on the document that will be captured.
  */
-async function onSettledDocument<T>(page: Page, step: () => Promise<T>): Promise<T> {
+async function onSettledDocument<T>(page: Page, step: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await step();
     } catch (err) {
-      if (attempt >= SETTLE_ATTEMPTS || !(err instanceof Error) || !NAVIGATING.test(err.message)) throw err;
+      if (attempt >= SETTLE_ATTEMPTS || !replacedDocument(err)) throw err;
       // Polled from here: the page's own timers may be virtual and stand still.
-      await waitForParsedDocument(page);
+      await waitForParsedDocument(page, signal);
     }
   }
 }
 
-async function waitForParsedDocument(page: Page): Promise<void> {
+async function waitForParsedDocument(page: Page, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + DOCUMENT_SETTLE_MS;
   while (Date.now() < deadline) {
+    if (signal?.aborted) throw signal.reason;
     const parsed = await page.evaluate(() => document.readyState !== 'loading').catch(() => false);
     if (parsed) return;
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_DELAY_MS));
+    await new Promise((resolve) => setTimeout(resolve, DOCUMENT_POLL_MS));
   }
 }
 
-/** Returns warnings (a page still busy at the settle's bound, fonts that never settled); throws when network idle never came. */
-export async function applyFreeze(page: Page, freeze: Freeze): Promise<string[]> {
+/**
+ * Returns warnings (a page still busy at the settle's bound, fonts that never
+ * settled); throws when network idle never came. `signal` (the capture's)
+ * ends its waits for a replaced document when the capture ends.
+ */
+export async function applyFreeze(page: Page, freeze: Freeze, signal?: AbortSignal): Promise<string[]> {
   const warnings: string[] = [];
   if (!freeze.enabled) return warnings;
   await onSettledDocument(page, () =>
@@ -82,13 +89,14 @@ export async function applyFreeze(page: Page, freeze: Freeze): Promise<string[]>
         }),
       ),
     ),
+    signal,
   );
   // Virtual time settles before the fonts wait, so text the page's timers add still gets its fonts.
   warnings.push(...((await PageClock.of(page)?.settle()) ?? []));
   if (freeze.waitFonts) {
     // Bounded on this side: the page's own timers may be virtual and stand still.
     const settled = await withinOr(
-      onSettledDocument(page, () => page.evaluate(() => document.fonts.ready.then(() => true))),
+      onSettledDocument(page, () => page.evaluate(() => document.fonts.ready.then(() => true)), signal),
       FONTS_BUDGET_MS,
       false,
     );

@@ -13,10 +13,16 @@
  *   fast as the page executes while no request is in flight (pageNetwork.ts),
  *   and no faster than the wall clock while one is; media are paused at their
  *   first frame.
- * - `letTimePass(page, ms)`: the one function waiting code uses. On a page with
- *   a virtual clock it moves time forward by exactly `ms`, in FRAME_MS steps
- *   paced to the wall clock (so network and fonts, which stay real, keep their
- *   timing relative to the page's timers, as before); elsewhere it sleeps.
+ * - `letTimePass(page, ms, signal)`: the one function waiting code uses. On a
+ *   page with a virtual clock it moves time forward by exactly `ms`, in
+ *   FRAME_MS steps paced to the wall clock (so network and fonts, which stay
+ *   real, keep their timing relative to the page's timers, as before);
+ *   elsewhere it sleeps. Either way it stops when `signal` fires (the wait's
+ *   action or capture ended).
+ *
+ * The time constants below (FRAME_MS, REST_HORIZON_MS, FAST_CHUNK_MS) are
+ * part of these rules and live here; every other time constant of src/ is in
+ * src/deadline.ts.
  * - between those, nothing moves: the capture's bytes are taken with time
  *   standing still.
  */
@@ -25,6 +31,7 @@ import type { CdpSession } from '../../cdp/types';
 import { source as virtualClockSource } from '../../cdp/generated/virtualClock';
 import type { RunOptions, RunReport, VirtualClockConfig } from '../../cdp/injected/virtualClock';
 import { describeActivity } from '../../cdp/injected/clock/activity';
+import { classifyProtocolError } from '../../cdp/protocolErrors';
 import { DEFAULT_SETTLE_MAX_MS, LOAD_WAIT_MS, NETWORK_QUIET_MS, withinOr } from '../deadline';
 import type { FixedTime } from './options';
 import { PageNetwork } from './pageNetwork';
@@ -60,8 +67,8 @@ export function fixedTimeWarning(fixed: FixedTime): string {
   return `fixed clock: the page's Date started at ${fixed.iso} and Math.random was seeded (${fixed.source})`;
 }
 
-/** Errors that mean the frame's document went away (detached, navigated): it has no time left to move. */
-const GONE = /context|detached|navigat|Target closed/i;
+/** The frame's document went away (detached, navigated, its page closed): it has no time left to move. */
+const isGone = (err: unknown) => classifyProtocolError(err) !== 'other' && classifyProtocolError(err) !== 'timed-out';
 
 export class PageClock {
   private readonly network: PageNetwork;
@@ -105,11 +112,12 @@ export class PageClock {
     for (const frame of this.page.frames()) await advanceFrame(frame, ms, frame === this.page.mainFrame());
   }
 
-  /** Time passes for `ms` of the page's time, in frame steps paced to the wall clock. */
-  async pass(ms: number): Promise<void> {
+  /** Time passes for `ms` of the page's time, in frame steps paced to the wall clock (until `signal` fires). */
+  async pass(ms: number, signal?: AbortSignal): Promise<void> {
     const started = Date.now();
     let passed = 0;
     while (passed < ms) {
+      if (signal?.aborted) throw signal.reason;
       const step = Math.min(FRAME_MS, ms - passed);
       await this.advance(step);
       passed += step;
@@ -200,7 +208,7 @@ async function runIn(frame: Frame, options: RunOptions, isMain: boolean): Promis
   try {
     return ((await frame.evaluate(`globalThis.${CONTROL} ? globalThis.${CONTROL}.run(${JSON.stringify(options)}) : null`)) as RunReport | null) ?? null;
   } catch (err) {
-    if (isMain && !GONE.test((err as Error).message)) throw err;
+    if (isMain && !isGone(err)) throw err;
     return null;
   }
 }
@@ -210,16 +218,34 @@ async function advanceFrame(frame: Frame, ms: number, isMain: boolean): Promise<
     await frame.evaluate(`globalThis.${CONTROL} && globalThis.${CONTROL}.advance(${ms})`);
   } catch (err) {
     // A subframe that detached, or a document replaced mid-step (a timer navigated), has no time to move.
-    if (isMain && !GONE.test((err as Error).message)) throw err;
+    if (isMain && !isGone(err)) throw err;
   }
 }
 
 /**
  * The one way waiting code lets time pass: `ms` of the page's virtual time
- * when it has a clock, else `ms` of real time.
+ * when it has a clock, else `ms` of real time; a wait `signal` ends early
+ * rejects with its reason.
  */
-export async function letTimePass(page: Page, ms: number): Promise<void> {
+export async function letTimePass(page: Page, ms: number, signal?: AbortSignal): Promise<void> {
   const clock = clocks.get(page);
-  if (clock) await clock.pass(ms);
-  else await sleep(ms);
+  if (clock) await clock.pass(ms, signal);
+  else await sleepUnless(ms, signal);
+}
+
+/** `ms` of real time, or less when `signal` fires first (rejecting with its reason). */
+function sleepUnless(ms: number, signal?: AbortSignal): Promise<void> {
+  if (!signal) return sleep(ms);
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<void>((resolve, reject) => {
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', stop, { once: true });
+  });
 }

@@ -1,7 +1,7 @@
 /**
- * Per-capture emulation and navigation: viewport size, device pixel ratio and
- * prefers-color-scheme are set on the capture's own page before it loads
- * anything; navigation waits for DOMContentLoaded (network idle when the
+ * Per-capture emulation and navigation: the page is set up to paint as
+ * Playwright's headless Chromium paints it (RENDER SETTINGS below) before it
+ * loads anything; navigation waits for DOMContentLoaded (network idle when the
  * freeze asks for it) within the navigation budget.
  *
  * What the caller is told when the load goes wrong comes from failures.ts:
@@ -11,15 +11,111 @@
  * answers a trivial Runtime.evaluate). An HTTP error status is not a failed
  * capture: the page is captured as served, with a warning naming the status.
  */
-import type { CDPSession, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
+import { CDPSessionEvent, type Browser, type CDPSession, type HTTPRequest, type HTTPResponse, type Page, type Protocol } from 'puppeteer-core';
 import type { Freeze, Viewport } from '../contract';
-import { ACTION_BUDGET_MS, DeadlineExceeded, NAVIGATION_BUDGET_MS, withDeadline } from '../deadline';
+import { ACTION_BUDGET_MS, DeadlineExceeded, MAIN_THREAD_PROBE_MS, NAVIGATION_BUDGET_MS, withDeadline } from '../deadline';
 import { httpStatusWarning, navigationFailure, navigationTimeout, type LoadDiagnosis } from '../failures';
+import { DEFAULT_FONT_FAMILIES, fontPlatform, type FontPlatform } from './defaultFonts';
 
-/** How long the page gets to answer `1` before its main thread counts as busy. */
-export const MAIN_THREAD_PROBE_MS = 1_000;
+/**
+ * RENDER SETTINGS — what Playwright sets on every page of a headless browser
+ * (compared call by call in docs/browser.md), sent on the capture's own
+ * session `cdp`, which also takes the screenshot (an emulation lives in the
+ * session that set it: a capture through another one draws without it).
+ *   - device metrics: the viewport and ratio, with the screen the same size
+ *     and landscape (`screen.width`, `device-width` queries), not mobile;
+ *     no Emulation.setTouchEmulationEnabled: turning touch emulation off
+ *     resets hover and pointer to what the embedder reported, undoing the
+ *     launch flag that makes `(hover: hover)` and `(pointer: fine)` match;
+ *   - media: the colour scheme, with reduced motion, contrast and forced
+ *     colours pinned to their defaults (an attached browser on a machine
+ *     asking for reduced motion or high contrast paints the same);
+ *   - the generic font families Chrome's preferences give on the browser's OS
+ *     (defaultFonts.ts): without them the headless shell's `monospace` is
+ *     another face with other line heights;
+ *   - focus emulation: the page paints as the focused window (focus rings,
+ *     `:focus-within`, autofocus) although headless or in the background;
+ *   - scrollbars hidden (as the launch flag --hide-scrollbars does, so an
+ *     attached browser paints none either);
+ *   - the window resized to the viewport (fitWindow).
+ * In child frames rendered by another process (cross-site frames) the media
+ * and the font families are set again (frameSettings), as Playwright does in
+ * each frame's session; metrics, focus and scrollbars belong to the page.
+ */
+function pageSettings(viewport: Viewport): Array<[string, object]> {
+  const { width, height, devicePixelRatio: deviceScaleFactor } = viewport;
+  return [
+    [
+      'Emulation.setDeviceMetricsOverride',
+      { mobile: false, width, height, deviceScaleFactor, screenWidth: width, screenHeight: height, screenOrientation: { angle: 0, type: 'landscapePrimary' } },
+    ],
+    ['Emulation.setFocusEmulationEnabled', { enabled: true }],
+    ['Emulation.setScrollbarsHidden', { hidden: true }],
+  ];
+}
 
-export async function emulate(page: Page, viewport: Viewport): Promise<void> {
+/** Sends `settings` on `session`, all at once. */
+function sendAll(session: CDPSession, settings: Array<[string, object]>): Promise<unknown[]> {
+  return Promise.all(settings.map(([method, params]) => session.send(method as never, params as never)));
+}
+
+/**
+ * The page's window is made the viewport's size, as Playwright does, so
+ * `outerWidth` / `outerHeight` read as they do there (a headless window is
+ * otherwise 800 × 600). A target without a window of its own is left as is.
+ */
+async function fitWindow(cdp: CDPSession, viewport: Viewport): Promise<void> {
+  try {
+    const { windowId } = await cdp.send('Browser.getWindowForTarget');
+    await cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: viewport.width, height: viewport.height } });
+  } catch {
+    // no window (some embedders) or one the window manager will not resize: the emulated viewport still holds
+  }
+}
+
+/** The settings each out-of-process frame gets too. */
+export function frameSettings(viewport: Viewport, platform: FontPlatform): Array<[string, object]> {
+  return [
+    [
+      'Emulation.setEmulatedMedia',
+      {
+        media: '',
+        features: [
+          { name: 'prefers-color-scheme', value: viewport.colorScheme },
+          { name: 'prefers-reduced-motion', value: 'no-preference' },
+          { name: 'forced-colors', value: 'none' },
+          { name: 'prefers-contrast', value: 'no-preference' },
+        ],
+      },
+    ],
+    ['Page.setFontFamilies', DEFAULT_FONT_FAMILIES[platform]],
+  ];
+}
+
+const platforms = new WeakMap<Browser, Promise<FontPlatform>>();
+
+/** The OS the browser runs on: this host's for a launched browser; an attached one's from its user agent (asked once). */
+function browserPlatform(browser: Browser): Promise<FontPlatform> {
+  if (browser.process()) return Promise.resolve(process.platform === 'darwin' ? 'mac' : process.platform === 'win32' ? 'win' : 'linux');
+  let known = platforms.get(browser);
+  if (!known) {
+    known = browser.userAgent().then(fontPlatform, () => 'linux' as const);
+    platforms.set(browser, known);
+  }
+  return known;
+}
+
+/** Gives each cross-site child frame's session the frame settings, and the frames it embeds in turn. */
+function followChildFrames(session: CDPSession, viewport: Viewport, platform: Promise<FontPlatform>): Promise<unknown> {
+  session.on(CDPSessionEvent.SessionAttached, (child: CDPSession) => {
+    void (async () => {
+      await Promise.all([sendAll(child, frameSettings(viewport, await platform)), followChildFrames(child, viewport, platform)]);
+    })().catch(() => undefined); // a frame that went away before its settings arrived needs none
+  });
+  return session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true, filter: [{ type: 'iframe' }] } as Protocol.Target.SetAutoAttachRequest);
+}
+
+export async function emulate(page: Page, cdp: CDPSession, viewport: Viewport): Promise<void> {
   page.setDefaultTimeout(ACTION_BUDGET_MS);
   page.setDefaultNavigationTimeout(NAVIGATION_BUDGET_MS);
   // Playwright dismisses dialogs nobody handles; an open alert() would otherwise stall the capture.
@@ -29,10 +125,14 @@ export async function emulate(page: Page, viewport: Viewport): Promise<void> {
   // would: window.open answers null, target=_blank links and forms stay put); one that still does
   // (a frame this script missed) is closed at once.
   page.on('popup', (popup) => void popup?.close().catch(() => undefined));
+  // An attached browser's OS is asked once (its user agent); only the font families wait for it.
+  const platform = browserPlatform(page.browser());
   await Promise.all([
     page.evaluateOnNewDocument(blockPopups),
-    page.setViewport({ width: viewport.width, height: viewport.height, deviceScaleFactor: viewport.devicePixelRatio }),
-    page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: viewport.colorScheme }]),
+    sendAll(cdp, pageSettings(viewport)),
+    platform.then((os) => sendAll(cdp, frameSettings(viewport, os))),
+    followChildFrames(cdp, viewport, platform),
+    fitWindow(cdp, viewport),
   ]);
 }
 

@@ -22,11 +22,10 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { PROFILE_UNOWNED_GRACE_MS } from '../deadline';
 
 export const PROFILE_PREFIX = 'design-playbook-evidence-profile-';
 const OWNER_FILE = 'design-playbook-evidence.owner';
-/** A folder without an owner file may be one being created right now: left alone this long. */
-const UNOWNED_GRACE_MS = 60_000;
 
 export interface Profile {
   /** The browser's --user-data-dir. */
@@ -135,7 +134,7 @@ export async function sweepStaleProfiles(tmpRoot: string = os.tmpdir(), now = Da
     if (!stat.isDirectory() || (typeof process.getuid === 'function' && stat.uid !== process.getuid())) continue;
     const alive = ownerAlive(dir);
     if (alive === true) continue;
-    if (alive === null && now - stat.mtimeMs < UNOWNED_GRACE_MS) continue;
+    if (alive === null && now - stat.mtimeMs < PROFILE_UNOWNED_GRACE_MS) continue;
     candidates.push(dir);
   }
   const inUse = foldersInUse(candidates);
@@ -200,7 +199,7 @@ export async function sweepStaleSingletonFolders(tmpRoot: string = os.tmpdir(), 
     try {
       const stat = await fs.promises.lstat(dir);
       if (!stat.isDirectory() || (typeof process.getuid === 'function' && stat.uid !== process.getuid())) continue;
-      if (now - stat.mtimeMs < UNOWNED_GRACE_MS) continue;
+      if (now - stat.mtimeMs < PROFILE_UNOWNED_GRACE_MS) continue;
       const entries = await fs.promises.readdir(dir);
       if (entries.some((entry) => !SINGLETON_ENTRIES.has(entry))) continue;
       if (entries.includes('SingletonSocket')) {

@@ -26,8 +26,9 @@ import type { CaptureContext, CaptureProvider, ProviderPayload } from '../provid
 import type { CaptureRequestSnapshot } from '../contract';
 import type { RuntimeFields } from '../request';
 import { captureToolDeclaration, TOOL_NAME } from '../toolDeclaration';
-import { CLEANUP_STEP_MS, stepWithin } from '../deadline';
-import { captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../failures';
+import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, stepWithin } from '../deadline';
+import { CaptureCancelled, captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../failures';
+import { classifyProtocolError } from '../../cdp/protocolErrors';
 import type { BrowserSession } from './browserSession';
 import { BrowserPool } from './browserPool';
 import { captureTimeoutMs, fixedTime, navigationTimeoutMs, settleMaxMs, type BrowserFlags } from './options';
@@ -35,9 +36,10 @@ import { redactUrl } from '../redact';
 import { PageClock, fixedTimeWarning } from './pageClock';
 import { emulate, LoadWatch, mainThread, navigate } from './pageSetup';
 import { applyFreeze } from './freeze';
-import { describeAction, runActions } from './actionRunner';
+import { runActions } from './actionRunner';
 import { readObservedState } from './observedState';
 import { CAPTURE_TYPE_MODULES, type CaptureTypeRun } from './captureTypes';
+import { CaptureOverrun, CaptureProgress, type StepListener } from './captureProgress';
 
 /** What one capture produced: the artifact's bytes and the payload that reports it. */
 interface CaptureOutcome {
@@ -45,26 +47,29 @@ interface CaptureOutcome {
   payload: ProviderPayload;
 }
 
-class CaptureAborted extends Error {
-  constructor() {
-    super('capture aborted');
-    this.name = 'CaptureAborted';
-  }
+/** What the caller of one capture watches it with: its own signal (cancel) and a listener told each step. */
+export interface CaptureWatch {
+  /** When it fires, the capture ends at once: its context closed, nothing returned (CaptureCancelled). */
+  signal?: AbortSignal;
+  /** Told each step as it starts (navigation, settle, actions[i] of n, capture…), for progress notifications. */
+  onStep?: StepListener;
 }
 
-/** Errors a step gets when its page or browser went away under it (the loss event may follow a moment later). */
-const LOST_LIKE = /Target crashed|Target closed|Session closed|detached|Connection closed|Page crashed|browser has disconnected/i;
-/** How long a step's "session closed" error waits for the crash or disconnect event that explains it. */
-const LOSS_EVENT_GRACE_MS = 300;
+/** A step's error that may mean its page or browser went away (the loss event may follow a moment later). */
+const mayBeLoss = (err: unknown) => {
+  const kind = classifyProtocolError(err);
+  return kind === 'target-gone' || kind === 'frame-detached';
+};
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * One capture's page and what it opened, so a budget overrun, a crash or a
- * shutdown can tear it down from outside. `stage` names the step under way
- * as it reads after "during" (`navigation to …`, `actions[0] click '#boom'`).
+ * One capture's page and what it opened, so a budget overrun, a crash, a
+ * shutdown or a cancellation can tear it down from outside. Its progress
+ * (captureProgress.ts) holds the step under way, as it reads after "during"
+ * (`navigation to …`, `actions[0] click '#boom'`), and the signal that ends it.
  */
 class CaptureRun {
-  stage = 'the wait for a browser';
-  private aborted = false;
   private context: BrowserContext | null = null;
   private cdp: CDPSession | null = null;
   private typeRun: CaptureTypeRun | null = null;
@@ -76,9 +81,6 @@ class CaptureRun {
   readonly warnings: string[] = [];
   /** What ended the capture from outside, once it happened. */
   lostKind: LostKind | 'shutdown' | null = null;
-  private rejectLost!: (err: Error) => void;
-  /** Rejects when the page crashes or closes, the browser goes away, or the server shuts down. */
-  readonly lost: Promise<never> = new Promise<never>((_, reject) => (this.rejectLost = reject));
 
   constructor(
     private readonly session: BrowserSession,
@@ -86,26 +88,15 @@ class CaptureRun {
     private readonly request: CaptureRequestSnapshot,
     private readonly flags: BrowserFlags,
     private readonly env: NodeJS.ProcessEnv,
-  ) {
-    this.lost.catch(() => undefined);
-  }
-
-  private check(): void {
-    if (this.aborted) throw new CaptureAborted();
-  }
-
-  /** Sets the step under way (also for the capture type: the probe after the screenshot). */
-  readonly setStage = (stage: string): void => {
-    if (!this.aborted) this.stage = stage;
-  };
+    readonly progress: CaptureProgress,
+  ) {}
 
   /** Ends the capture now with what went away; later losses (the close that follows a crash) are ignored. */
   private markLost(kind: LostKind | 'shutdown'): void {
     if (this.lostKind || this.settled) return;
     this.lostKind = kind;
-    this.aborted = true;
     const target = this.session.attachTarget();
-    this.rejectLost(kind === 'shutdown' ? new ShutdownError() : new Error(lostDuring(kind, this.stage, target ? redactUrl(target.url) : undefined)));
+    this.progress.abort(kind === 'shutdown' ? new ShutdownError() : new Error(lostDuring(kind, this.progress.during, target ? redactUrl(target.url) : undefined)));
   }
 
   private browserGoneKind(): LostKind {
@@ -128,7 +119,7 @@ class CaptureRun {
     const crashed = () => this.markLost('renderer-crashed');
     // A page also closes when its browser goes: the disconnect, a moment later, is the better answer.
     const closed = () => {
-      const timer = setTimeout(() => this.markLost(page.browser().connected ? 'page-closed' : this.browserGoneKind()), 50);
+      const timer = setTimeout(() => this.markLost(page.browser().connected ? 'page-closed' : this.browserGoneKind()), PAGE_CLOSE_GRACE_MS);
       this.unwatch.push(() => clearTimeout(timer));
     };
     page.on('error', crashed);
@@ -142,6 +133,7 @@ class CaptureRun {
   /** The capture returned or failed: nothing that happens to its page afterwards is a loss. */
   settle(): void {
     this.settled = true;
+    this.progress.finish();
     for (const stop of this.unwatch.splice(0)) stop();
   }
 
@@ -152,20 +144,20 @@ class CaptureRun {
   }
 
   async execute(): Promise<CaptureOutcome> {
-    const { fields, request } = this;
+    const { fields, request, progress } = this;
     const browser = await this.session.acquire();
-    this.check();
+    progress.throwIfAborted();
     this.watchBrowser(browser);
-    this.stage = 'opening a browser context';
+    progress.enter('context', 'opening a browser context');
     const opened = await this.session.newContextAndPage(browser);
     this.context = opened.context;
     const page = opened.page;
     this.watchPage(page);
-    this.check();
-    this.stage = "the page's set-up (viewport, colour scheme, clock)";
-    await emulate(page, request.viewport);
+    progress.enter('setup', "the page's set-up (viewport, colour scheme, clock)");
+    // The capture's own session carries the page's emulation, so it takes the screenshot too (pageSetup.ts).
     this.cdp = await page.createCDPSession();
-    this.check();
+    await emulate(page, this.cdp, request.viewport);
+    progress.throwIfAborted();
     const fixed = fixedTime(this.flags, this.env);
     if (request.freeze.enabled) {
       await PageClock.install(page, this.cdp, fixed, settleMaxMs(this.env));
@@ -173,15 +165,13 @@ class CaptureRun {
     } else if (fixed) {
       this.warnings.push(`fixed clock not applied: freeze.enabled is false, so the page ran on the wall clock (${fixed.source} is set)`);
     }
-    this.check();
-    this.stage = `the start of the ${fields.type} capture`;
+    progress.enter('start', `the start of the ${fields.type} capture`);
     const module = CAPTURE_TYPE_MODULES[fields.type];
     if (!module) throw new Error(`capture type '${fields.type}' is not available in this build`);
     const cdp = this.cdp;
-    const typeRun = (this.typeRun = await module.start({ browser, page, cdp, fields, request, setStage: this.setStage }));
-    this.check();
+    const typeRun = (this.typeRun = await module.start({ browser, page, cdp, fields, request, progress }));
 
-    this.stage = `navigation to ${fields.url}`;
+    progress.enter('navigation', `navigation to ${fields.url}`);
     this.load = new LoadWatch(page);
     this.navigating = true;
     const go = async () => {
@@ -194,38 +184,21 @@ class CaptureRun {
       this.navigating = false;
       this.load.stop();
     }
-    this.check();
-    this.stage = 'the freeze after navigation';
-    this.warnings.push(...(await applyFreeze(page, request.freeze)));
-    this.check();
+    progress.enter('settle', 'the freeze after navigation');
+    this.warnings.push(...(await applyFreeze(page, request.freeze, progress.signal)));
     if (fields.actions.length) {
-      await runActions(page, fields.actions, {
-        session: this.cdp,
-        wrap: async (index, action, run) => {
-          this.check();
-          this.stage = describeAction(index, action);
-          if (typeRun.wrapAction) await typeRun.wrapAction(index, action, run);
-          else await run();
-        },
-      });
-      this.check();
-      this.stage = 'the freeze after the actions';
-      this.warnings.push(...(await applyFreeze(page, request.freeze)));
-      this.check();
+      await runActions(page, fields.actions, { session: cdp, progress, wrap: typeRun.wrapAction?.bind(typeRun) });
+      progress.enter('settle', 'the freeze after the actions');
+      this.warnings.push(...(await applyFreeze(page, request.freeze, progress.signal)));
     }
-    this.stage = `the ${fields.type} capture`;
+    progress.enter('capture', `the ${fields.type} capture`);
     const { bytes, ...measured } = await typeRun.finish();
-    this.check();
-    this.stage = 'the observed_state read';
+    progress.enter('observed-state', 'the observed_state read');
     const payload: ProviderPayload = { result: 'captured', ...measured, observed_state: await readObservedState(page) };
     const warnings = [...new Set([...this.warnings, ...(measured.warnings ?? [])])];
     if (warnings.length) payload.warnings = warnings;
     else delete payload.warnings;
     return { bytes, payload };
-  }
-
-  abort(): void {
-    this.aborted = true;
   }
 
   /**
@@ -290,30 +263,47 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
     return payload;
   }
 
-  /** One capture on the least-loaded browser, queued while every browser runs its DESIGN_PLAYBOOK_MAX_PARALLEL. */
-  async captureWithinLimits(fields: RuntimeFields, request: CaptureRequestSnapshot): Promise<CaptureOutcome> {
-    const { value, warnings } = await this.browsers.run((session) => this.runWithinBudget(session, fields, request));
+  /**
+   * One capture on the least-loaded browser, queued while every browser runs
+   * its DESIGN_PLAYBOOK_MAX_PARALLEL. `watch.signal` cancels it, queued or
+   * running; `watch.onStep` is told each step.
+   */
+  async captureWithinLimits(fields: RuntimeFields, request: CaptureRequestSnapshot, watch: CaptureWatch = {}): Promise<CaptureOutcome> {
+    let attempts = 0;
+    const pooled = this.browsers.run(async (session) => {
+      attempts++;
+      try {
+        return await this.runWithinBudget(session, fields, request, watch);
+      } finally {
+        attempts--;
+      }
+    });
+    const { value, warnings } = await (watch.signal ? untilCancelledWhileQueued(pooled, watch.signal, () => attempts > 0) : pooled);
     if (warnings.length) value.payload.warnings = [...(value.payload.warnings ?? []), ...warnings];
     return value;
   }
 
-  private async runWithinBudget(session: BrowserSession, fields: RuntimeFields, request: CaptureRequestSnapshot): Promise<CaptureOutcome> {
+  private async runWithinBudget(session: BrowserSession, fields: RuntimeFields, request: CaptureRequestSnapshot, watch: CaptureWatch): Promise<CaptureOutcome> {
     if (this.closing) throw new ShutdownError();
-    const budgetMs = captureTimeoutMs(this.env);
-    const run = new CaptureRun(session, fields, request, this.flags(), this.env);
+    const progress = new CaptureProgress(captureTimeoutMs(this.env), { parent: watch.signal, onStep: watch.onStep });
+    const run = new CaptureRun(session, fields, request, this.flags(), this.env, progress);
     const generation = session.generation;
     this.running.add(run);
     let workSettled = false;
-    const work = run.execute();
+    // A call cancelled while it waited for a slot starts nothing.
+    const work = (async () => {
+      progress.throwIfAborted();
+      return run.execute();
+    })();
     work.then(
       () => (workSettled = true),
       () => (workSettled = true),
     );
     try {
-      return await this.raceLoss(run, work, budgetMs);
+      return await this.untilEnded(run, work);
     } catch (err) {
       if (this.closing) throw new ShutdownError();
-      throw this.explain(err, session, generation, run.stage);
+      throw this.explain(err, session, generation, progress.during);
     } finally {
       this.running.delete(run);
       await run.cleanup();
@@ -328,45 +318,29 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
   }
 
   /**
-   * The capture's work against what can end it first: the page or browser
-   * going away (at once, naming the step), and the whole-capture budget (the
-   * stall diagnosed: a body still arriving, a busy main thread…).
+   * The capture's work against what can end it first (its progress signal):
+   * the page or browser going away, shutdown and cancellation (at once,
+   * naming the step), and the whole-capture budget (the stall diagnosed: a
+   * body still arriving, a busy main thread…).
    */
-  private raceLoss(run: CaptureRun, work: Promise<CaptureOutcome>, budgetMs: number): Promise<CaptureOutcome> {
-    return new Promise<CaptureOutcome>((resolve, reject) => {
-      let done = false;
-      let overran = false;
-      const end = (settle: () => void) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        run.settle();
-        settle();
-      };
-      run.lost.catch((err: Error) => end(() => reject(err)));
-      work.then(
-        (value) => end(() => resolve(value)),
-        (err: unknown) => {
-          // After an overrun the pipeline fails on its own abort; the overrun's message is the answer.
-          if (overran) return;
-          if (err instanceof Error && LOST_LIKE.test(err.message)) {
-            // The crash or disconnect that explains a closed session may arrive a moment after it.
-            setTimeout(() => end(() => reject(err)), LOSS_EVENT_GRACE_MS);
-            return;
-          }
-          end(() => reject(err));
-        },
-      );
-      const timer = setTimeout(() => {
-        overran = true;
-        const stage = run.stage;
-        run.abort();
-        void run
-          .diagnose()
-          .catch(() => explainStepStall('unknown'))
-          .then((cause) => end(() => reject(new Error(captureOverrun(budgetMs, stage, cause)))));
-      }, budgetMs);
-    });
+  private async untilEnded(run: CaptureRun, work: Promise<CaptureOutcome>): Promise<CaptureOutcome> {
+    const { progress } = run;
+    const ended = progress.whenAborted();
+    ended.catch(() => undefined);
+    try {
+      return await Promise.race([work, ended]);
+    } catch (err) {
+      // The crash or disconnect that explains a closed session may arrive a moment after it.
+      if (!progress.aborted && mayBeLoss(err)) await Promise.race([ended, sleep(LOSS_EVENT_GRACE_MS)]).catch(() => undefined);
+      const cause: unknown = progress.aborted ? progress.signal.reason : err;
+      if (cause instanceof CaptureOverrun) {
+        const why = await run.diagnose().catch(() => explainStepStall('unknown'));
+        throw new Error(captureOverrun(cause.budgetMs, cause.during, why));
+      }
+      throw cause;
+    } finally {
+      run.settle();
+    }
   }
 
   /** Turns "Target closed"-style errors into what happened: the browser went away. */
@@ -383,4 +357,21 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
     for (const run of this.running) run.shutdown();
     await this.browsers.close();
   }
+}
+
+/**
+ * The pool's run, or CaptureCancelled as soon as `signal` fires while no
+ * attempt is running (waiting for a slot, or for the retry's); a running
+ * attempt ends through its own progress, naming its step. An attempt that
+ * starts after the cancellation ends at once.
+ */
+function untilCancelledWhileQueued<T>(pooled: Promise<T>, signal: AbortSignal, running: () => boolean): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const cancel = () => {
+      if (!running()) reject(new CaptureCancelled('the wait for a browser'));
+    };
+    if (signal.aborted) cancel();
+    else signal.addEventListener('abort', cancel, { once: true });
+    pooled.then(resolve, reject).finally(() => signal.removeEventListener('abort', cancel));
+  });
 }

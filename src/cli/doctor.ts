@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { execFile } from 'child_process';
 import { resolveRunRoot, RUN_MARKERS } from '../boundary/runRoot';
+import { BROWSER_VERSION_QUERY_MS } from '../deadline';
 import { BrowserSession } from '../browser/browserSession';
 import { captureTimeoutMs, fixedTime, maxParallel, type BrowserFlags } from '../browser/options';
 import type { Program } from './program';
@@ -52,7 +53,7 @@ export interface DoctorReport {
 
 function binaryVersion(executable: string): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(executable, ['--version'], { timeout: 15_000 }, (err, stdout) => resolve(err ? undefined : stdout.trim() || undefined));
+    execFile(executable, ['--version'], { timeout: BROWSER_VERSION_QUERY_MS }, (err, stdout) => resolve(err ? undefined : stdout.trim() || undefined));
   });
 }
 

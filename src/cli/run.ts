@@ -13,6 +13,7 @@ import { PlanRunner, type BatchSummary, type LineResult } from '../batch/runner'
 import { ProgressReporter, formatDuration } from '../batch/progress';
 import { resolveRunRoot } from '../boundary/runRoot';
 import { echoJson } from '../contract';
+import { ABANDON_GRACE_MS, ABANDON_POLL_MS, LINGER_AFTER_SUMMARY_MS } from '../deadline';
 import { attachTargets, maxParallel } from '../browser/options';
 import type { Program } from './program';
 
@@ -61,13 +62,7 @@ const SPEC: Record<string, FlagSpec> = {
   help: { value: false },
 };
 
-/** Once abandoned, captures get this long to fail after their browser is closed before the summary is printed anyway. */
-const ABANDON_GRACE_MS = 15_000;
-
 export const EXIT_INTERRUPTED = 130;
-
-/** After the summary and the browsers' close, the longest the process stays for anything still open. */
-const LINGER_AFTER_SUMMARY_MS = 2_000;
 
 function parseParallel(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -202,7 +197,7 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
         if (!abandonedAt) return;
         clearInterval(wait);
         setTimeout(() => resolve(null), ABANDON_GRACE_MS).unref();
-      }, 100);
+      }, ABANDON_POLL_MS);
       wait.unref();
       finished.finally(() => clearInterval(wait));
     });

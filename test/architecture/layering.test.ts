@@ -3,29 +3,9 @@
  * src/ and cdp/, and each rule is shown catching a made-up violation (so the
  * test cannot pass by checking nothing).
  */
-import * as fs from 'fs';
-import * as path from 'path';
-import { ABOVE_BROWSER, ALLOWED_STATE, ROOT_MODULE, checkLayering, type SourceFile } from './layering';
+import { ABOVE_BROWSER, ALLOWED_STATE, ROOT_MODULE, checkLayering, repositorySources, type SourceFile } from './layering';
 
-const REPO = path.join(__dirname, '..', '..');
-
-function sourcesUnder(dir: string): SourceFile[] {
-  const out: SourceFile[] = [];
-  const walk = (rel: string) => {
-    for (const entry of fs.readdirSync(path.join(REPO, rel), { withFileTypes: true })) {
-      const child = `${rel}/${entry.name}`;
-      // cdp/generated/ is build output (the in-page bundles as strings).
-      if (entry.isDirectory() && child !== 'cdp/generated') walk(child);
-      else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
-        out.push({ file: child, text: fs.readFileSync(path.join(REPO, child), 'utf8') });
-      }
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-const tree = [...sourcesUnder('src'), ...sourcesUnder('cdp')];
+const tree = repositorySources();
 
 test('the tree holds every layering rule', () => {
   expect(tree.length).toBeGreaterThan(50);
@@ -54,6 +34,29 @@ describe('each rule catches a violation', () => {
   test('cdp/ importing from src/', () => {
     const found = withFiles(append('cdp/ariaSnapshot.ts', "import type { Viewport } from '../src/contract';"));
     expect(found).toEqual([expect.objectContaining({ rule: 'cdp-imports-src', file: 'cdp/ariaSnapshot.ts' })]);
+  });
+
+  // Each: the rule, then the lines added (file, import) and what the violation's detail names.
+  test.each<[string, string, Array<[string, string, string]>]>([
+    [
+      'cdp/ importing Puppeteer (either package name, a type only included)',
+      'cdp-imports-puppeteer',
+      [
+        ['cdp/ariaSnapshot.ts', "import type { CDPSession } from 'puppeteer-core';", 'puppeteer'],
+        ['cdp/trace/writer.ts', "import { Page } from 'puppeteer-core/lib/types';", 'puppeteer-core/lib/types'],
+      ],
+    ],
+    [
+      'in-page code importing the Node side or a package',
+      'injected-imports-outside',
+      [
+        ['cdp/injected/aria/names.ts', "import type { CdpSession } from '../../types';", 'cdp/types.ts'],
+        ['cdp/injected/selectors/layout.ts', "import { createHash } from 'crypto';", 'crypto'],
+      ],
+    ],
+  ])('%s', (_title, rule, added) => {
+    const found = withFiles(...added.map(([file, line]) => append(file, line)));
+    expect(found).toEqual(added.map(([file, , named]) => expect.objectContaining({ rule, file, detail: expect.stringContaining(named) })));
   });
 
   test('browser/ importing the server or the boundary', () => {

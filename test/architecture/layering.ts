@@ -3,6 +3,9 @@
  * a made-up violation and see it caught). Rules:
  *   - no import cycles anywhere in src/ and cdp/ (type-only imports count);
  *   - cdp/ imports nothing from src/ (it depends on a three-method session only);
+ *   - cdp/ never imports Puppeteer (a chrome-remote-interface client serves it too);
+ *   - cdp/injected/ imports only cdp/injected/ (it is built into the page's
+ *     script: no Node module, no package, nothing of the Node side, types included);
  *   - src/browser/ never imports the server, the boundary (src/boundary/), the
  *     registry, the CLI or the root;
  *   - the capture-type specs (src/capture/) never import src/browser/: the
@@ -13,6 +16,7 @@
  *     lists the one documented exception): no other module has a top-level `let`/`var`, a top-level empty mutable container
  *     (`[]`, `{}`, `new Map()`, `new Set()`), or a top-level process.on hook.
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 
@@ -23,12 +27,38 @@ export interface SourceFile {
 }
 
 export interface Violation {
-  rule: 'cycle' | 'cdp-imports-src' | 'browser-imports-upward' | 'capture-imports-browser' | 'dynamic-load' | 'module-state';
+  rule:
+    | 'cycle'
+    | 'cdp-imports-src'
+    | 'cdp-imports-puppeteer'
+    | 'injected-imports-outside'
+    | 'browser-imports-upward'
+    | 'capture-imports-browser'
+    | 'dynamic-load'
+    | 'module-state';
   file: string;
   detail: string;
 }
 
 export const ROOT_MODULE = 'src/main.ts';
+
+const REPO = path.join(__dirname, '..', '..');
+
+/** Every module of src/ and cdp/ as it is on disk (cdp/generated/ is build output: the in-page bundles as strings). */
+export function repositorySources(): SourceFile[] {
+  const out: SourceFile[] = [];
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(REPO, rel), { withFileTypes: true })) {
+      const child = `${rel}/${entry.name}`;
+      if (entry.isDirectory() && child !== 'cdp/generated') walk(child);
+      else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+        out.push({ file: child, text: fs.readFileSync(path.join(REPO, child), 'utf8') });
+      }
+    }
+  };
+  for (const root of ['src', 'cdp']) walk(root);
+  return out;
+}
 
 /**
  * Module state the rule allows, each with its reason. In-page code
@@ -52,9 +82,14 @@ export const ABOVE_BROWSER = [
   'src/cli/',
 ];
 
+/** Package names cdp/ must not import (the npm package may name either). */
+export const PUPPETEER_PACKAGES = ['puppeteer', 'puppeteer-core'];
+
 interface ParsedModule {
   file: string;
   imports: { target: string; line: number }[];
+  /** Imports of packages (bare specifiers), as written. */
+  packages: { name: string; line: number }[];
   dynamicLoads: { what: string; line: number }[];
   state: { what: string; line: number }[];
 }
@@ -92,9 +127,10 @@ function parseModule(source: SourceFile, known: Set<string>): ParsedModule {
 function parseModuleText(source: SourceFile, known: Set<string>): ParsedModule {
   const sf = ts.createSourceFile(source.file, source.text, ts.ScriptTarget.ES2022, true);
   const lineOf = (node: ts.Node) => sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
-  const parsed: ParsedModule = { file: source.file, imports: [], dynamicLoads: [], state: [] };
+  const parsed: ParsedModule = { file: source.file, imports: [], packages: [], dynamicLoads: [], state: [] };
   const addImport = (spec: ts.Expression | undefined, node: ts.Node) => {
     if (!spec || !ts.isStringLiteral(spec)) return;
+    if (!spec.text.startsWith('.')) parsed.packages.push({ name: spec.text, line: lineOf(node) });
     const target = resolveRelative(source.file, spec.text, known);
     if (target) parsed.imports.push({ target, line: lineOf(node) });
     else if (spec.text.startsWith('.')) parsed.imports.push({ target: path.posix.normalize(path.posix.join(path.posix.dirname(source.file), spec.text)), line: lineOf(node) });
@@ -193,11 +229,20 @@ export function checkLayering(sources: SourceFile[]): Violation[] {
       if (m.file.startsWith('cdp/') && i.target.startsWith('src/')) {
         violations.push({ rule: 'cdp-imports-src', file: m.file, detail: `line ${i.line} imports ${i.target}` });
       }
+      if (m.file.startsWith('cdp/injected/') && !i.target.startsWith('cdp/injected/')) {
+        violations.push({ rule: 'injected-imports-outside', file: m.file, detail: `line ${i.line} imports ${i.target}` });
+      }
       if (m.file.startsWith('src/browser/') && ABOVE_BROWSER.some((above) => (above.endsWith('/') ? i.target.startsWith(above) : i.target === above))) {
         violations.push({ rule: 'browser-imports-upward', file: m.file, detail: `line ${i.line} imports ${i.target}` });
       }
       if (m.file.startsWith('src/capture/') && i.target.startsWith('src/browser/')) {
         violations.push({ rule: 'capture-imports-browser', file: m.file, detail: `line ${i.line} imports ${i.target}` });
+      }
+    }
+    for (const p of m.packages) {
+      if (m.file.startsWith('cdp/injected/')) violations.push({ rule: 'injected-imports-outside', file: m.file, detail: `line ${p.line} imports the package ${p.name}` });
+      else if (m.file.startsWith('cdp/') && PUPPETEER_PACKAGES.some((name) => p.name === name || p.name.startsWith(`${name}/`))) {
+        violations.push({ rule: 'cdp-imports-puppeteer', file: m.file, detail: `line ${p.line} imports ${p.name}` });
       }
     }
     for (const d of m.dynamicLoads) violations.push({ rule: 'dynamic-load', file: m.file, detail: `line ${d.line}: ${d.what}` });

@@ -9,7 +9,7 @@ import * as path from 'path';
 import { buildSync } from 'esbuild';
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { Page as PwPage } from 'playwright-core';
-import { evaluateWithEngine } from '../../cdp/selectorEngine';
+import { forgetUtilityWorlds, RUNTIME_GLOBAL, utilityContext } from '../../cdp/utilityWorld';
 import type { GeneratedSelector } from './generateSelectors';
 
 let generatorSource: string | undefined;
@@ -70,9 +70,12 @@ export async function comparePage(name: string, url: string, page: Page, session
   if (ourCount !== theirCount) throw new Error(`${name}: the two browsers built different DOMs (${ourCount} vs ${theirCount} elements)`);
   const generated = sample(await evaluateIsolated(session, `${bundle}.generateSelectors()`) as GeneratedSelector[], perForm);
   const selectors = generated.map((g) => g.selector);
-  const oursJson = await evaluateWithEngine(session, `JSON.stringify(${JSON.stringify(selectors)}.map((s) => {
-    try { const e = engine.queryFirst(s); return e ? e.getAttribute('data-sel-stamp') : null; } catch (err) { return 'ERROR: ' + err.message; } }))`, true);
-  const ours = JSON.parse(oursJson.value) as Array<string | null>;
+  // All selectors in one evaluation in the utility world; the page was just loaded, so its world is made anew.
+  forgetUtilityWorlds(session);
+  const contextId = await utilityContext(session);
+  const oursJson = await session.send('Runtime.evaluate', { contextId, returnByValue: true, expression: `JSON.stringify(${JSON.stringify(selectors)}.map((s) => {
+    try { const e = ${RUNTIME_GLOBAL}.queryFirst(s); return e ? e.getAttribute('data-sel-stamp') : null; } catch (err) { return 'ERROR: ' + err.message; } }))` });
+  const ours = JSON.parse(oursJson.result.value) as Array<string | null>;
   // Issued together: Playwright pipelines them, so the run is bounded by the page's work, not by round trips.
   const theirs = await Promise.all(selectors.map((s) => pwPage.$$eval(s, (els) => (els.length ? els[0].getAttribute('data-sel-stamp') : null))
     .catch((e) => errorText(e))));

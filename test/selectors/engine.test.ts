@@ -9,7 +9,8 @@ import * as os from 'os';
 import * as path from 'path';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
-import { countSelector, ensureSelectorEngine, evaluateWithEngine, nearMisses, resolveSelector, checkSelectorSyntax } from '../../cdp/selectorEngine';
+import { countSelector, nearMisses, resolveSelector, checkSelectorSyntax } from '../../cdp/selectorEngine';
+import { callRuntime, utilityContext } from '../../cdp/utilityWorld';
 
 jest.setTimeout(60_000);
 
@@ -148,17 +149,17 @@ describe('syntax errors say where', () => {
 
   test('the page reports the same error the Node check does', async () => {
     await expect(countSelector(session, 'role=button[foo]')).rejects.toThrow(/selector syntax error at position 11/);
-    await expect(evaluateWithEngine(session, 'engine.count("role=button[foo]")', true)).rejects.toThrow(/^selector syntax error at position 11: unknown attribute \[foo\]/);
+    await expect(callRuntime(session, 'count', ['role=button[foo]'])).rejects.toThrow(/^selector syntax error at position 11: unknown attribute \[foo\]/);
   });
 });
 
 describe('the engine world', () => {
   test('is installed once per document and made again after a navigation', async () => {
-    const first = await ensureSelectorEngine(session);
-    expect(await ensureSelectorEngine(session)).toBe(first);
+    const first = await utilityContext(session);
+    expect(await utilityContext(session)).toBe(first);
     await page.goto(server.url('/other.html'));
     expect(await idOf('role=link[name="Home"]')).toBe('home');
-    const second = await ensureSelectorEngine(session);
+    const second = await utilityContext(session);
     expect(second).not.toBe(first);
     await page.goto(server.url('/page.html'));
     expect(await idOf('text=Retry')).toBe('submit');

@@ -266,7 +266,7 @@ describe('redirects, failures, errors and late starts', () => {
     try {
       await page.setViewport(VIEWPORT);
       await page.goto(server.url('/broken.html'));
-      const recorder = await TraceRecorder.start(page, await page.createCDPSession(), await contextOptions(browser));
+      const recorder = await TraceRecorder.start(await page.createCDPSession(), await contextOptions(browser));
       await runTracedAction(recorder, page, { do: 'wait', ms: 10 });
       const trace = await readTraceZip(await recorder.finish());
       const sheet = trace.network.find((l) => l.snapshot.request.url === server.url('/style.css'));
@@ -294,7 +294,7 @@ describe('redirects, failures, errors and late starts', () => {
       on: () => undefined,
       off: () => undefined,
     };
-    const recorder = await TraceRecorder.start(undefined as never, blocked, await contextOptions(browser), { stepTimeoutMs: 200 });
+    const recorder = await TraceRecorder.start(blocked, await contextOptions(browser), { stepTimeoutMs: 200 });
     await recorder.action({ method: 'click', selector: '#ask', params: {} }, async () => undefined);
     const trace = await readTraceZip(await recorder.finish());
     const click = trace.events.find((e) => e.type === 'before' && e.method === 'click');
@@ -311,7 +311,7 @@ describe('redirects, failures, errors and late starts', () => {
   test('dispose stops recording without bytes and finish cannot follow', async () => {
     const page = await browser.newPage();
     try {
-      const recorder = await TraceRecorder.start(page, await page.createCDPSession(), await contextOptions(browser));
+      const recorder = await TraceRecorder.start(await page.createCDPSession(), await contextOptions(browser));
       await recorder.dispose();
       await expect(recorder.finish()).rejects.toThrow(/disposed/);
     } finally {

@@ -128,7 +128,7 @@ export async function recordTrace(
     await page.setViewport(VIEWPORT);
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
     const session = await page.createCDPSession();
-    const recorder = await TraceRecorder.start(page, session, await contextOptions(browser));
+    const recorder = await TraceRecorder.start(session, await contextOptions(browser));
     try {
       await recorder.navigation(url, async () => {
         await page.goto(url, { waitUntil: 'load' });

@@ -8,10 +8,11 @@
  * events`). Visibility and disabled-ness are the same functions the selector
  * engine (`:visible`, `visible=`, `[disabled]`) and the aria snapshot use.
  *
- * The host (src/browser/actionRunner.ts) calls these through the entry
- * (cdp/injected/selectorEngine.ts) and lets the page's time pass between
- * looks, so nothing here waits on requestAnimationFrame (the page may run on
- * a virtual clock).
+ * The host (src/browser/actionRunner.ts) calls these through the runtime
+ * (cdp/injected/runtime.ts) and lets the page's time pass between looks, so
+ * nothing here waits on requestAnimationFrame (the page may run on a virtual
+ * clock). What is wrong comes back as a typed code with the facts it needs
+ * (the element's preview); the sentences are the host's.
  */
 import { withCaches } from '../aria/caches';
 import { parentOrHost } from '../aria/dom';
@@ -24,6 +25,30 @@ export interface Needs {
   enabled?: boolean;
   editable?: boolean;
 }
+
+/** A state the element lacks (Playwright's call log names each). */
+export type MissingState = 'not-attached' | 'not-visible' | 'not-enabled' | 'inert' | 'read-only';
+
+/**
+ * Why an element cannot be acted on: a state it lacks yet (looked at again
+ * until the budget ends), or `not-editable-element` for an element that can
+ * never be edited (fill fails at once).
+ */
+export type StateProblem = { code: MissingState } | { code: 'not-editable-element' };
+
+/** Why the click point is not there yet, a frame after the element was scrolled into view. */
+export type PointProblem =
+  | { code: 'not-attached' | 'not-stable' | 'outside-viewport' | 'not-visible' }
+  /** A click at the point lands on `hit` (inside `subtreeOf`, when that is not the hit element itself). */
+  | { code: 'intercepted'; hit: string; subtreeOf?: string };
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** A page on the wall clock that draws no frame within this long is looked at anyway (settledPointAfterFrame). */
+const REAL_FRAME_WAIT_MS = 250;
 
 const READONLY_ROLES = ['checkbox', 'combobox', 'grid', 'gridcell', 'listbox', 'radiogroup', 'slider', 'spinbutton',
   'textbox', 'columnheader', 'rowheader', 'searchbox', 'switch', 'treegrid'];
@@ -61,27 +86,21 @@ function readonlyState(e: Element): boolean | 'error' {
   return 'error';
 }
 
-/**
- * '' when `e` has every state in `needs`, else why not, worded as Playwright's
- * call log words it: 'element is not visible', 'element is not enabled',
- * 'element is inert', 'element is not editable'. Throws for an element that can never be edited.
- */
-export function missingState(e: Element, needs: Needs): string {
-  return withCaches(() => {
-    if (!e.isConnected) return 'element is not attached to the DOM';
-    if (needs.visible && !isVisibleBox(e)) return 'element is not visible';
+/** Null when `e` has every state in `needs`, else the first it lacks, in the order Playwright checks them. */
+export function missingState(e: Element, needs: Needs): StateProblem | null {
+  return withCaches((): StateProblem | null => {
+    if (!e.isConnected) return { code: 'not-attached' };
+    if (needs.visible && !isVisibleBox(e)) return { code: 'not-visible' };
     const control = retarget(e, 'follow-label');
-    if (needs.enabled && disabledState(control)) return 'element is not enabled';
+    if (needs.enabled && disabledState(control)) return { code: 'not-enabled' };
     // Playwright waits for "non-inert" wherever it waits for enabled.
-    if (needs.enabled && isInert(e)) return 'element is inert';
+    if (needs.enabled && isInert(e)) return { code: 'inert' };
     if (needs.editable) {
       const readonly = readonlyState(control);
-      if (readonly === 'error') {
-        throw new Error('Element is not an <input>, <textarea>, <select> or [contenteditable] and does not have a role allowing [aria-readonly]');
-      }
-      if (readonly) return 'element is not editable (it is read-only)';
+      if (readonly === 'error') return { code: 'not-editable-element' };
+      if (readonly) return { code: 'read-only' };
     }
-    return '';
+    return null;
   });
 }
 
@@ -143,8 +162,8 @@ export function scrollAndRemember(e: Element, attempt: number): void {
 
 const rootOf = (e: Element) => e.getRootNode() as Document | ShadowRoot;
 
-/** Playwright's expectHitTarget: 'done' when a click at the point reaches `target`, else who receives it. */
-export function hitTarget(x: number, y: number, target: Element): 'done' | string {
+/** Playwright's expectHitTarget: null when a click at the point reaches `target`, else who receives it. */
+export function hitTarget(x: number, y: number, target: Element): { hit: string; subtreeOf?: string } | null {
   const roots: Array<Document | ShadowRoot> = [];
   for (let p: Element | null = target; p; ) {
     const root = rootOf(p);
@@ -173,7 +192,7 @@ export function hitTarget(x: number, y: number, target: Element): 'done' | strin
     hitParents.push(hit);
     hit = ((hit as any).assignedSlot as Element | null) ?? parentOrHost(hit) ?? undefined;
   }
-  if (hit === target) return 'done';
+  if (hit === target) return null;
   const description = previewNode(hitParents[0] || document.documentElement);
   let rootDescription: string | undefined;
   for (let e: Element | null = target; e; e = parentOrHost(e)) {
@@ -183,25 +202,25 @@ export function hitTarget(x: number, y: number, target: Element): 'done' | strin
       break;
     }
   }
-  return rootDescription ? `${description} from ${rootDescription} subtree` : description;
+  return rootDescription ? { hit: description, subtreeOf: rootDescription } : { hit: description };
 }
 
 /**
  * A frame after `scrollAndRemember`: the click point (centre of the first box
  * fragment, clipped to the viewport, as Playwright takes the first content
  * quad) when the box held still and the point reaches the element; else why
- * not: 'element is not stable', 'element is outside of the viewport', or
- * 'intercepted:<preview of the element that would receive the click>'.
+ * not (a box that moved, a point outside the viewport, another element that
+ * would receive the click).
  */
-export function settledPoint(e: Element): { x: number; y: number } | string {
-  if (!e.isConnected) return 'element is not attached to the DOM';
+export function settledPoint(e: Element): Point | PointProblem {
+  if (!e.isConnected) return { code: 'not-attached' };
   const now = boxOf(e);
   const before = lastBoxes.get(e);
   lastBoxes.set(e, now);
-  if (before !== now) return 'element is not stable';
+  if (before !== now) return { code: 'not-stable' };
   const width = innerWidth;
   const height = innerHeight;
-  let point: { x: number; y: number } | undefined;
+  let point: Point | undefined;
   const rects = e.getClientRects();
   for (let i = 0; i < rects.length && !point; i++) {
     const r = rects[i];
@@ -211,18 +230,18 @@ export function settledPoint(e: Element): { x: number; y: number } | string {
     const bottom = Math.min(Math.max(r.bottom, 0), height);
     if ((right - left) * (bottom - top) > 0.99) point = { x: (left + right) / 2, y: (top + bottom) / 2 };
   }
-  if (!point) return rects.length ? 'element is outside of the viewport' : 'element is not visible';
-  const hit = hitTarget(point.x, point.y, retarget(e, 'button-link'));
-  return hit === 'done' ? point : 'intercepted:' + hit;
+  if (!point) return { code: rects.length ? 'outside-viewport' : 'not-visible' };
+  const intercepted = hitTarget(point.x, point.y, retarget(e, 'button-link'));
+  return intercepted ? { code: 'intercepted', ...intercepted } : point;
 }
 
 /**
- * settledPoint at the next animation frame (the selector world's own
+ * settledPoint at the next animation frame (this world's own
  * requestAnimationFrame: real frames, for a page on the wall clock; a page on
  * the virtual clock has its time moved by the host instead). A page that
- * draws no frame within 250 ms is looked at then.
+ * draws no frame within REAL_FRAME_WAIT_MS is looked at then.
  */
-export function settledPointAfterFrame(e: Element): Promise<{ x: number; y: number } | string> {
+export function settledPointAfterFrame(e: Element): Promise<Point | PointProblem> {
   return new Promise((resolve) => {
     let done = false;
     const look = () => {
@@ -231,37 +250,44 @@ export function settledPointAfterFrame(e: Element): Promise<{ x: number; y: numb
       resolve(settledPoint(e));
     };
     requestAnimationFrame(look);
-    setTimeout(look, 250);
+    setTimeout(look, REAL_FRAME_WAIT_MS);
   });
 }
 
 const SET_VALUE_TYPES = ['color', 'date', 'time', 'datetime-local', 'month', 'range', 'week'];
 const TYPE_INTO_TYPES = ['', 'email', 'number', 'password', 'search', 'tel', 'text', 'url'];
 
+/** Why a field cannot be filled with the value (Playwright refuses each). */
+export type FillProblem =
+  | { code: 'input-type-not-fillable'; type: string }
+  | { code: 'not-a-number' }
+  | { code: 'malformed-value'; type: string; value: string }
+  | { code: 'not-a-text-field' };
+
 /**
  * Playwright's fill, in the page: inputs whose type has no free text get the
  * value set with `input` + `change` ('done'); other fields get focus and their
- * content selected ('needsinput': the host inserts the text). Throws for what
- * cannot be filled, in Playwright's words.
+ * content selected ('needs-input': the host inserts the text). What cannot be
+ * filled is a FillProblem.
  */
-export function prepareFill(node: Element, value: string): 'done' | 'needsinput' {
+export function prepareFill(node: Element, value: string): 'done' | 'needs-input' | FillProblem {
   const e = retarget(node, 'follow-label');
   if (e.nodeName.toLowerCase() === 'input') {
     const input = e as HTMLInputElement;
     const type = input.type.toLowerCase();
-    if (!TYPE_INTO_TYPES.includes(type) && !SET_VALUE_TYPES.includes(type)) throw new Error(`Input of type "${type}" cannot be filled`);
-    if (type === 'number' && Number.isNaN(Number(value.trim()))) throw new Error('Cannot type text into input[type=number]');
+    if (!TYPE_INTO_TYPES.includes(type) && !SET_VALUE_TYPES.includes(type)) return { code: 'input-type-not-fillable', type };
+    if (type === 'number' && Number.isNaN(Number(value.trim()))) return { code: 'not-a-number' };
     if (SET_VALUE_TYPES.includes(type)) {
       const text = value.trim();
       input.focus();
       input.value = text;
-      if (input.value !== text) throw new Error(`Malformed value for input of type "${type}": '${text}'`);
+      if (input.value !== text) return { code: 'malformed-value', type, value: text };
       e.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
       e.dispatchEvent(new Event('change', { bubbles: true }));
       return 'done';
     }
   } else if (e.nodeName.toLowerCase() !== 'textarea' && !(e as HTMLElement).isContentEditable) {
-    throw new Error('Element is not an <input>, <textarea> or [contenteditable] element');
+    return { code: 'not-a-text-field' };
   }
   (e as HTMLElement).focus();
   if (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement) {
@@ -275,7 +301,7 @@ export function prepareFill(node: Element, value: string): 'done' | 'needsinput'
       selection.addRange(range);
     }
   }
-  return 'needsinput';
+  return 'needs-input';
 }
 
 /** Focus for press (Playwright focuses the element as it is, without waiting for states). */
@@ -284,24 +310,30 @@ export function focusTarget(node: Element): void {
   if (e.ownerDocument.activeElement !== e && typeof e.focus === 'function') e.focus();
 }
 
+/** What a choice on a <select> came to: made, or why not (the options there are, to wait for late ones and to list them). */
+export type SelectOutcome =
+  | { code: 'selected' }
+  | { code: 'not-a-select'; tag: string }
+  | { code: 'no-such-option'; options: string[] }
+  | { code: 'option-disabled' };
+
 /**
  * Chooses on a native <select> (a label stands for its control): the option
- * whose value and/or label matches. {done}, or {fatal} for a non-select, or
- * the options there are (to wait for late ones and to list them on failure).
+ * whose value and/or label matches, then fires `input` and `change`.
  */
-export function selectOption(node: Element, wantValue: string | null, wantLabel: string | null): { done: boolean; fatal: string; options?: string[] } {
+export function selectOption(node: Element, wantValue: string | null, wantLabel: string | null): SelectOutcome {
   const el = retarget(node, 'follow-label');
-  if (el.nodeName !== 'SELECT') return { done: false, fatal: `the element is a <${el.nodeName.toLowerCase()}>, not a <select>` };
+  if (el.nodeName !== 'SELECT') return { code: 'not-a-select', tag: el.nodeName.toLowerCase() };
   const select = el as HTMLSelectElement;
   const normalize = (s: string) => s.replace(/\s+/g, ' ').trim();
   const options = Array.from(select.options);
   const match = options.find(
     (o) => (wantValue === null || o.value === wantValue) && (wantLabel === null || o.label === wantLabel || normalize(o.label) === normalize(wantLabel)),
   );
-  if (!match) return { done: false, fatal: '', options: options.map((o) => `${o.value}=${normalize(o.label)}`).slice(0, 10) };
-  if (match.disabled) return { done: false, fatal: '', options: [] };
+  if (!match) return { code: 'no-such-option', options: options.map((o) => `${o.value}=${normalize(o.label)}`).slice(0, 10) };
+  if (match.disabled) return { code: 'option-disabled' };
   for (const o of options) o.selected = o === match;
   select.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   select.dispatchEvent(new Event('change', { bubbles: true }));
-  return { done: true, fatal: '' };
+  return { code: 'selected' };
 }

@@ -5,9 +5,9 @@
  * restores from `__playwright_*` attributes (form values, scroll offsets,
  * image currentSrc, open dialogs/popovers, defined custom elements) and the
  * stylesheets the page built through CSSOM (`<style>` rules, adopted sheets).
- * iframe/frame elements carry `__evidence_frame_index__`: their index in
- * `globalThis.__evidenceTraceFrameOwners`, which the snapshotter resolves to
- * the child frame's CDP id (DOM.describeNode).
+ * iframe/frame elements carry `__evidence_frame_index__`: their index in the
+ * last serialization's frame owners (`frameOwner(index)`), which the
+ * snapshotter resolves to the child frame's CDP id (DOM.describeNode).
  */
 
 import type { EncodedNode } from './encoding';
@@ -32,6 +32,14 @@ export interface SerializedFrame {
   frameOwnerCount: number;
 }
 
+/** The frame owner elements of the last serialization in this world, by the index their marker carries. */
+let lastFrameOwners: Element[] = [];
+
+/** The frame owner the last serialization numbered `index`, or null. */
+export function frameOwner(index: number): Element | null {
+  return lastFrameOwners[index] || null;
+}
+
 /** `targetElement`: the action's element when the caller resolved it; else `targetSelector` is tried as CSS. */
 export function serializeFrame(options: SerializeOptions, targetElement?: Element | null): SerializedFrame {
   const doc = document;
@@ -45,10 +53,9 @@ export function serializeFrame(options: SerializeOptions, targetElement?: Elemen
   }
   const known = new Set(options.knownUrls || []);
   const definedCustomElements = new Set<string>();
-  // Kept in this isolated world's global for the snapshotter to resolve
-  // each owner element to its CDP frame id (DOM.describeNode).
+  // Kept in this world for the snapshotter to resolve each owner element to its CDP frame id (DOM.describeNode).
   const frameOwners: Element[] = [];
-  (globalThis as unknown as { __evidenceTraceFrameOwners: Element[] }).__evidenceTraceFrameOwners = frameOwners;
+  lastFrameOwners = frameOwners;
   const linkedSheets: { url: string; text?: string }[] = [];
 
   const appendChildren = (parent: Node, into: { push(node: EncodedNode): unknown }) => {

@@ -42,10 +42,10 @@ function versionNumber(product: string): string {
 }
 
 export const interactionTraceCapture: CaptureTypeModule = {
-  async start({ browser, page, cdp, request }) {
+  async start({ browser, cdp, request }) {
     const viewport = request.viewport;
     const [product, userAgent] = await Promise.all([browser.version(), browser.userAgent()]);
-    const recorder = await TraceRecorder.start(page, cdp, {
+    const recorder = await TraceRecorder.start(cdp, {
       viewport: { width: viewport.width, height: viewport.height },
       deviceScaleFactor: viewport.devicePixelRatio,
       colorScheme: viewport.colorScheme,

@@ -1,36 +1,41 @@
 /**
- * screenshot: a full-page PNG (beyond the viewport, at the requested device
- * pixel ratio), then the render-token probe on the same frozen page, with the
- * page facts the sidecar records.
+ * screenshot: a full-page PNG (taken as Playwright takes it, at the requested
+ * device pixel ratio, shot again if the page changed size meanwhile;
+ * fullPage.ts), then the render-token probe on the same
+ * frozen page, with the page facts the sidecar records. The document size
+ * the facts give is the one the PNG was cut to, so the report places boxes
+ * on the image it measured.
  */
 import type { Page, CDPSession } from 'puppeteer-core';
 import type { ProbePageFacts } from '../../provider';
 import type { Viewport } from '../../contract';
 import { renderTokenProbe } from '../../probe';
 import type { CaptureTypeModule } from './types';
-import { fullPagePng, measurePage } from './fullPage';
+import { shootFullPage, type FullPageShot } from './fullPage';
 
-export async function readPageFacts(page: Page, cdp: CDPSession, viewport: Viewport): Promise<ProbePageFacts> {
-  const [metrics, devicePixelRatio] = await Promise.all([
-    cdp.send('Page.getLayoutMetrics'),
-    page.evaluate(() => window.devicePixelRatio),
-  ]);
-  const size = metrics.cssContentSize ?? metrics.contentSize;
+/** The sidecar's page facts, from the shot itself (its size and the ratio the page read) and the page. */
+export async function readPageFacts(page: Page, cdp: CDPSession, viewport: Viewport, shot: Omit<FullPageShot, 'bytes'>): Promise<ProbePageFacts> {
+  const { size } = shot;
+  let devicePixelRatio = shot.pageDevicePixelRatio;
+  if (devicePixelRatio === null) {
+    const reply = await cdp.send('Runtime.evaluate', { expression: 'window.devicePixelRatio', returnByValue: true });
+    devicePixelRatio = typeof reply.result.value === 'number' ? reply.result.value : size.devicePixelRatio;
+  }
   return {
     finalUrl: page.url(),
-    documentSize: { width: Math.ceil(size.width), height: Math.ceil(size.height) },
+    documentSize: { width: size.width, height: size.height },
     viewport: { width: viewport.width, height: viewport.height },
     devicePixelRatio,
   };
 }
 
 export const screenshotCapture: CaptureTypeModule = {
-  async start({ page, cdp, request, setStage }) {
+  async start({ page, cdp, request, progress }) {
     return {
       async finish() {
-        const bytes = await fullPagePng(page, await measurePage(cdp, request.viewport.devicePixelRatio));
-        setStage?.('the render-token probe');
-        const page_facts = await readPageFacts(page, cdp, request.viewport);
+        const { bytes, ...shot } = await shootFullPage(cdp, request.viewport);
+        progress.enter('probe', 'the render-token probe');
+        const page_facts = await readPageFacts(page, cdp, request.viewport, shot);
         const render_tokens = await renderTokenProbe(cdp, request.design);
         return { bytes, page_facts, render_tokens };
       },

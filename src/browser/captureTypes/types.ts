@@ -8,6 +8,7 @@ import type { ProviderPayload } from '../../provider';
 import type { CaptureRequestSnapshot } from '../../contract';
 import type { RuntimeFields } from '../../request';
 import type { ActionWrapper } from '../actionRunner';
+import type { CaptureProgress } from '../captureProgress';
 
 export interface CaptureTypeContext {
   browser: Browser;
@@ -17,8 +18,8 @@ export interface CaptureTypeContext {
   fields: RuntimeFields;
   /** The normalized contract; `design` only on bound calls. */
   request: CaptureRequestSnapshot;
-  /** Names the step under way inside finish() (`the render-token probe`), for crash and overrun messages. */
-  setStage?: (stage: string) => void;
+  /** The capture's progress: finish() names a step of its own with it (`the render-token probe`), for crash and overrun messages and progress. */
+  progress: CaptureProgress;
 }
 
 /**
