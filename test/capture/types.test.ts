@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, captureFiles, findCaptureType, sidecarLeaf } from '../../src/capture/types';
+import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, captureFiles, findCaptureType, sidecarLeaf, type CaptureTypeSpec } from '../../src/capture/types';
 import { CAPTURE_TYPE_MODULES } from '../../src/browser/captureTypes';
 import { captureInputSchema } from '../../src/request';
 
@@ -45,8 +45,8 @@ test("a trace's name must end in .zip, as given and where it resolves; other typ
     "interaction trace artifacts are Playwright trace ZIPs: artifact_path must end in .zip (got 'evidence/t.png'); name it evidence/<leaf>.trace.zip",
   );
   expect(trace.refuseName('evidence/link.zip', 'notes.txt')).toContain('must end in .zip');
-  expect(CAPTURE_TYPE_SPECS.screenshot.refuseName('evidence/x.zip', 'x.zip')).toBeNull();
-  expect(CAPTURE_TYPE_SPECS['a11y tree'].refuseName('evidence/x', 'x')).toBeNull();
+  const others: CaptureTypeSpec[] = [CAPTURE_TYPE_SPECS.screenshot, CAPTURE_TYPE_SPECS['a11y tree']];
+  for (const spec of others) expect(spec.refuseName('evidence/x.zip', 'x.zip')).toBeNull();
 });
 
 test("each spec names its browser module, and the provider's table resolves that name to the module's export", async () => {
