@@ -4,6 +4,7 @@
  */
 import { DEFAULT_CAPTURE_TIMEOUT_MS, DEFAULT_SETTLE_MAX_MS, NAVIGATION_BUDGET_MS } from '../deadline';
 import { redactUrl } from '../redact';
+import { log } from '../log';
 
 export interface BrowserFlags {
   /** --executable-path: the Chrome/Chromium binary to launch. */
@@ -90,7 +91,7 @@ function positiveIntegerEnv(env: NodeJS.ProcessEnv, name: string, fallback: numb
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`[design-playbook-evidence] warning: ${name}=${raw} is not a positive integer; using ${fallback}\n`);
+    log(`warning: ${name}=${raw} is not a positive integer; using ${fallback}`);
     return fallback;
   }
   return value;

@@ -7,7 +7,7 @@
 import * as path from 'path';
 import type { Program } from './program';
 import { COLOR_SCHEMES, echoJson } from '../contract';
-import { CAPTURE_TYPES } from '../request';
+import { CAPTURE_TYPES } from '../capture/types';
 import { ToolInputError } from '../errors';
 import { parseFlags, single, UsageError, BROWSER_FLAGS_HELP, type FlagSpec } from './args';
 
