@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds plugin/server.cjs: the whole server (src/bin.ts) and its runtime
-// dependencies (puppeteer-core, chrome-remote-interface, the MCP SDK, zod, jszip)
+// dependencies (puppeteer-core, ws, the MCP SDK, zod, jszip)
 // in one CommonJS file, so a plugin host can start the server from a plain
 // clone — no npm install, no build, offline. The file is committed; CI
 // rebuilds it and compares byte for byte (--check), so it cannot drift from

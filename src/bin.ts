@@ -5,13 +5,14 @@
  * src/main.ts.
  */
 import { runMain } from './main';
+import { log } from './log';
 
 runMain(process.argv.slice(2)).then(
   (code) => {
     if (code !== undefined) process.exitCode = code;
   },
   (err) => {
-    process.stderr.write(`[design-playbook-evidence] ${err instanceof Error ? err.message : String(err)}\n`);
+    log(err instanceof Error ? err.message : String(err));
     process.exitCode = 2;
   },
 );

@@ -1,7 +1,7 @@
 /**
  * Capture contract v1: the one owner of schemaVersion, viewport and freeze.
  *
- * Three faces derive from the constants below so they cannot drift:
+ * Three forms derive from the constants below so they cannot drift:
  * - the normalizing parser (write side) that turns tool arguments into the
  *   request echo, with the exact error wording callers match on;
  * - the snapshot validator (read side) that reports a fact code for a request
@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { describeValue, isIntegerAt, isPlainObject } from './values';
 import { stringifyJson } from './jsonText';
-import { checkDesignDeclaration, designInputSchema, designRecordSchema, type DesignDeclaration } from './design';
+import { checkDesignDeclaration, designInputSchema, designRecordSchema } from './design';
 
 export const CAPTURE_SCHEMA_VERSION = 1 as const;
 /** In the original's order (it lists them sorted), which its schema enum and refusal text follow. */
@@ -23,21 +23,14 @@ export const MIN_DEVICE_PIXEL_RATIO = 0.1;
 export const FREEZE_DEFAULTS = { enabled: true, waitFonts: true, networkIdle: false } as const;
 export const FREEZE_KEYS = Object.keys(FREEZE_DEFAULTS) as (keyof typeof FREEZE_DEFAULTS)[];
 
-export interface Viewport {
-  width: number;
-  height: number;
-  devicePixelRatio: number;
-  colorScheme: ColorScheme;
-}
-export type Freeze = { -readonly [K in keyof typeof FREEZE_DEFAULTS]: boolean };
+type FreezeKey = keyof typeof FREEZE_DEFAULTS;
 
-/** The normalized contract echo carried in results and manifest lines. */
-export interface CaptureRequestSnapshot {
-  schemaVersion: typeof CAPTURE_SCHEMA_VERSION;
-  viewport: Viewport;
-  freeze: Freeze;
-  design?: DesignDeclaration;
-}
+/** The emulated viewport (from viewportInputSchema: all four keys). */
+export type Viewport = z.infer<typeof viewportInputSchema>;
+/** A complete freeze, defaults filled in (from freezeSnapshotSchema). */
+export type Freeze = z.infer<typeof freezeSnapshotSchema>;
+/** The normalized contract echo carried in results and manifest lines (from requestSnapshotSchema). */
+export type CaptureRequestSnapshot = z.infer<typeof requestSnapshotSchema>;
 
 export type ContractParse = { ok: true; request: CaptureRequestSnapshot } | { ok: false; error: string };
 
@@ -85,7 +78,7 @@ interface KeyRule {
   float?: true;
 }
 
-export const VIEWPORT_RULES: Record<(typeof VIEWPORT_KEYS)[number], KeyRule> = {
+export const VIEWPORT_RULES = {
   width: { valid: isPositiveIntegerAt, must: 'must be a positive integer', schema: z.number().int().min(1).describe('CSS pixels, integer >= 1') },
   height: { valid: isPositiveIntegerAt, must: 'must be a positive integer', schema: z.number().int().min(1).describe('CSS pixels, integer >= 1') },
   devicePixelRatio: {
@@ -102,10 +95,10 @@ export const VIEWPORT_RULES: Record<(typeof VIEWPORT_KEYS)[number], KeyRule> = {
     must: `must be one of ${colorSchemeList()}`,
     schema: z.enum(COLOR_SCHEMES).describe('emulated prefers-color-scheme'),
   },
-};
+} satisfies Record<(typeof VIEWPORT_KEYS)[number], KeyRule>;
 
 /** Keys the request echo writes as floats (contract-facts: `devicePixelRatio` as a float); read by stringifyJson's callers. */
-export const FLOAT_KEYS: ReadonlySet<string> = new Set(Object.entries(VIEWPORT_RULES).filter(([, rule]) => rule.float).map(([key]) => key));
+export const FLOAT_KEYS: ReadonlySet<string> = new Set(Object.entries(VIEWPORT_RULES as Record<string, KeyRule>).filter(([, rule]) => rule.float).map(([key]) => key));
 
 /** JSON text of anything carrying a request echo (a result, a wire message, a manifest line), floats as the original writes them. */
 export function echoJson(value: unknown, space?: number): string {
@@ -113,7 +106,7 @@ export function echoJson(value: unknown, space?: number): string {
 }
 
 /** What each freeze switch does (its default comes from FREEZE_DEFAULTS); each must be a boolean. */
-export const FREEZE_RULES: Record<keyof typeof FREEZE_DEFAULTS, { does: string }> = {
+export const FREEZE_RULES: Record<FreezeKey, { does: string }> = {
   enabled: { does: 'disable animations, transitions and the caret, and run the page on the virtual clock' },
   waitFonts: { does: 'wait for document.fonts.ready' },
   networkIdle: { does: 'wait for network idle' },
@@ -233,17 +226,20 @@ export function validateCaptureSnapshot(snapshot: unknown): SnapshotFact | null 
 }
 
 // ---------------------------------------------------------------------------
-// Schema faces, built from the same constants as the parser above.
+// The zod schemas, built from the same constants as the parser above.
 
-export const viewportInputSchema = z
-  .object(Object.fromEntries(VIEWPORT_KEYS.map((k) => [k, VIEWPORT_RULES[k].schema])) as Record<(typeof VIEWPORT_KEYS)[number], z.ZodType>)
-  .strict();
+/** `{ [key]: rules[key].schema }`, typed per key (so z.infer sees each key's type). */
+function shapeOf<R extends Record<string, { schema: z.ZodType }>>(rules: R, keys: readonly (keyof R & string)[]): { [K in keyof R]: R[K]['schema'] } {
+  return Object.fromEntries(keys.map((k) => [k, rules[k].schema])) as { [K in keyof R]: R[K]['schema'] };
+}
+
+export const viewportInputSchema = z.object(shapeOf(VIEWPORT_RULES, VIEWPORT_KEYS)).strict();
 
 export const freezeInputSchema = z
   .object(
     // `.default` only for the schema's `default` keyword: the parser above fills the defaults in.
     Object.fromEntries(FREEZE_KEYS.map((k) => [k, z.boolean().default(FREEZE_DEFAULTS[k]).describe(`${FREEZE_RULES[k].does} (default ${FREEZE_DEFAULTS[k]})`)])) as Record<
-      keyof Freeze,
+      FreezeKey,
       z.ZodDefault<z.ZodBoolean>
     >,
   )
@@ -251,7 +247,7 @@ export const freezeInputSchema = z
 
 /** A complete, normalized freeze as recorded in the request echo. */
 export const freezeSnapshotSchema = z
-  .object(Object.fromEntries(FREEZE_KEYS.map((k) => [k, z.boolean()])) as Record<keyof Freeze, z.ZodBoolean>)
+  .object(Object.fromEntries(FREEZE_KEYS.map((k) => [k, z.boolean()])) as Record<FreezeKey, z.ZodBoolean>)
   .strict();
 
 /** The request echo (result `request`, manifest request snapshot). */

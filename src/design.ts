@@ -16,19 +16,6 @@ import { isPlainObject } from './values';
 export const DESIGN_AXES = ['fontSizes', 'colors', 'radii'] as const;
 export type DesignAxis = (typeof DESIGN_AXES)[number];
 
-/**
- * One literal as the caller wrote it. The contract asks for numbers or
- * strings; other JSON scalars (`true`, `null`) or objects may still arrive
- * inside an array and are kept as given — the probe reports them undecidable.
- */
-export type DesignLiteral = number | string;
-
-export type DesignDeclaration = {
-  fontSizes?: DesignLiteral[];
-  colors?: DesignLiteral[];
-  radii?: DesignLiteral[];
-};
-
 export type DesignCheck = { ok: true; design: DesignDeclaration } | { ok: false; error: string };
 
 /** JSON-flavoured name of a value's type for error messages. */
@@ -68,6 +55,15 @@ export function checkDesignDeclaration(value: unknown): DesignCheck {
   }
   return { ok: true, design: value as DesignDeclaration };
 }
+
+/**
+ * A declaration as the boundary holds it (from designRecordSchema): the
+ * known axes, each an array of literals exactly as the caller wrote them.
+ * The contract asks for numbers or strings (designInputSchema); other JSON
+ * values (`true`, `null`) may still arrive inside an array and are kept as
+ * given — the probe reports them undecidable.
+ */
+export type DesignDeclaration = z.infer<typeof designRecordSchema>;
 
 const AXIS_DESCRIPTIONS: Record<DesignAxis, string> = {
   fontSizes:

@@ -1,7 +1,8 @@
 /**
  * Library API of design-playbook-evidence.
  */
-export { sidecarLeaf, MANIFEST_REFUSAL } from './execute';
+export { sidecarLeaf } from './capture/types';
+export { MANIFEST_REFUSAL } from './boundary';
 export {
   executeCapturePlan,
   registerCaptureProvider,
@@ -22,12 +23,12 @@ export {
   type CaptureRequestSnapshot,
   type SnapshotFact,
 } from './contract';
-export { writeTarget, readArtifact, CONTAINMENT_CODES, CONTAINMENT_MESSAGES, type ContainmentCode } from './containment';
-export { resolveRunRoot, RUN_MARKERS } from './runRoot';
+export { writeTarget, readArtifact, CONTAINMENT_CODES, CONTAINMENT_MESSAGES, type ContainmentCode } from './boundary/containment';
+export { resolveRunRoot, RUN_MARKERS } from './boundary/runRoot';
 export { ToolInputError } from './errors';
 export { captureResultSchema, type CaptureResult } from './result';
 export type { CapturePlanArguments, CapturePlanAction, CaptureViewport } from './publicTypes';
-export type { CaptureType } from './request';
+export type { CaptureType } from './capture/types';
 export type { CaptureProvider, CaptureContext, ProviderPayload, ToolDeclaration } from './provider';
 export { captureToolDeclaration, TOOL_NAME, SERVER_NAME } from './toolDeclaration';
 export { DualFramingStdioTransport } from './transport';
@@ -43,11 +44,13 @@ export {
   type ManifestFact,
   type ManifestReport,
 } from './manifest';
-/** Deprecated: the BrowserAdapter seam (see src/legacyBrowserAdapter.ts); write a CaptureProvider. */
+/** The in-process adapter seam (src/inProcessAdapter.ts); BrowserAdapter, BundledCaptureProvider and createBundledProvider are its earlier names. */
 export {
+  InProcessAdapterProvider,
   createBundledProvider,
   BundledCaptureProvider,
+  type InProcessAdapter,
   type BrowserAdapter,
   type CaptureJob,
   type AdapterOutcome,
-} from './legacyBrowserAdapter';
+} from './inProcessAdapter';

@@ -5,6 +5,9 @@
  */
 import { redactSecrets } from './redact';
 
+/** What every line this process logs begins with: the server's name. */
+export const LOG_PREFIX = '[design-playbook-evidence]';
+
 export function log(message: string): void {
-  process.stderr.write(`[design-playbook-evidence] ${redactSecrets(message)}\n`);
+  process.stderr.write(`${LOG_PREFIX} ${redactSecrets(message)}\n`);
 }

@@ -11,8 +11,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CaptureProvider } from './provider';
 import { fixedTime, type BrowserFlags } from './browser/options';
-import { ProviderRegistry, createBrowserCaptureProvider } from './providerRegistry';
-import { executeCapturePlan as executeWithProvider } from './execute';
+import { ProviderRegistry, createLazyPuppeteerProvider } from './providerRegistry';
+import { executeCapturePlan as executeWithProvider } from './boundary';
 import type { CaptureResult } from './result';
 import { createServer as createServerFor } from './server';
 import { DualFramingStdioTransport } from './transport';
@@ -27,7 +27,7 @@ import { log } from './log';
 /** Browser flags from the command line; read whenever the bundled provider starts a browser. */
 let browserFlags: BrowserFlags = {};
 
-const providers = new ProviderRegistry(() => createBrowserCaptureProvider({ flags: () => browserFlags }));
+const providers = new ProviderRegistry(() => createLazyPuppeteerProvider({ flags: () => browserFlags }));
 
 /** Makes `provider` the one the server advertises and calls (call before serving). */
 export function registerCaptureProvider(provider: CaptureProvider): void {
@@ -53,7 +53,7 @@ export function findCaptureProvider(toolName: string): CaptureProvider | undefin
 export const probeCaptureProvider = findCaptureProvider;
 
 /**
- * The boundary every capture passes (src/execute.ts), over the active
+ * The boundary every capture passes (src/boundary/), over the active
  * provider unless the caller names one.
  */
 export function executeCapturePlan(

@@ -1,5 +1,5 @@
 /**
- * The capture-provider seam (types only). The runtime (execute.ts) owns the
+ * The capture-provider seam (types only). The runtime (src/boundary/) owns the
  * boundary — unknown fields, contract, design shape, run root, containment,
  * manifest and overwrite refusals — and only then calls a provider; after it
  * returns, the runtime checks the artifact it reports. Which provider serves

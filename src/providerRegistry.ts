@@ -8,12 +8,12 @@ import type { PuppeteerCaptureProvider, PuppeteerProviderOptions } from './brows
 import { captureToolDeclaration, TOOL_NAME } from './toolDeclaration';
 
 /**
- * The bundled default: captures with a browser (Puppeteer + raw CDP,
- * src/browser/puppeteerProvider.ts). The browser code loads with the first
- * capture, not at start-up: answering initialize and tools/list, or running
- * `manifest check`, never pays for loading Puppeteer.
+ * The bundled provider as the registry holds it: the Puppeteer provider
+ * (Puppeteer + raw CDP, src/browser/puppeteerProvider.ts), loaded with the
+ * first capture, not at start-up: answering initialize and tools/list, or
+ * running `manifest check`, never pays for loading Puppeteer.
  */
-class BrowserCaptureProvider implements CaptureProvider {
+class LazyPuppeteerProvider implements CaptureProvider {
   readonly toolName = TOOL_NAME;
   private loaded: Promise<PuppeteerCaptureProvider> | null = null;
 
@@ -37,15 +37,15 @@ class BrowserCaptureProvider implements CaptureProvider {
   }
 }
 
-export function createBrowserCaptureProvider(options: PuppeteerProviderOptions = {}): CaptureProvider {
-  return new BrowserCaptureProvider(options);
+export function createLazyPuppeteerProvider(options: PuppeteerProviderOptions = {}): CaptureProvider {
+  return new LazyPuppeteerProvider(options);
 }
 
 export class ProviderRegistry {
   private readonly registered: CaptureProvider[] = [];
   private bundled: CaptureProvider | null = null;
 
-  constructor(private readonly makeBundled: () => CaptureProvider = createBrowserCaptureProvider) {}
+  constructor(private readonly makeBundled: () => CaptureProvider = createLazyPuppeteerProvider) {}
 
   /** Makes `provider` the one the server advertises and calls (call before serving). */
   register(provider: CaptureProvider): void {

@@ -8,9 +8,8 @@ import { ToolInputError } from './errors';
 import { contractInputShape } from './contract';
 import { describeValue, nonEmptyString } from './values';
 import { actionInputSchema, parseActions, type CaptureAction } from './actionVocabulary';
+import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, type CaptureType } from './capture/types';
 
-export const CAPTURE_TYPES = ['screenshot', 'a11y tree', 'interaction trace'] as const;
-export type CaptureType = (typeof CAPTURE_TYPES)[number];
 
 /** An existing artifact is refused unless the caller opts in. */
 export const OVERWRITE_DEFAULT = false;
@@ -31,6 +30,13 @@ export const RUNTIME_OBJECT_FIELDS = [
   'design',
 ] as const;
 
+/**
+ * The runtime fields, normalized (trimmed, actions parsed, the default
+ * filled in). A provider reads them as `context.fields` (public:
+ * docs/providers.md), which is why `artifact_path` is spelled
+ * `artifactPath` here, as providers written against it expect; on the wire
+ * and in every result it is `artifact_path`.
+ */
 export interface RuntimeFields {
   url: string;
   type: CaptureType;
@@ -40,14 +46,11 @@ export interface RuntimeFields {
   overwrite: boolean;
 }
 
-/** Step 1: every field the caller sent must be a Runtime Object field. */
-export function refuseUnknownFields(args: Record<string, unknown>): void {
+/** Every field the caller sent must be a Runtime Object field: the refusal naming the others, or null. */
+export function checkUnknownFields(args: Record<string, unknown>): string | null {
   const unknown = Object.keys(args).filter((k) => !(RUNTIME_OBJECT_FIELDS as readonly string[]).includes(k));
-  if (unknown.length) {
-    throw new ToolInputError(
-      `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}: provider accepts Runtime Object fields only (${RUNTIME_OBJECT_FIELDS.join(', ')})`,
-    );
-  }
+  if (!unknown.length) return null;
+  return `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}: provider accepts Runtime Object fields only (${RUNTIME_OBJECT_FIELDS.join(', ')})`;
 }
 
 /** A regular expression source matching `text` in any letter case (JSON Schema patterns take no flags). */
@@ -87,7 +90,7 @@ const RUNTIME_FIELD_RULES = {
       return type as CaptureType;
     },
     // The canonical spellings; the parser also forgives surrounding whitespace.
-    schema: z.enum(CAPTURE_TYPES).describe('screenshot (full-page PNG + .probe.json sidecar), a11y tree (aria snapshot JSON), interaction trace (Playwright trace .zip)'),
+    schema: z.enum(CAPTURE_TYPES).describe(CAPTURE_TYPES.map((type) => `${type} (${CAPTURE_TYPE_SPECS[type].writes})`).join(', ')),
   },
   state: {
     read(value: unknown): string {
@@ -117,16 +120,24 @@ const RUNTIME_FIELD_RULES = {
   },
 };
 
-/** Step 3: runtime fields, after the contract passed. */
-export function parseRuntimeFields(args: Record<string, unknown>): RuntimeFields {
+export type RuntimeFieldsParse = { ok: true; fields: RuntimeFields } | { ok: false; error: string };
+
+/** The runtime fields, after the contract passed: normalized, or the first rule broken (in the table's order). */
+export function parseRuntimeFields(args: Record<string, unknown>): RuntimeFieldsParse {
   const rules = RUNTIME_FIELD_RULES;
-  const url = rules.url.read(args.url);
-  const type = rules.type.read(args.type);
-  const state = rules.state.read(args.state);
-  const actions = rules.actions.read(args.actions);
-  const artifactPath = rules.artifact_path.read(args.artifact_path);
-  const overwrite = rules.overwrite.read(args.overwrite);
-  return { url, type, state, actions, artifactPath, overwrite };
+  try {
+    const url = rules.url.read(args.url);
+    const type = rules.type.read(args.type);
+    const state = rules.state.read(args.state);
+    const actions = rules.actions.read(args.actions);
+    const artifactPath = rules.artifact_path.read(args.artifact_path);
+    const overwrite = rules.overwrite.read(args.overwrite);
+    return { ok: true, fields: { url, type, state, actions, artifactPath, overwrite } };
+  } catch (err) {
+    // The rules (and the action vocabulary) word a refusal as a ToolInputError; here it becomes data.
+    if (err instanceof ToolInputError) return { ok: false, error: err.message };
+    throw err;
+  }
 }
 
 export const captureInputSchema = z

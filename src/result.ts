@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { requestSnapshotSchema, type CaptureRequestSnapshot } from './contract';
-import type { CaptureType } from './request';
+import { READING_ORDER } from './probe/face';
 
 export const UNKNOWN_STATE = 'unknown';
 
@@ -18,21 +18,10 @@ export const captureResultSchema = z.object({
     .describe("absolute target; '' when no target was resolved; on failure it says where the write was attempted, not that a file exists"),
   request: requestSnapshotSchema.optional().describe('normalized contract echo (absent when the contract itself failed)'),
   warnings: z.array(z.string()).describe('mis-root and other notices; read them'),
-}).describe(
-  'One capture. For a screenshot, <stem>.probe.json sits beside written_path: read its renderTokens.measurement_status ' +
-    "first ('unmeasured' means blocked, not clean; 'failed' carries measurement_error), then renderTokens.undecidable " +
-    '(what could not be compared, and why), and only then findings; an empty findings list is never conformance on its own.',
-);
+}).describe(`One capture. For a screenshot, <stem>.probe.json sits beside written_path: read its ${READING_ORDER}`);
 
-export interface CaptureResult {
-  artifact: string;
-  observed_state: string;
-  result: 'captured' | 'failed';
-  error: string;
-  written_path: string;
-  request?: CaptureRequestSnapshot;
-  warnings: string[];
-}
+/** One call's result payload (from captureResultSchema, the tool's outputSchema). */
+export type CaptureResult = z.infer<typeof captureResultSchema>;
 
 export function failedResult(fields: {
   artifact: string;
@@ -51,26 +40,4 @@ export function failedResult(fields: {
   };
   if (fields.request) result.request = fields.request;
   return result;
-}
-
-/** One file a captured call wrote, as the tool result links it (resource_link). */
-export interface WrittenFile {
-  /** Absolute path. */
-  path: string;
-  mimeType: string;
-  description: string;
-}
-
-/** What the artifact of each capture type is, whatever its name. */
-const ARTIFACT_MIME_TYPES: Record<CaptureType, string> = {
-  screenshot: 'image/png',
-  'a11y tree': 'application/json',
-  'interaction trace': 'application/zip',
-};
-
-/** The files a captured call wrote: its artifact and, for a screenshot, the probe sidecar beside it. */
-export function writtenFiles(type: CaptureType, artifactPath: string, sidecarPath?: string): WrittenFile[] {
-  const files: WrittenFile[] = [{ path: artifactPath, mimeType: ARTIFACT_MIME_TYPES[type], description: `the ${type} artifact` }];
-  if (sidecarPath !== undefined) files.push({ path: sidecarPath, mimeType: 'application/json', description: "the screenshot's render-token probe sidecar" });
-  return files;
 }

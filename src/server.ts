@@ -27,9 +27,9 @@ import {
   type CallToolResult,
   type ResourceLink,
 } from '@modelcontextprotocol/sdk/types.js';
-import { runBoundary, type BoundaryOutcome } from './execute';
+import { planCapture, performCapture, type PerformedCapture } from './boundary';
 import type { CaptureProvider } from './provider';
-import type { WrittenFile } from './result';
+import type { CaptureFile } from './capture/types';
 import { invalidParamsMessage } from './transport';
 import { SERVER_NAME } from './toolDeclaration';
 import { echoJson } from './contract';
@@ -89,18 +89,12 @@ const listToolsRequest = checkedRequest('tools/list', PaginatedRequestParamsSche
 const pingRequest = checkedRequest('ping', PingRequestSchema.shape.params);
 
 /** A file the call wrote, as a link the client can open. */
-function resourceLink(file: WrittenFile): ResourceLink {
+function resourceLink(file: CaptureFile): ResourceLink {
   return { type: 'resource_link', uri: pathToFileURL(file.path).href, name: path.basename(file.path), mimeType: file.mimeType, description: file.description };
 }
 
-/**
- * `execute` runs one call through the boundary (the program passes its own:
- * src/main.ts).
- */
-export function createServer(
-  provider: CaptureProvider,
-  execute: (args: unknown) => Promise<BoundaryOutcome> = (args) => runBoundary(args, { provider }),
-): Server {
+/** The server over `provider`: each call is planned, then performed (src/boundary/). */
+export function createServer(provider: CaptureProvider): Server {
   const server = new Server(
     { name: SERVER_NAME, version: packageVersion() },
     {
@@ -122,17 +116,18 @@ export function createServer(
   server.setRequestHandler(callToolRequest, async (request): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params as { name: string; arguments?: unknown };
     if (name !== provider.toolName) return { isError: true, content: [{ type: 'text', text: `unknown tool: ${name}` }] };
-    let outcome: BoundaryOutcome;
+    let outcome: PerformedCapture;
     try {
-      outcome = await execute(args);
+      const planned = planCapture(args);
+      // The boundary's refusal of the arguments is a tool error; every other outcome is a payload.
+      if (planned.kind === 'input') return { isError: true, content: [{ type: 'text', text: planned.message }] };
+      outcome = planned.kind === 'plan' ? await performCapture(planned, provider) : { result: planned.result, written: [] };
     } catch (err) {
       // Not a refusal: something broke. Logged for the operator, answered as a tool error.
       const message = err instanceof Error ? err.message : String(err);
       log(`tool call failed: ${err instanceof Error ? err.stack : message}`);
       return { isError: true, content: [{ type: 'text', text: message }] };
     }
-    // The boundary's refusal of the arguments is a tool error; every other outcome is a payload.
-    if (outcome.kind === 'input') return { isError: true, content: [{ type: 'text', text: outcome.message }] };
     return {
       content: [{ type: 'text', text: echoJson(outcome.result, 2) }, ...outcome.written.map(resourceLink)],
       structuredContent: outcome.result as unknown as Record<string, unknown>,

@@ -8,7 +8,7 @@
  * spelled twice. Parsing a value stays with its reader (src/browser/options.ts,
  * src/runRoot.ts, src/browser/findBrowser.ts, ...).
  */
-import { CAPTURE_TYPES } from './request';
+import { CAPTURE_TYPES } from './capture/types';
 import { COLOR_SCHEMES } from './contract';
 import { DEFAULT_CAPTURE_TIMEOUT_MS, DEFAULT_SETTLE_MAX_MS, NAVIGATION_BUDGET_MS } from './deadline';
 
@@ -50,7 +50,7 @@ export const ENVIRONMENT = {
     name: 'DESIGN_PLAYBOOK_RUN_ROOT',
     meaning: 'where evidence lands: the run folder (relative: against the working directory at start); a call\'s `run_root` outranks it',
     default: 'the working directory',
-    readBy: 'src/runRoot.ts',
+    readBy: 'src/boundary/runRoot.ts',
   },
   chromePath: {
     name: 'DESIGN_PLAYBOOK_CHROME_PATH',

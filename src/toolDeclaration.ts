@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { captureInputSchema } from './request';
 import { captureResultSchema } from './result';
 import type { ToolDeclaration } from './provider';
+import { READING_ORDER } from './probe/face';
 
 export const TOOL_NAME = 'execute_capture_plan';
 export const SERVER_NAME = 'design-playbook-evidence';
@@ -81,8 +82,8 @@ export function captureToolDeclaration(): ToolDeclaration {
       '<run root>/evidence/: a full-page PNG plus <stem>.probe.json render-token sidecar (screenshot), ' +
       '{"format":"aria_snapshot","tree":...} JSON (a11y tree), or a Playwright trace .zip (interaction trace). ' +
       'Never writes manifest.jsonl and never judges: result says whether the capture happened; observed_state comes from the page data-state. ' +
-      'Refuses to replace an existing artifact unless overwrite=true. In a screenshot sidecar read renderTokens.measurement_status and ' +
-      'renderTokens.undecidable before findings: an empty findings list is not conformance on its own. ' +
+      'Refuses to replace an existing artifact unless overwrite=true. ' +
+      `In a screenshot sidecar read ${READING_ORDER} ` +
       'A captured result also links each written file (resource_link, file:// URI).',
     inputSchema: toJsonSchema(captureInputSchema, 'input'),
     outputSchema: toJsonSchema(captureResultSchema, 'output'),

@@ -1,21 +1,21 @@
 /**
- * Runs a capture plan: every line through the same boundary as a tool call
- * (executeCapturePlan's checks, in its order), a fixed number at once. A bad
- * line becomes a failed result carrying its line number; the rest still run.
+ * Runs a plan file (./planFile.ts): every line through the same boundary as a tool call
+ * (planCapture's checks, in its order, then performCapture), a fixed number
+ * at once. A bad line becomes a failed result carrying its line number; the
+ * rest still run.
  *
- * Before any line runs, every line is checked once by the boundary itself
- * (executeCapturePlan with a stand-in provider that captures nothing and
- * only notes the target the boundary resolved): two lines that would write
- * the same file — the same artifact after the tool's normalization and
- * containment, or a screenshot's probe sidecar — are a plan error. The first
- * line keeps the artifact; each later one is refused with both line numbers
- * and never runs, so which capture ends up on disk never depends on timing.
+ * Before any line runs, every line is planned once (src/boundary/plan.ts:
+ * no browser, nothing written): two lines whose plans write the same file —
+ * the same artifact after the tool's normalization and containment, or a
+ * sidecar its capture type writes beside it — are a plan error. The first
+ * line keeps the file; each later one is refused with both line numbers and
+ * never runs, so which capture ends up on disk never depends on timing.
  *
- * --skip-existing: a screenshot counts as there only with its probe sidecar
- * (the runtime writes `<leaf>.probe.json` beside every screenshot, whichever
- * provider captured it). A PNG alone is incomplete evidence: the line is run
- * as without --skip-existing, so it is refused as existing unless it says
- * `overwrite: true`, and the reason is said.
+ * --skip-existing: a line counts as there only with every file its capture
+ * type writes (a screenshot's probe sidecar beside its PNG: the runtime
+ * writes it whichever provider captured it). An artifact alone is incomplete
+ * evidence: the line is planned as without --skip-existing, so it is refused
+ * as existing unless it says `overwrite: true`, and the reason is said.
  *
  * Stopping has two steps, as Ctrl-C has: `stop()` starts no new line and lets
  * the captures in flight end; `abandon()` marks those still in flight as
@@ -24,13 +24,11 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { executeCapturePlan, executeCapturePlanUnlessPresent, sidecarLeaf, type ExecuteOptions, type SkippedCapture } from '../execute';
+import { planCapture, performCapture, type PlanOutcome, type SkippedCapture } from '../boundary';
 import { failedResult, type CaptureResult } from '../result';
 import { isPlainObject } from '../contract';
-import { parseRuntimeFields } from '../request';
-import { captureToolDeclaration, TOOL_NAME } from '../toolDeclaration';
-import type { CaptureContext, CaptureProvider, ProviderPayload } from '../provider';
-import type { PlanLine } from './plan';
+import type { CaptureProvider } from '../provider';
+import type { PlanLine } from './planFile';
 
 /** A refusal the tool reports as `isError: true` (unknown fields, runtime fields, a line that is not JSON). */
 export type ToolErrorResult = CaptureResult & { isError: true };
@@ -77,54 +75,25 @@ function artifactEcho(args: unknown): string {
   return isPlainObject(args) && typeof args.artifact_path === 'string' ? args.artifact_path.trim() : '';
 }
 
-/** The files a line would write, as the boundary resolved them (the artifact, and a screenshot's sidecar). */
-interface Claim {
-  artifact: string;
-  files: string[];
+function isFile(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isFile();
+  } catch {
+    return false;
+  }
 }
-
-const PREFLIGHT_STOP = 'plan check: nothing is captured';
 
 /**
- * Stands in for the provider while the plan is checked: the boundary hands
- * it the target it resolved (only a line that passed every check gets this
- * far), it notes the files and captures nothing.
+ * What a line will do: its plan, a refusal, or (--skip-existing) the skip.
+ * `incomplete`: why a line --skip-existing found on disk is planned anyway,
+ * and what its capture writes again (`both` files).
  */
-class TargetRecorder implements CaptureProvider {
-  readonly toolName = TOOL_NAME;
-  claim: Claim | null = null;
-
-  describe() {
-    return captureToolDeclaration();
-  }
-
-  async capture(_args: Record<string, unknown>, context: CaptureContext): Promise<ProviderPayload> {
-    const files = [context.writtenPath];
-    if (context.fields.type === 'screenshot') files.push(path.join(path.dirname(context.writtenPath), sidecarLeaf(path.basename(context.writtenPath))));
-    this.claim = { artifact: context.fields.artifactPath, files };
-    return { result: 'failed', error: PREFLIGHT_STOP };
-  }
+interface LinePlan {
+  planned: PlanOutcome;
+  incomplete?: { why: string; files: string };
 }
 
-/** A screenshot's probe sidecar beside `writtenPath`, when it is missing (null otherwise, and for other types). */
-function missingSidecar(args: unknown, writtenPath: string): string | null {
-  if (!isPlainObject(args)) return null;
-  let type: string;
-  try {
-    type = parseRuntimeFields(args).type;
-  } catch {
-    return null;
-  }
-  if (type !== 'screenshot') return null;
-  const sidecar = path.join(path.dirname(writtenPath), sidecarLeaf(path.basename(writtenPath)));
-  try {
-    return fs.lstatSync(sidecar).isFile() ? null : sidecar;
-  } catch {
-    return sidecar;
-  }
-}
-
-export class BatchRun {
+export class PlanRunner {
   private next = 0;
   private stopped = false;
   private abandoned = false;
@@ -169,7 +138,7 @@ export class BatchRun {
   }
 
   async run(): Promise<BatchSummary> {
-    await this.checkTargets();
+    this.checkTargets();
     const worker = async (): Promise<void> => {
       while (!this.stopped && this.next < this.lines.length) {
         const item = this.lines[this.next++];
@@ -189,65 +158,83 @@ export class BatchRun {
   }
 
   /**
-   * Every line through the boundary once, capturing nothing: the files each
-   * would write. A line that claims a file an earlier line claimed is refused.
+   * Every line planned once, capturing nothing: the files each would write.
+   * A line that claims a file an earlier line claimed is refused.
    */
-  private async checkTargets(): Promise<void> {
+  private checkTargets(): void {
     const owners = new Map<string, { line: number; artifact: string }>();
     for (const item of this.lines) {
       if ('unreadable' in item) continue;
-      const recorder = new TargetRecorder();
-      const options: ExecuteOptions = { provider: recorder };
-      if (this.options.env) options.env = this.options.env;
+      let planned: PlanOutcome;
       try {
-        // The same entry point the run uses: a line skipped as present writes nothing and claims nothing.
-        await this.throughBoundary(item.args, options);
+        // The same plan the run makes: a line refused, or skipped as present, writes nothing and claims nothing.
+        planned = this.planLine(item.args).planned;
       } catch {
-        // Refused by the boundary: the run reports it the same way, and it writes nothing.
+        continue; // not a refusal: the run reports it as the server would
       }
-      const claim = recorder.claim;
-      if (!claim) continue;
-      const clash = claim.files.map((file, index) => ({ file, index, owner: owners.get(file) })).find((c) => c.owner);
+      if (planned.kind !== 'plan') continue;
+      const artifact = planned.fields.artifactPath;
+      const clash = planned.files.map((file) => ({ file, owner: owners.get(file.path) })).find((c) => c.owner);
       if (clash?.owner) {
-        const own = clash.index === 0 ? `artifact_path ${claim.artifact}` : `artifact_path ${claim.artifact} (its probe sidecar ${path.basename(clash.file)})`;
-        const theirs = clash.owner.artifact === claim.artifact ? '' : ` (artifact_path ${clash.owner.artifact})`;
+        const { sidecar, path: clashing } = clash.file;
+        const own = sidecar ? `artifact_path ${artifact} (its ${sidecar.name} ${path.basename(clashing)})` : `artifact_path ${artifact}`;
+        const theirs = clash.owner.artifact === artifact ? '' : ` (artifact_path ${clash.owner.artifact})`;
         const error = `line ${item.line}: ${own} is also written by line ${clash.owner.line}${theirs}; each artifact is written once per plan, so this line was not run (line ${clash.owner.line} keeps it)`;
-        this.duplicates.set(item.line, { line: item.line, ...failedResult({ artifact: claim.artifact, error }) });
+        this.duplicates.set(item.line, { line: item.line, ...failedResult({ artifact, error }) });
         continue;
       }
-      for (const file of claim.files) owners.set(file, { line: item.line, artifact: claim.artifact });
+      for (const file of planned.files) owners.set(file.path, { line: item.line, artifact });
     }
   }
 
-  /** One line through the boundary, with --skip-existing's rule for screenshots (a PNG without its sidecar is not there). */
-  private async throughBoundary(args: unknown, options: ExecuteOptions): Promise<CaptureResult | SkippedCapture> {
-    if (!this.options.skipExisting) return executeCapturePlan(args, options);
-    const payload = await executeCapturePlanUnlessPresent(args, options);
-    const incomplete = payload.result === 'skipped' ? missingSidecar(args, payload.written_path) : null;
-    if (!incomplete) return payload;
-    // A screenshot without its sidecar is not there yet: the line runs as if --skip-existing were not given.
-    const why = `--skip-existing did not skip it: ${payload.written_path} is there but its probe sidecar ${path.basename(incomplete)} is not`;
-    const ran = await executeCapturePlan(args, options);
-    if (ran.result === 'captured') return { ...ran, warnings: [...ran.warnings, `${why}; both were captured again (overwrite: true)`] };
-    if (ran.error === PREFLIGHT_STOP) return ran;
-    return { ...ran, error: `${ran.error} (${why}; pass overwrite: true to capture both again)` };
+  /** A line's plan, with --skip-existing's rule: an artifact on disk counts as there only with every file its type writes. */
+  private planLine(args: unknown): LinePlan {
+    const env = this.options.env ?? process.env;
+    if (!this.options.skipExisting) return { planned: planCapture(args, env) };
+    const planned = planCapture(args, env, { skipExisting: true });
+    if (planned.kind !== 'present') return { planned };
+    for (const { path: file, sidecar } of planned.files) {
+      if (!sidecar || isFile(file)) continue;
+      // Not all there yet: the line is planned as if --skip-existing were not given.
+      const why = `--skip-existing did not skip it: ${planned.skipped.written_path} is there but its ${sidecar.name} ${path.basename(file)} is not`;
+      return { planned: planCapture(args, env), incomplete: { why, files: planned.files.length === 2 ? 'both' : `all ${planned.files.length}` } };
+    }
+    return { planned };
+  }
+
+  /** One line, planned and performed; a refusal of its arguments is what the server answers with isError. */
+  private async captureLine(args: unknown): Promise<CaptureResult | ToolErrorResult | SkippedCapture> {
+    const { planned, incomplete } = this.planLine(args);
+    const failedAnyway = (result: CaptureResult): CaptureResult =>
+      incomplete ? { ...result, error: `${result.error} (${incomplete.why}; pass overwrite: true to capture ${incomplete.files} again)` } : result;
+    switch (planned.kind) {
+      case 'input':
+        return { ...failedResult({ artifact: artifactEcho(args), error: planned.message }), isError: true };
+      case 'present':
+        return planned.skipped;
+      case 'failed':
+        return failedAnyway(planned.result);
+      case 'plan': {
+        const { result } = await performCapture(planned, this.options.provider);
+        if (result.result !== 'captured') return failedAnyway(result);
+        return incomplete ? { ...result, warnings: [...result.warnings, `${incomplete.why}; ${incomplete.files} were captured again (overwrite: true)`] } : result;
+      }
+    }
   }
 
   private async runLine(item: PlanLine): Promise<LineResult> {
     if ('unreadable' in item) return { line: item.line, ...failedResult({ artifact: '', error: item.unreadable }), isError: true };
     const duplicate = this.duplicates.get(item.line);
     if (duplicate) return duplicate;
-    const options: ExecuteOptions = { provider: this.options.provider };
-    if (this.options.env) options.env = this.options.env;
     try {
-      const payload = await this.throughBoundary(item.args, options);
-      if (this.abandoned && payload.result === 'failed') {
+      const payload = await this.captureLine(item.args);
+      if (this.abandoned && payload.result === 'failed' && !('isError' in payload)) {
         this.abandonedCount++;
         return { line: item.line, ...payload, error: `${ABANDONED_MESSAGE} (${payload.error})` };
       }
       return { line: item.line, ...payload };
     } catch (err) {
-      // What the MCP server answers with isError: the boundary's refusal (ToolInputError) or a runtime error.
+      // Not a refusal: something broke; the MCP server answers that with isError too.
       const message = err instanceof Error ? err.message : String(err);
       return { line: item.line, ...failedResult({ artifact: artifactEcho(item.args), error: message }), isError: true };
     }

@@ -7,6 +7,7 @@
 import { DEFAULT_CAPTURE_TIMEOUT_MS, DEFAULT_SETTLE_MAX_MS, NAVIGATION_BUDGET_MS } from '../deadline';
 import { redactUrl } from '../redact';
 import { DEFAULT_MAX_PARALLEL, ENVIRONMENT, envValue, type BrowserFlags, type EnvKey } from '../settings';
+import { log } from '../log';
 
 export type { BrowserFlags } from '../settings';
 
@@ -77,7 +78,7 @@ function positiveIntegerEnv(env: NodeJS.ProcessEnv, key: EnvKey, fallback: numbe
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`[design-playbook-evidence] warning: ${name}=${raw} is not a positive integer; using ${fallback}\n`);
+    log(`warning: ${name}=${raw} is not a positive integer; using ${fallback}`);
     return fallback;
   }
   return value;

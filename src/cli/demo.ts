@@ -11,10 +11,11 @@ import * as http from 'http';
 import * as path from 'path';
 import type { AddressInfo } from 'net';
 import { pathToFileURL } from 'url';
-import { sidecarLeaf } from '../execute';
+import { captureFiles, findCaptureType } from '../capture/types';
 import type { Program } from './program';
 import type { CaptureResult } from '../result';
 import { echoJson } from '../contract';
+import { READING_ORDER } from '../probe/face';
 import { buildReport } from '../report';
 import { flagHelp, flagSpec, parseFlags, single, BROWSER_FLAGS_HELP } from './args';
 import { flagsOf } from '../settings';
@@ -196,7 +197,9 @@ export async function runDemo(argv: string[], program: Program): Promise<number>
         continue;
       }
       out.write(`✓ ${capture.label} — observed_state ${result.observed_state}, ${ms} ms\n  ${result.written_path}\n`);
-      if (capture.args.type === 'screenshot') out.write(`  ${path.join(path.dirname(result.written_path), sidecarLeaf(path.basename(result.written_path)))}\n`);
+      // The sidecars its type writes beside the artifact (a screenshot's probe sidecar).
+      const spec = findCaptureType(String(capture.args.type));
+      for (const file of spec ? captureFiles(spec, result.written_path).slice(1) : []) out.write(`  ${file.path}\n`);
       for (const warning of result.warnings) out.write(`  warning: ${warning}\n`);
     }
   } finally {
@@ -215,7 +218,7 @@ export async function runDemo(argv: string[], program: Program): Promise<number>
   out.write(
     failures
       ? `\n${failures} capture(s) failed; run \`design-playbook-evidence doctor\` to check the browser.\n`
-      : '\nRead a sidecar from renderTokens.measurement_status, then undecidable, then findings.\n' +
+      : `\nIn a sidecar read ${READING_ORDER}\n` +
           'Open the trace ZIP at https://trace.playwright.dev or with `npx playwright show-trace`.\n',
   );
   return failures ? 1 : 0;

@@ -8,7 +8,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { execFile } from 'child_process';
-import { resolveRunRoot, RUN_MARKERS } from '../runRoot';
+import { resolveRunRoot, RUN_MARKERS } from '../boundary/runRoot';
 import { BROWSER_VERSION_QUERY_MS } from '../deadline';
 import { BrowserSession } from '../browser/browserSession';
 import { captureTimeoutMs, fixedTime, maxParallel, type BrowserFlags } from '../browser/options';

@@ -1,13 +1,13 @@
 /**
  * `design-playbook-evidence report [RUN_ROOT] [--out DIR]`: builds the static
  * HTML run report and prints the path of its index.html. The run root is
- * resolved as the server resolves it (src/runRoot.ts): the RUN_ROOT argument
+ * resolved as the server resolves it (src/boundary/runRoot.ts): the RUN_ROOT argument
  * (a relative one is taken from the current folder) must be a run folder,
  * else DESIGN_PLAYBOOK_RUN_ROOT, else the current folder.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { resolveRunRoot } from '../runRoot';
+import { resolveRunRoot } from '../boundary/runRoot';
 import { buildReport, ReportOutputError } from '../report';
 import { flagRows, flagSpec, helpRows, parseFlags, single, UsageError } from './args';
 import { ENVIRONMENT, flagsOf } from '../settings';

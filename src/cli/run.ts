@@ -9,10 +9,10 @@
 import * as path from 'path';
 import { flagRows, flagSpec, helpRows, parseFlags, single, UsageError, BROWSER_FLAGS_HELP } from './args';
 import { ENVIRONMENT, flagsOf } from '../settings';
-import { readPlan, PlanUnreadable } from '../batch/plan';
-import { BatchRun, type BatchSummary, type LineResult } from '../batch/runner';
+import { readPlan, PlanUnreadable } from '../batch/planFile';
+import { PlanRunner, type BatchSummary, type LineResult } from '../batch/runner';
 import { ProgressReporter, formatDuration } from '../batch/progress';
-import { resolveRunRoot } from '../runRoot';
+import { resolveRunRoot } from '../boundary/runRoot';
 import { echoJson } from '../contract';
 import { ABANDON_GRACE_MS, ABANDON_POLL_MS, LINGER_AFTER_SUMMARY_MS } from '../deadline';
 import { attachTargets, maxParallel } from '../browser/options';
@@ -119,11 +119,11 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
     throw err;
   }
 
-  // A reader that went away (`| head`) must not crash the run.
+  // A reader that went away (`| head`) must not crash the command.
   process.stdout.on('error', () => undefined);
   const stdoutIsStderr = !!process.stdout.isTTY && !!process.stderr.isTTY;
   let progress: ProgressReporter | null = null;
-  const run = new BatchRun(lines, {
+  const runner = new PlanRunner(lines, {
     concurrency,
     skipExisting,
     provider: program.activeProvider(),
@@ -135,7 +135,7 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
       progress?.update();
     },
   });
-  progress = new ProgressReporter(process.stderr, run);
+  progress = new ProgressReporter(process.stderr, runner);
 
   let summaryPrinted = false;
   const printSummary = (summary: BatchSummary) => {
@@ -149,25 +149,25 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
   let interrupts = 0;
   const abandon = (why: string) => {
     if (abandonedAt) return;
-    const inFlight = run.counts().inFlight;
+    const inFlight = runner.counts().inFlight;
     progress?.note(`${why}: abandoning ${inFlight} capture${inFlight === 1 ? '' : 's'} in flight (nothing partial is written)`);
-    run.abandon();
+    runner.abandon();
     // Closing the browsers makes the captures in flight fail now; the runtime discards what they staged.
     abandonedAt = program.close().catch(() => undefined);
   };
   const onInterrupt = () => {
     interrupts++;
     if (interrupts === 1) {
-      run.stop();
-      const inFlight = run.counts().inFlight;
+      runner.stop();
+      const inFlight = runner.counts().inFlight;
       progress?.note(`interrupted: starting no new line; waiting for ${inFlight} capture${inFlight === 1 ? '' : 's'} in flight (Ctrl-C again to abandon them)`);
     } else if (interrupts === 2) abandon('interrupted again');
     else {
       // A third Ctrl-C leaves now; what finished is already on stdout, and the summary still goes out.
-      const inFlight = run.counts().inFlight;
+      const inFlight = runner.counts().inFlight;
       progress?.note(`interrupted a third time: leaving now${inFlight ? ` without waiting for ${inFlight} capture${inFlight === 1 ? '' : 's'} in flight (counted as not run; nothing partial is written)` : ''}`);
       progress?.finish();
-      printSummary(run.summary());
+      printSummary(runner.summary());
       process.exit(EXIT_INTERRUPTED);
     }
   };
@@ -178,7 +178,7 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
   let summary: BatchSummary;
   let graceRanOut = false;
   try {
-    const finished = run.run();
+    const finished = runner.run();
     // After abandoning, the summary does not wait on a capture that will not let go.
     const graceExpired = new Promise<null>((resolve) => {
       const wait = setInterval(() => {
@@ -192,7 +192,7 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
       finished.then(stop, stop);
     });
     const settled = await Promise.race([finished, graceExpired]);
-    summary = settled ?? run.summary();
+    summary = settled ?? runner.summary();
     graceRanOut = settled === null;
   } finally {
     progress.finish();

@@ -1,7 +1,7 @@
 /**
  * Manifest line v1: the one owner of what a line of `evidence/manifest.jsonl`
  * may hold. The caller writes these lines (the provider never does); this
- * module owns the rules, and both faces derive from it:
+ * module owns the rules, and both forms derive from it:
  * - the JSON Schema 2020-12 document committed as
  *   schemas/manifest_v1.schema.json (`manifestLineJsonSchema()`), whose request
  *   snapshot part is generated from the contract module's zod
@@ -13,7 +13,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { requestSnapshotSchema } from '../contract';
-import { CAPTURE_TYPES } from '../request';
+import { CAPTURE_TYPES } from '../capture/types';
 import { SERVER_NAME } from '../toolDeclaration';
 
 export const MANIFEST_SCHEMA_VERSION = 1 as const;

@@ -7,7 +7,7 @@
  */
 import { isPlainObject, requestSnapshotSchema, SNAPSHOT_FACTS, validateCaptureSnapshot, type CaptureRequestSnapshot, type SnapshotFact } from '../contract';
 import { DESIGN_AXES } from '../design';
-import { CAPTURE_TYPES } from '../request';
+import { CAPTURE_TYPES } from '../capture/types';
 import {
   ARTIFACT_PATTERN,
   BUNDLED_PROVIDER,

@@ -1,12 +1,10 @@
 /**
- * The `renderTokens` face: its types, its zod schema (for the tool's output
- * schema and the sidecar) and the faces for a probe that did not measure.
- *
- * How to read it: `measurement_status` first (`measured` means the walker ran
- * on the rendered page), then `undecidable` (what could not be judged and
- * why), then `findings`. An empty `findings` list is never conformance on its
- * own: a face that did not measure, or an axis that was not declared, is
- * always named in `undecidable`.
+ * The `renderTokens` face (the seed's word for the sidecar's render-token
+ * part): its zod schema (for the sidecar) and the types derived from it, the
+ * faces for a probe that did not measure, and READING_ORDER, the one
+ * wording of how to read it. A face that did not measure, or an axis that
+ * was not declared, is always named in `undecidable`, so an empty
+ * `findings` list cannot pass for conformance.
  */
 import { z } from 'zod';
 import { DESIGN_AXES, type DesignAxis, type DesignDeclaration } from '../design';
@@ -27,84 +25,39 @@ export type FindingRule = (typeof FINDING_RULES)[number];
 export const UNDECIDABLE_KINDS = ['unbound', 'axis-omitted', 'no-comparable-literal', 'literal', 'rendered-value', 'unmeasured'] as const;
 export type UndecidableKind = (typeof UNDECIDABLE_KINDS)[number];
 
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-export interface Sample {
-  selector: string;
-  box: Box;
-}
-export interface CornerRelation {
-  corner: 'top-left' | 'top-right' | 'bottom-right' | 'bottom-left';
-  /** Used outer radius (px), horizontal and vertical. */
-  outer: { x: number; y: number };
-  /** Distance between the outer and inner border-box edges at that corner (px). */
-  inset: { x: number; y: number };
-  /** Concentric inner radius: max(0, outer - inset). */
-  expected: { x: number; y: number };
-  /** Used inner radius (px). */
-  actual: { x: number; y: number };
-}
-export interface Finding {
-  axis: DesignAxis;
-  rule: FindingRule;
-  /** The rendered value as the browser serialized it ("13px", "rgb(1, 2, 3)", "10px 5px"). */
-  value: string;
-  /** How many rendered elements carry it (1 for a concentric pair). */
-  count: number;
-  /** A few elements carrying it, in document order; for concentric-radius: [inner, outer]. */
-  samples: Sample[];
-  /** color-off-palette: which properties painted it. */
-  properties?: string[];
-  /** concentric-radius: the inner and outer box of the pair. */
-  inner?: Sample;
-  outer?: Sample;
-  /** concentric-radius: the corners that break the relation. */
-  corners?: CornerRelation[];
-}
-export interface Undecidable {
-  axis: DesignAxis;
-  kind: UndecidableKind;
-  /** The declared literal exactly as given (kind `literal`), else null. Non-finite numbers appear as "NaN"/"Infinity". */
-  literal: unknown;
-  /** Position of the literal in its axis array (kind `literal`). */
-  index?: number;
-  /** The rendered value (kind `rendered-value`). */
-  value?: string;
-  /** Elements carrying the rendered value (kind `rendered-value`). */
-  count?: number;
-  reason: string;
-}
-export type MeasurementStatus = 'measured' | 'unmeasured' | 'failed';
-export interface RenderTokensFace {
-  measurement_status: MeasurementStatus;
-  measurement_error: string;
-  findings: Finding[];
-  undecidable: Undecidable[];
-  distinctFontSizes: number[];
-}
-
+const xy = z.object({ x: z.number(), y: z.number() });
 const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 const sampleSchema = z.object({ selector: z.string(), box: boxSchema });
-const xy = z.object({ x: z.number(), y: z.number() });
 const axisSchema = z.enum(DESIGN_AXES);
+
+const cornerRelationSchema = z.object({
+  corner: z.enum(['top-left', 'top-right', 'bottom-right', 'bottom-left']),
+  /** Used outer radius (px), horizontal and vertical. */
+  outer: xy,
+  /** Distance between the outer and inner border-box edges at that corner (px). */
+  inset: xy,
+  /** Concentric inner radius: max(0, outer - inset). */
+  expected: xy,
+  /** Used inner radius (px). */
+  actual: xy,
+});
 
 export const findingSchema = z
   .object({
     axis: axisSchema,
     rule: z.enum(FINDING_RULES),
+    /** As the browser serialized it ("13px", "rgb(1, 2, 3)", "10px 5px"). */
     value: z.string().describe('The rendered value as the browser serialized it.'),
     count: z.number().int().describe('How many rendered elements carry the value (1 for a concentric pair).'),
+    /** In document order. */
     samples: z.array(sampleSchema).describe('A few elements carrying it; for concentric-radius [inner, outer].'),
+    /** color-off-palette: which properties painted it. */
     properties: z.array(z.string()).optional(),
+    /** concentric-radius: the inner and outer box of the pair. */
     inner: sampleSchema.optional(),
     outer: sampleSchema.optional(),
-    corners: z
-      .array(z.object({ corner: z.enum(['top-left', 'top-right', 'bottom-right', 'bottom-left']), outer: xy, inset: xy, expected: xy, actual: xy }))
-      .optional(),
+    /** concentric-radius: the corners that break the relation. */
+    corners: z.array(cornerRelationSchema).optional(),
   })
   .describe('A rendered value that breaks a rule.');
 
@@ -112,27 +65,48 @@ export const undecidableSchema = z
   .object({
     axis: axisSchema,
     kind: z.enum(UNDECIDABLE_KINDS),
+    /** Non-finite numbers appear as "NaN"/"Infinity". */
     literal: z.unknown().describe('The declared literal as written (kind literal), else null.'),
+    /** Position of the literal in its axis array (kind `literal`). */
     index: z.number().int().optional(),
+    /** The rendered value (kind `rendered-value`). */
     value: z.string().optional(),
+    /** Elements carrying the rendered value (kind `rendered-value`). */
     count: z.number().int().optional(),
     reason: z.string(),
   })
   .describe('A comparison or literal that could not be decided, and why.');
 
+export const MEASUREMENT_STATUSES = ['measured', 'unmeasured', 'failed'] as const;
+
+/**
+ * How to read a screenshot's sidecar, worded once: the tool's description,
+ * its output schema, this face's schema and the demo put a verb before it
+ * ("read …"), so a reader meets the same order everywhere.
+ */
+export const READING_ORDER =
+  "renderTokens.measurement_status first ('unmeasured' means blocked, not clean; 'failed' carries measurement_error), " +
+  'then renderTokens.undecidable (what could not be compared, and why), and only then findings; ' +
+  'an empty findings list is never conformance on its own.';
+
 export const renderTokensFaceSchema = z
   .object({
-    measurement_status: z
-      .enum(['measured', 'unmeasured', 'failed'])
-      .describe('Read first: measured = the computed-style walker ran on the rendered page.'),
+    measurement_status: z.enum(MEASUREMENT_STATUSES).describe('Read first: measured = the computed-style walker ran on the rendered page.'),
     measurement_error: z.string().describe('Why the probe did not measure; "" when measured.'),
     findings: z.array(findingSchema).describe('Read last: empty findings alone never mean conformance.'),
     undecidable: z.array(undecidableSchema).describe('Read before findings: what was not measured or not comparable.'),
     distinctFontSizes: z.array(z.number()).describe('Sorted distinct rendered text sizes in px (facts).'),
   })
-  .describe(
-    'Render-token probe face. Read measurement_status, then undecidable, then findings; an empty findings list never stands for conformance on its own.',
-  );
+  .describe(`Render-token probe face (the sidecar's renderTokens). Read ${READING_ORDER}`);
+
+// The face's types, from its schemas.
+export type Box = z.infer<typeof boxSchema>;
+export type Sample = z.infer<typeof sampleSchema>;
+export type CornerRelation = z.infer<typeof cornerRelationSchema>;
+export type Finding = z.infer<typeof findingSchema>;
+export type Undecidable = z.infer<typeof undecidableSchema>;
+export type MeasurementStatus = (typeof MEASUREMENT_STATUSES)[number];
+export type RenderTokensFace = z.infer<typeof renderTokensFaceSchema>;
 
 /** Literal JSON cannot carry (NaN, ±Infinity) is reported by its JS spelling. */
 function literalAsWritten(literal: unknown): unknown {

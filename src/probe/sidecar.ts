@@ -4,46 +4,61 @@
  * against. `design` is absent (not null) when the capture was unbound. When
  * the provider produced no face, the sidecar carries an `unmeasured` face that
  * names every axis undecidable — never `measured` with empty findings.
+ *
+ * Names: the provider hands the face and the facts over as `render_tokens`
+ * and `page_facts` (the payload's wire names, docs/providers.md); the
+ * sidecar file writes them as `renderTokens` and `page` (its own wire names,
+ * the seed's). Code between the two uses the payload's names.
  */
 import { z } from 'zod';
 import type { DesignDeclaration } from '../design';
 import { renderTokensFaceSchema, unmeasuredFace, type RenderTokensFace } from './face';
 
-export interface ProbePageFacts {
-  finalUrl: string;
-  documentSize: { width: number; height: number };
-  viewport: { width: number; height: number; devicePixelRatio?: number; colorScheme?: string };
-  devicePixelRatio: number;
-}
+export const probePageFactsSchema = z.object({
+  finalUrl: z.string(),
+  documentSize: z.object({ width: z.number(), height: z.number() }),
+  viewport: z.object({ width: z.number(), height: z.number() }).passthrough(),
+  devicePixelRatio: z.number(),
+});
 
-export interface ProbeSidecar {
-  /** null when the provider reported no page facts. */
-  page: ProbePageFacts | null;
-  renderTokens: RenderTokensFace;
-  design?: DesignDeclaration;
+/** Page facts a probing provider reports for the screenshot sidecar. */
+export type ProbePageFacts = z.infer<typeof probePageFactsSchema>;
+
+export const probeSidecarSchema = z
+  .object({
+    /** null when the provider reported no page facts. */
+    page: probePageFactsSchema.nullable(),
+    renderTokens: renderTokensFaceSchema,
+    design: z.record(z.string(), z.array(z.unknown())).optional().describe('The declaration the probe ran against; absent when unbound.'),
+  })
+  .describe('Contents of <stem>.probe.json.');
+
+export type ProbeSidecar = z.infer<typeof probeSidecarSchema>;
+
+/** What the sidecar is built from: the provider payload's fields, under its names. */
+export interface ProbeSidecarSource {
+  page_facts?: ProbePageFacts | null;
+  /** Unchecked: it may come from a third-party provider. */
+  render_tokens?: unknown;
 }
 
 export const NOT_PROBED_ERROR = 'the capture provider returned no render-token face, so rendered values were not compared';
 
 /**
- * `renderTokens` may come from a third-party provider, so it is checked
+ * `render_tokens` may come from a third-party provider, so it is checked
  * against the face schema; a malformed face becomes a `failed` one naming the
  * problem rather than being written as if it were measured.
  */
-export function buildProbeSidecar(input: {
-  pageFacts?: ProbePageFacts | null;
-  renderTokens?: RenderTokensFace | unknown;
-  design?: DesignDeclaration;
-}): ProbeSidecar {
-  const facts = input.pageFacts;
+export function buildProbeSidecar(measured: ProbeSidecarSource, design?: DesignDeclaration): ProbeSidecar {
+  const facts = measured.page_facts;
   const sidecar: ProbeSidecar = {
     page: facts
       ? { finalUrl: facts.finalUrl, documentSize: facts.documentSize, viewport: facts.viewport, devicePixelRatio: facts.devicePixelRatio }
       : null,
-    renderTokens: readFace(input.renderTokens, input.design),
+    renderTokens: readFace(measured.render_tokens, design),
   };
   // The caller's declaration object itself, so it serializes byte-for-byte as given.
-  if (input.design !== undefined) sidecar.design = input.design;
+  if (design !== undefined) sidecar.design = design;
   return sidecar;
 }
 
@@ -57,18 +72,3 @@ function readFace(face: unknown, design: DesignDeclaration | undefined): RenderT
   }
   return face as RenderTokensFace;
 }
-
-export const probeSidecarSchema = z
-  .object({
-    page: z
-      .object({
-      finalUrl: z.string(),
-      documentSize: z.object({ width: z.number(), height: z.number() }),
-      viewport: z.object({ width: z.number(), height: z.number() }).passthrough(),
-      devicePixelRatio: z.number(),
-      })
-      .nullable(),
-    renderTokens: renderTokensFaceSchema,
-    design: z.record(z.string(), z.array(z.unknown())).optional().describe('The declaration the probe ran against; absent when unbound.'),
-  })
-  .describe('Contents of <stem>.probe.json.');

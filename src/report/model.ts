@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { bindingFor, type ManifestEntry } from '../manifest';
-import { sidecarLeaf } from '../execute';
+import { ARIA_ENVELOPE_FORMAT, envelopeTree, findCaptureType, sidecarLeaf, type ReportView } from '../capture/types';
 import { redactSecrets } from '../redact';
 import { probeSidecarSchema, type ProbeSidecar } from '../probe/sidecar';
 import type { Box, FindingRule } from '../probe/face';
@@ -18,7 +18,8 @@ import { imageInfoOfFile, type ImageInfo } from './imageInfo';
 import type { EvidenceFile, RunContents } from './readRun';
 import { readTraceZip, type TraceSummary } from './traceView';
 
-export type ItemKind = 'screenshot' | 'a11y' | 'trace' | 'file' | 'none';
+/** The view an artifact gets: its capture type's, else a plain file's (or none: no artifact). */
+export type ItemKind = ReportView | 'file' | 'none';
 
 /** A sidecar sample box placed over the screenshot, in percent of the image. */
 export interface OverlayBox {
@@ -246,20 +247,19 @@ function screenshotView(file: EvidenceFile, image: ImageInfo, request: Record<st
 }
 
 function a11yView(file: EvidenceFile): { view?: A11yView; problem: string } {
-  let json: any;
+  let json: unknown;
   try {
     json = JSON.parse(fs.readFileSync(file.abs, 'utf8'));
   } catch (err) {
     return { problem: `not a readable aria snapshot envelope: ${(err as Error).message}` };
   }
-  if (!json || typeof json !== 'object' || typeof json.tree !== 'string') {
-    return { problem: 'not an aria snapshot envelope ({"format": "aria_snapshot", "tree": "..."})' };
-  }
-  const tree = parseAriaText(json.tree);
+  const text = envelopeTree(json);
+  if (text === null) return { problem: `not an aria snapshot envelope ({"format": "${ARIA_ENVELOPE_FORMAT}", "tree": "..."})` };
+  const tree = parseAriaText(text);
   let nodeCount = 0;
   const count = (lines: AriaLine[]) => lines.forEach((l) => (nodeCount++, count(l.children)));
   count(tree);
-  return { view: { tree, nodeCount, text: json.tree }, problem: '' };
+  return { view: { tree, nodeCount, text }, problem: '' };
 }
 
 function textView(file: EvidenceFile): TextView | undefined {
@@ -274,16 +274,15 @@ function textView(file: EvidenceFile): TextView | undefined {
 
 /** What kind of view an artifact gets: the line's capture.type first, else the file's name. */
 function kindFor(type: string, file: EvidenceFile): ItemKind {
+  const spec = findCaptureType(type);
+  if (spec) return spec.reportView;
   const lower = file.rel.toLowerCase();
-  if (type === 'screenshot') return 'screenshot';
-  if (type === 'a11y tree') return 'a11y';
-  if (type === 'interaction trace') return 'trace';
-  if (IMAGE_EXTENSIONS.includes(path.extname(lower))) return 'screenshot';
+  if (IMAGE_EXTENSIONS.includes(path.extname(lower))) return 'image';
   if (lower.endsWith('.zip')) return 'trace';
   if (lower.endsWith('.json')) {
     try {
       const json = JSON.parse(fs.readFileSync(file.abs, 'utf8'));
-      if (json?.format === 'aria_snapshot') return 'a11y';
+      if (json?.format === ARIA_ENVELOPE_FORMAT) return 'a11y';
     } catch {
       // Not an envelope: shown as a file.
     }
@@ -344,7 +343,7 @@ class ModelBuilder {
       return item;
     }
     item.kind = kindFor(type, file);
-    if (item.kind === 'screenshot') {
+    if (item.kind === 'image') {
       const image = imageInfoOfFile(file.abs);
       if (!image) {
         item.kind = 'file';

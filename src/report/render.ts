@@ -12,11 +12,13 @@ import { bytes, html, num, plural, raw, type Html } from './html';
 import type { ReportItem, ReportModel } from './model';
 import { a11ySection, fileSection, screenshotSection, traceSection } from './renderViews';
 import { tokensCss } from './tokens';
+import { CAPTURE_TYPES } from '../capture/types';
 import { pageScript, pageStyle } from './generated/page';
 
 export const GENERATOR = 'design-playbook-evidence report';
 
-const TYPE_ORDER = ['screenshot', 'a11y tree', 'interaction trace'];
+/** The summary lists the capture types in the tool's order, then any other type a line names. */
+const TYPE_ORDER: readonly string[] = CAPTURE_TYPES;
 
 function typeLabel(item: ReportItem): string {
   return item.type || '(no type)';

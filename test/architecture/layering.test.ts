@@ -60,8 +60,15 @@ describe('each rule catches a violation', () => {
   });
 
   test('browser/ importing the server or the boundary', () => {
-    const found = withFiles(append('src/browser/freeze.ts', "import { executeCapturePlan } from '../execute';"));
+    const found = withFiles(append('src/browser/freeze.ts', "import { executeCapturePlan } from '../boundary';"));
     expect(found.map((v) => v.rule)).toContain('browser-imports-upward');
+    const planStep = withFiles(append('src/browser/observedState.ts', "import type { CapturePlan } from '../boundary/plan';"));
+    expect(planStep).toEqual([expect.objectContaining({ rule: 'browser-imports-upward', file: 'src/browser/observedState.ts' })]);
+  });
+
+  test('a capture-type spec importing browser code', () => {
+    const found = withFiles(append('src/capture/types/screenshot.ts', "import type { CaptureTypeModule } from '../../browser/captureTypes/types';"));
+    expect(found).toContainEqual(expect.objectContaining({ rule: 'capture-imports-browser', file: 'src/capture/types/screenshot.ts' }));
   });
 
   test('a lazy require', () => {

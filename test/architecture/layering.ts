@@ -4,10 +4,12 @@
  *   - no import cycles anywhere in src/ and cdp/ (type-only imports count);
  *   - cdp/ imports nothing from src/ (it depends on a three-method session only);
  *   - cdp/ never imports Puppeteer (a chrome-remote-interface client serves it too);
- *   - cdp/injected/ imports only cdp/injected/ (it is bundled into the page: no
- *     Node module, no package, nothing of the Node side, types included);
- *   - src/browser/ never imports the server, the boundary, the registry, the
- *     CLI or the root;
+ *   - cdp/injected/ imports only cdp/injected/ (it is built into the page's
+ *     script: no Node module, no package, nothing of the Node side, types included);
+ *   - src/browser/ never imports the server, the boundary (src/boundary/), the
+ *     registry, the CLI or the root;
+ *   - the capture-type specs (src/capture/) never import src/browser/: the
+ *     boundary reads them at start-up, and starting must not load Puppeteer;
  *   - nothing is loaded with require(); a module loaded later with import()
  *     (to keep start-up light) counts as an import, so it cannot hide a cycle;
  *   - only the root (src/main.ts) holds process-wide state (ALLOWED_STATE
@@ -25,7 +27,15 @@ export interface SourceFile {
 }
 
 export interface Violation {
-  rule: 'cycle' | 'cdp-imports-src' | 'cdp-imports-puppeteer' | 'injected-imports-outside' | 'browser-imports-upward' | 'dynamic-load' | 'module-state';
+  rule:
+    | 'cycle'
+    | 'cdp-imports-src'
+    | 'cdp-imports-puppeteer'
+    | 'injected-imports-outside'
+    | 'browser-imports-upward'
+    | 'capture-imports-browser'
+    | 'dynamic-load'
+    | 'module-state';
   file: string;
   detail: string;
 }
@@ -56,17 +66,16 @@ export function repositorySources(): SourceFile[] {
  * per document.
  */
 export const ALLOWED_STATE: Record<string, string> = {
-  'src/runRoot.ts': 'cwdWarningLogged: the unmarked-cwd warning is logged to stderr once per process (test/foundation/runRoot.test.ts asserts it of the module)',
+  'src/boundary/runRoot.ts': 'cwdWarningLogged: the unmarked-cwd warning is logged to stderr once per process (test/foundation/runRoot.test.ts asserts it of the module)',
 };
 
-/** Modules src/browser/ must not import: the server, the boundary (its checks and its commit), the registry, the CLI, the root. */
+/** Modules src/browser/ must not import: the server, the boundary (its plan, its perform step and their file-system rules), the registry, the CLI, the root. */
 export const ABOVE_BROWSER = [
   'src/server.ts',
   'src/transport.ts',
-  'src/execute.ts',
-  'src/commit.ts',
+  'src/boundary/',
   'src/providerRegistry.ts',
-  'src/legacyBrowserAdapter.ts',
+  'src/inProcessAdapter.ts',
   'src/main.ts',
   'src/index.ts',
   'src/bin.ts',
@@ -225,6 +234,9 @@ export function checkLayering(sources: SourceFile[]): Violation[] {
       }
       if (m.file.startsWith('src/browser/') && ABOVE_BROWSER.some((above) => (above.endsWith('/') ? i.target.startsWith(above) : i.target === above))) {
         violations.push({ rule: 'browser-imports-upward', file: m.file, detail: `line ${i.line} imports ${i.target}` });
+      }
+      if (m.file.startsWith('src/capture/') && i.target.startsWith('src/browser/')) {
+        violations.push({ rule: 'capture-imports-browser', file: m.file, detail: `line ${i.line} imports ${i.target}` });
       }
     }
     for (const p of m.packages) {

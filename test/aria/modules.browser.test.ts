@@ -1,5 +1,5 @@
 /**
- * The aria modules (cdp/injected/aria/) one at a time, each bundled on its own
+ * The aria modules (cdp/injected/aria/) one at a time, each built on its own
  * with esbuild and evaluated in a real Chromium: roles, accessible names,
  * visibility, generated content, and the memo tables that make a pass fast
  * without letting stale facts outlive it.

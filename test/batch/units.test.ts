@@ -5,8 +5,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { parsePlan } from '../../src/batch/plan';
-import { BatchRun, ABANDONED_MESSAGE, type LineResult } from '../../src/batch/runner';
+import { parsePlan } from '../../src/batch/planFile';
+import { PlanRunner, ABANDONED_MESSAGE, type LineResult } from '../../src/batch/runner';
 import { ProgressReporter, formatDuration, progressFigures } from '../../src/batch/progress';
 import { FakeProvider, writes, FAKE_PNG } from '../helpers/fakeProvider';
 import { makeRunFixture, type RunFixture } from '../foundation/fixtures';
@@ -45,7 +45,7 @@ test('plan lines keep their file line numbers; blank lines, a BOM and CRLF are n
 test('every line goes through the boundary: refusals come back line-numbered, the rest are captured', async () => {
   const provider = new FakeProvider();
   const results: LineResult[] = [];
-  const batch = new BatchRun(
+  const batch = new PlanRunner(
     [
       ...numbered([line('a.png'), { ...line('b.png'), criterion: 'L6.1' }, line('c.png', { overwrite: 'yes' }), [1, 2], line('evidence/../x.png')]),
       { line: 6, unreadable: 'line 6 is not a JSON value' },
@@ -80,7 +80,7 @@ test('at most `concurrency` lines run at once', async () => {
     running--;
     return writes()(args, context);
   });
-  const summary = await new BatchRun(numbered(Array.from({ length: 12 }, (_, i) => line(`c${i}.png`))), { concurrency: 3, provider }).run();
+  const summary = await new PlanRunner(numbered(Array.from({ length: 12 }, (_, i) => line(`c${i}.png`))), { concurrency: 3, provider }).run();
   expect(summary.captured).toBe(12);
   expect(most).toBe(3);
 });
@@ -93,7 +93,7 @@ test('stop() starts no new line; abandon() reports what was in flight as abandon
     if (String(args.artifact_path).includes('fail')) return { result: 'failed', error: 'Target closed' };
     return writes()(args, context);
   });
-  const batch = new BatchRun(numbered([line('ok.png'), line('fail.png'), line('never1.png'), line('never2.png')]), { concurrency: 2, provider });
+  const batch = new PlanRunner(numbered([line('ok.png'), line('fail.png'), line('never1.png'), line('never2.png')]), { concurrency: 2, provider });
   const done = batch.run();
   await new Promise((resolve) => setTimeout(resolve, 20));
   expect(batch.counts().inFlight).toBe(2);
@@ -109,11 +109,11 @@ test('stop() starts no new line; abandon() reports what was in flight as abandon
 test('an abandoned line carries the reason it ended with', async () => {
   const provider = new FakeProvider(async () => ({ result: 'failed', error: 'Target closed' }));
   const seen: LineResult[] = [];
-  const batch = new BatchRun(numbered([line('x.png')]), { concurrency: 1, provider, onResult: (r) => seen.push(r) });
+  const batch = new PlanRunner(numbered([line('x.png')]), { concurrency: 1, provider, onResult: (r) => seen.push(r) });
   batch.abandon();
   // Abandoned before it started: the line never runs.
   expect((await batch.run()).not_run).toBe(1);
-  const inFlight = new BatchRun(numbered([line('y.png')]), {
+  const inFlight = new PlanRunner(numbered([line('y.png')]), {
     concurrency: 1,
     provider: new FakeProvider(async () => {
       inFlight.abandon();
@@ -132,7 +132,7 @@ test('skip-existing skips an artifact already there, after the same checks, even
   fs.writeFileSync(path.join(run.evidence, 'there.probe.json'), '{}');
   const provider = new FakeProvider();
   const seen: LineResult[] = [];
-  const summary = await new BatchRun(numbered([line('there.png', { overwrite: true }), line('missing.png'), { ...line('there.png'), criterion: 'x' }]), {
+  const summary = await new PlanRunner(numbered([line('there.png', { overwrite: true }), line('missing.png'), { ...line('there.png'), criterion: 'x' }]), {
     concurrency: 1,
     provider,
     skipExisting: true,
@@ -194,7 +194,7 @@ describe('one writer per artifact', () => {
       { line: 14, args: { ...line('z.png'), criterion: 'L1' } },
       { line: 15, args: line('z.png') },
     ];
-    const summary = await new BatchRun(lines, { concurrency: 4, provider, onResult: (r) => seen.push(r) }).run();
+    const summary = await new PlanRunner(lines, { concurrency: 4, provider, onResult: (r) => seen.push(r) }).run();
     const byLine = new Map(seen.map((r) => [r.line, r as LineResult & { error: string }]));
     expect(byLine.get(3)!.result).toBe('captured');
     expect(byLine.get(15)!.result).toBe('captured');
@@ -212,9 +212,24 @@ describe('one writer per artifact', () => {
     expect(provider.calls.map((c) => c.context.fields.artifactPath)).toEqual(['evidence/x.png', 'evidence/z.png']);
   });
 
+  test("a screenshot whose probe sidecar an earlier line writes is refused, naming the sidecar", async () => {
+    const provider = new FakeProvider();
+    const seen: LineResult[] = [];
+    const lines = [
+      { line: 1, args: { ...line('q.json'), type: 'a11y tree', artifact_path: 'evidence/q.probe.json' } },
+      { line: 2, args: line('q.png') },
+    ];
+    const summary = await new PlanRunner(lines, { concurrency: 2, provider, onResult: (r) => seen.push(r) }).run();
+    expect(summary).toMatchObject({ captured: 1, failed: 1, failed_lines: [2] });
+    expect((seen.find((r) => r.line === 2) as { error: string }).error).toBe(
+      'line 2: artifact_path evidence/q.png (its probe sidecar q.probe.json) is also written by line 1 (artifact_path evidence/q.probe.json); each artifact is written once per plan, so this line was not run (line 1 keeps it)',
+    );
+    expect(fs.readdirSync(run.evidence)).toEqual(['q.probe.json']);
+  });
+
   test('the check captures nothing and writes nothing, and a plan without duplicates runs as before', async () => {
     const provider = new FakeProvider();
-    const summary = await new BatchRun(numbered([line('a.png'), line('b.png')]), { concurrency: 1, provider }).run();
+    const summary = await new PlanRunner(numbered([line('a.png'), line('b.png')]), { concurrency: 1, provider }).run();
     expect(summary).toMatchObject({ captured: 2, failed: 0 });
     expect(provider.calls).toHaveLength(2);
     expect(fs.readdirSync(run.evidence).sort()).toEqual(['a.png', 'a.probe.json', 'b.png', 'b.probe.json']);
@@ -232,7 +247,7 @@ test('skip-existing: a screenshot counts as there only with its probe sidecar (t
   // Other types have no sidecar: the artifact alone is enough.
   fs.writeFileSync(path.join(run.evidence, 'tree.json'), '{}');
   const seen: LineResult[] = [];
-  const summary = await new BatchRun(
+  const summary = await new PlanRunner(
     numbered([line('whole.png'), line('half.png'), line('half-ow.png', { overwrite: true }), { ...line('tree.json'), type: 'a11y tree' }]),
     { concurrency: 1, provider, skipExisting: true, onResult: (r) => seen.push(r) },
   ).run();
@@ -242,12 +257,16 @@ test('skip-existing: a screenshot counts as there only with its probe sidecar (t
   expect(byLine.get(4)!.result).toBe('skipped');
   // Without overwrite the PNG is not replaced; the reason names the missing sidecar.
   expect(byLine.get(2)!.result).toBe('failed');
-  expect(byLine.get(2)!.error).toContain('--skip-existing did not skip it');
-  expect(byLine.get(2)!.error).toContain('half.probe.json');
+  const half = path.join(run.evidence, 'half.png');
+  expect(byLine.get(2)!.error).toBe(
+    `artifact already exists: ${half} (pass overwrite=true to replace) (--skip-existing did not skip it: ${half} is there but its probe sidecar half.probe.json is not; pass overwrite: true to capture both again)`,
+  );
   expect(fs.readFileSync(path.join(run.evidence, 'half.png'), 'utf8')).toBe('earlier');
   // With overwrite: both captured again.
   expect(byLine.get(3)!.result).toBe('captured');
-  expect(byLine.get(3)!.warnings.join('\n')).toContain('half-ow.probe.json');
+  expect(byLine.get(3)!.warnings).toEqual([
+    `--skip-existing did not skip it: ${path.join(run.evidence, 'half-ow.png')} is there but its probe sidecar half-ow.probe.json is not; both were captured again (overwrite: true)`,
+  ]);
   expect(fs.readFileSync(path.join(run.evidence, 'half-ow.png'))).toEqual(FAKE_PNG);
   expect(fs.existsSync(path.join(run.evidence, 'half-ow.probe.json'))).toBe(true);
   expect(provider.calls.map((c) => c.context.fields.artifactPath)).toEqual(['evidence/half-ow.png']);

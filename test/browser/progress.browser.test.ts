@@ -15,7 +15,7 @@ import { PuppeteerCaptureProvider } from '../../src/browser/puppeteerProvider';
 import { CaptureOverrun, CaptureProgress, type StepReport } from '../../src/browser/captureProgress';
 import { CaptureCancelled } from '../../src/failures';
 import { parseCaptureContract, type CaptureRequestSnapshot } from '../../src/contract';
-import { parseRuntimeFields } from '../../src/request';
+import { parseRuntimeFields, type RuntimeFields } from '../../src/request';
 
 jest.setTimeout(120_000);
 
@@ -96,7 +96,7 @@ describe('through the bundled provider', () => {
     await pages?.close();
   });
 
-  function call(url: string, extra: Record<string, unknown> = {}): { fields: ReturnType<typeof parseRuntimeFields>; request: CaptureRequestSnapshot } {
+  function call(url: string, extra: Record<string, unknown> = {}): { fields: RuntimeFields; request: CaptureRequestSnapshot } {
     const args = {
       schemaVersion: 1,
       url,
@@ -108,7 +108,9 @@ describe('through the bundled provider', () => {
     };
     const contract = parseCaptureContract(args);
     if (!contract.ok) throw new Error(contract.error);
-    return { fields: parseRuntimeFields(args), request: contract.request };
+    const parsed = parseRuntimeFields(args);
+    if (!parsed.ok) throw new Error(parsed.error);
+    return { fields: parsed.fields, request: contract.request };
   }
 
   /** Browser contexts besides the default one, as the browser itself lists them. */

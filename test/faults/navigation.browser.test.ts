@@ -14,7 +14,7 @@ import type { Browser } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, closedPort, makeRunRoot, PAGES } from '../e2e/harness';
 import { PuppeteerCaptureProvider } from '../../src/browser/puppeteerProvider';
-import { executeCapturePlan } from '../../src/execute';
+import { executeCapturePlan } from '../../src/boundary';
 import type { CaptureResult } from '../../src/result';
 
 jest.setTimeout(120_000);

@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { execFileSync } from 'child_process';
-import { executeCapturePlan } from '../../src/execute';
+import { executeCapturePlan } from '../../src/boundary';
 import { WRITE_FAILURE_PREFIX, writeFailure } from '../../src/failures';
 import { FakeProvider, writes } from '../helpers/fakeProvider';
 import { validArgs } from '../foundation/fixtures';

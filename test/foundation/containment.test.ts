@@ -4,8 +4,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { writeTarget, readArtifact, CONTAINMENT_MESSAGES, CONTAINMENT_CODES, isAbsoluteOnAnyHost } from '../../src/containment';
-import { executeCapturePlan } from '../../src/execute';
+import { writeTarget, readArtifact, CONTAINMENT_MESSAGES, CONTAINMENT_CODES, isAbsoluteOnAnyHost } from '../../src/boundary/containment';
+import { executeCapturePlan } from '../../src/boundary';
 import { FakeProvider } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, snapshotTree, type RunFixture } from './fixtures';
 

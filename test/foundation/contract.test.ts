@@ -15,7 +15,7 @@ import {
   VIEWPORT_RULES,
   type CaptureRequestSnapshot,
 } from '../../src/contract';
-import { executeCapturePlan } from '../../src/execute';
+import { executeCapturePlan } from '../../src/boundary';
 import { parseJsonText } from '../../src/jsonText';
 import { captureResultSchema } from '../../src/result';
 import { FakeProvider } from '../helpers/fakeProvider';

@@ -6,7 +6,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { executeCapturePlan, runBoundary, BOUNDARY_CHECKS, sidecarLeaf, MANIFEST_REFUSAL } from '../../src/execute';
+import { executeCapturePlan, planCapture, performCapture, MANIFEST_REFUSAL, type CapturePlan } from '../../src/boundary';
+import { sidecarLeaf } from '../../src/capture/types';
 import { ToolInputError } from '../../src/errors';
 import { captureResultSchema } from '../../src/result';
 import {
@@ -525,34 +526,81 @@ describe('screenshot sidecar names', () => {
   });
 });
 
-describe('the boundary as an ordered list of checks', () => {
-  test('the checks run in the order contract-facts gives', () => {
-    expect(BOUNDARY_CHECKS.map((c) => c.step)).toEqual([
-      'arguments are one JSON object',
-      'unknown fields',
-      'capture contract (schemaVersion, viewport, freeze, design shape)',
-      'runtime fields (url, type, state, actions, artifact_path, overwrite)',
-      'run root',
-      'containment of artifact_path',
-      "names the capture type's files must have",
-      'manifest refusal',
-      'overwrite refusal, before any browser work (--skip-existing: the skip)',
-    ]);
+describe('plan, then perform', () => {
+  test('planCapture checks in the order contract-facts gives: mending one step reveals the next', () => {
+    fs.writeFileSync(path.join(fx.evidence, 'x.png'), 'earlier');
+    const before = snapshotTree(fx.base);
+    const broken = {
+      ...validArgs(fx.root),
+      criterion: 'L6.1',
+      schemaVersion: 2,
+      url: '',
+      run_root: 'relative/run',
+      type: 'interaction trace',
+      artifact_path: 'evidence/../manifest.jsonl',
+    };
+    const steps: [mend: Record<string, unknown>, refusal: Record<string, unknown>][] = [
+      [{}, { kind: 'input', message: expect.stringContaining('provider accepts Runtime Object fields only') }],
+      [{ criterion: undefined }, { kind: 'failed', result: { written_path: '', error: expect.stringContaining('unsupported capture schemaVersion 2') } }],
+      [{ schemaVersion: 1 }, { kind: 'input', message: expect.stringContaining('url must be a non-empty string') }],
+      [{ url: 'http://127.0.0.1:9/' }, { kind: 'failed', result: { written_path: '', error: expect.stringContaining('run_root must be an absolute path') } }],
+      [{ run_root: fx.root }, { kind: 'failed', result: { written_path: '', error: "artifact_path must not contain '..' segments" } }],
+      [{ artifact_path: 'evidence/manifest.jsonl' }, { kind: 'failed', result: { written_path: path.join(fx.evidence, 'manifest.jsonl'), error: expect.stringContaining('must end in .zip') } }],
+      [{ type: 'screenshot' }, { kind: 'failed', result: { error: MANIFEST_REFUSAL } }],
+      [{ artifact_path: 'evidence/x.png' }, { kind: 'failed', result: { error: existsMessage(path.join(fx.evidence, 'x.png')) } }],
+      [{ overwrite: true }, { kind: 'plan' }],
+    ];
+    let args: Record<string, unknown> = broken;
+    expect(planCapture('not an object', {})).toEqual({ kind: 'input', message: 'execute_capture_plan arguments must be a JSON object' });
+    for (const [mend, refusal] of steps) {
+      args = { ...args, ...mend };
+      for (const [key, value] of Object.entries(mend)) if (value === undefined) delete args[key];
+      expect(planCapture(args, {})).toMatchObject(refusal);
+    }
+    // No step wrote anything, the plan included.
+    expect(snapshotTree(fx.base)).toEqual(before);
   });
 
-  test('a refusal of the arguments is an input outcome, never a throw; later refusals are failed results', async () => {
+  test('a plan says what will be written where; performing it writes exactly those files, and a failed capture none', async () => {
+    const plan = planCapture(validArgs(fx.root, { artifact_path: ' evidence/sub/a.png ' }), {}) as CapturePlan;
+    expect(plan).toMatchObject({ kind: 'plan', runRoot: fx.root, fields: { artifactPath: 'evidence/sub/a.png', type: 'screenshot' }, request: { schemaVersion: 1 } });
+    expect(plan.target.path).toBe(path.join(fx.evidence, 'sub', 'a.png'));
+    expect(plan.files.map((f) => [f.path, f.mimeType])).toEqual([
+      [path.join(fx.evidence, 'sub', 'a.png'), 'image/png'],
+      [path.join(fx.evidence, 'sub', 'a.probe.json'), 'application/json'],
+    ]);
+    expect(listFiles(fx.evidence)).toEqual([]);
+    const failed = await performCapture(plan, new FakeProvider(writesThenFails()));
+    expect(failed).toMatchObject({ result: { result: 'failed', written_path: plan.target.path }, written: [] });
+    const done = await performCapture(plan, new FakeProvider());
+    expect(done.result).toMatchObject({ result: 'captured', artifact: 'evidence/sub/a.png', written_path: plan.target.path });
+    expect(done.written).toEqual(plan.files);
+    expect(listFiles(fx.evidence).sort()).toEqual(['sub/a.png', 'sub/a.probe.json']);
+    // The plan is not changed by performing it: the capture's warnings go to its result.
+    const warned = await performCapture(plan, new FakeProvider(writes(FAKE_PNG, { warnings: ['from the provider'] })));
+    expect(warned.result.result).toBe('failed'); // the artifact is there now and overwrite is off
+    expect(plan.warnings).toEqual([]);
+  });
+
+  test('with skipExisting an artifact on disk is present (whatever overwrite says), with the files a capture would write', () => {
+    fs.writeFileSync(path.join(fx.evidence, 'shot.png'), 'earlier');
+    const present = planCapture(validArgs(fx.root), {}, { skipExisting: true });
+    expect(present).toEqual({
+      kind: 'present',
+      skipped: { result: 'skipped', artifact: 'evidence/shot.png', written_path: path.join(fx.evidence, 'shot.png'), warnings: [] },
+      files: [expect.objectContaining({ path: path.join(fx.evidence, 'shot.png') }), expect.objectContaining({ path: path.join(fx.evidence, 'shot.probe.json') })],
+    });
+    expect(planCapture(validArgs(fx.root), {})).toMatchObject({ kind: 'failed', result: { error: existsMessage(path.join(fx.evidence, 'shot.png')) } });
+    // Every earlier check still comes first.
+    expect(planCapture(validArgs(fx.root, { artifact_path: 'evidence/manifest.jsonl' }), {}, { skipExisting: true })).toMatchObject({ kind: 'failed' });
+  });
+
+  test('a refusal of the arguments is data from the plan step; the library entry keeps throwing ToolInputError for it', async () => {
     const provider = new FakeProvider();
-    const unknown = await runBoundary(validArgs(fx.root, { criterion: 'L6.1' }), { provider, env: {} });
-    expect(unknown).toEqual({ kind: 'input', message: expect.stringContaining('provider accepts Runtime Object fields only') });
-    const runtime = await runBoundary(validArgs(fx.root, { url: 'ftp://x' }), { provider, env: {} });
-    expect(runtime).toEqual({ kind: 'input', message: expect.stringContaining('url must start with') });
-    // Unknown fields outrank a broken contract; a broken contract outranks broken runtime fields.
-    const both = await runBoundary(validArgs(fx.root, { criterion: 'x', schemaVersion: 2, url: '' }), { provider, env: {} });
-    expect(both.kind).toBe('input');
-    const contractFirst = await runBoundary(validArgs(fx.root, { schemaVersion: 2, url: '' }), { provider, env: {} });
-    expect(contractFirst).toMatchObject({ kind: 'result', result: { result: 'failed', written_path: '', error: expect.stringContaining('unsupported capture schemaVersion 2') } });
-    expect(provider.calls).toHaveLength(0);
-    // The library entry keeps throwing ToolInputError for the same refusal.
+    expect(() => planCapture(validArgs(fx.root, { criterion: 'L6.1' }), {})).not.toThrow();
+    expect(planCapture(validArgs(fx.root, { url: 'ftp://x' }), {})).toEqual({ kind: 'input', message: expect.stringContaining('url must start with') });
     await expect(executeCapturePlan(validArgs(fx.root, { criterion: 'L6.1' }), { provider, env: {} })).rejects.toThrow(ToolInputError);
+    await expect(executeCapturePlan(validArgs(fx.root, { actions: [{ do: 'hover' }] }), { provider, env: {} })).rejects.toThrow("actions[0]: unsupported do='hover'");
+    expect(provider.calls).toHaveLength(0);
   });
 });

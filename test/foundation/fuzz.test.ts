@@ -8,7 +8,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { executeCapturePlan } from '../../src/execute';
+import { executeCapturePlan } from '../../src/boundary';
 import { ToolInputError } from '../../src/errors';
 import { captureResultSchema } from '../../src/result';
 import { captureToolDeclaration } from '../../src/toolDeclaration';

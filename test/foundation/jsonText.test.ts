@@ -7,7 +7,7 @@
 import { parseJsonText, stringifyJson, writtenAsFloat } from '../../src/jsonText';
 import { describeValue, isIntegerAt } from '../../src/values';
 import { parseManifest } from '../../src/manifest/reader';
-import { parsePlan } from '../../src/batch/plan';
+import { parsePlan } from '../../src/batch/planFile';
 import { FIELD_LINE_TEXT } from '../manifest/lines';
 
 describe('parseJsonText returns what JSON.parse returns', () => {

@@ -2,9 +2,9 @@
  * Step 1 (unknown fields) and step 3 (runtime fields, actions): both refuse
  * by throwing ToolInputError, which the server turns into an isError result.
  */
-import { executeCapturePlan } from '../../src/execute';
+import { executeCapturePlan } from '../../src/boundary';
 import { ToolInputError } from '../../src/errors';
-import { parseRuntimeFields, refuseUnknownFields, RUNTIME_OBJECT_FIELDS, captureInputSchema } from '../../src/request';
+import { parseRuntimeFields, checkUnknownFields, RUNTIME_OBJECT_FIELDS, captureInputSchema } from '../../src/request';
 import { parseAction, parseActions, stateSelector, ACTION_KINDS, DEFAULT_WAIT_MS } from '../../src/actionVocabulary';
 import { ACTION_BUDGET_MS, NAVIGATION_BUDGET_MS } from '../../src/deadline';
 import { FakeProvider } from '../helpers/fakeProvider';
@@ -60,7 +60,8 @@ describe('unknown fields (step 1)', () => {
     expect([...RUNTIME_OBJECT_FIELDS].sort()).toEqual(
       ['schemaVersion', 'url', 'type', 'state', 'actions', 'artifact_path', 'overwrite', 'viewport', 'freeze', 'run_root', 'design'].sort(),
     );
-    expect(() => refuseUnknownFields(validArgs(fx.root, { design: {}, freeze: {} }))).not.toThrow();
+    expect(checkUnknownFields(validArgs(fx.root, { design: {}, freeze: {} }))).toBeNull();
+    expect(checkUnknownFields(validArgs(fx.root, { criterion: 'L6.1' }))).toContain(RUNTIME_PHRASE);
   });
 
   test.each([[[1]], ['x'], [42], [true]])('arguments that are not an object (%p) are refused', async (args) => {
@@ -106,11 +107,11 @@ describe('runtime fields (step 3)', () => {
     const fields = parseRuntimeFields(
       validArgs(undefined, { url: '  HTTP://127.0.0.1/x ', type: ' a11y tree ', state: ' error ', artifact_path: ' evidence/a.json ' }),
     );
-    expect(fields).toEqual({ url: 'HTTP://127.0.0.1/x', type: 'a11y tree', state: 'error', actions: [], artifactPath: 'evidence/a.json', overwrite: false });
+    expect(fields).toEqual({ ok: true, fields: { url: 'HTTP://127.0.0.1/x', type: 'a11y tree', state: 'error', actions: [], artifactPath: 'evidence/a.json', overwrite: false } });
   });
 
   test.each(['http://a', 'https://a', 'file:///tmp/a.html', 'about:blank'])('url scheme %s is accepted', (url) => {
-    expect(parseRuntimeFields(validArgs(undefined, { url })).url).toBe(url);
+    expect(parseRuntimeFields(validArgs(undefined, { url }))).toMatchObject({ ok: true, fields: { url } });
   });
 });
 
@@ -201,14 +202,7 @@ describe('the advertised input schema', () => {
 });
 
 describe('the input schema and the parser read one rule table', () => {
-  const accepts = (args: Record<string, unknown>) => {
-    try {
-      parseRuntimeFields(args);
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  const accepts = (args: Record<string, unknown>) => parseRuntimeFields(args).ok;
   const cases: [string, unknown][] = [
     ['url', 'http://127.0.0.1/x'], ['url', 'HTTPS://x'], ['url', '  file:///tmp/a.html '], ['url', 'about:blank'], ['url', 'ABOUT:blank'],
     ['url', 'ftp://x'], ['url', 'httpx://x'], ['url', 'javascript:alert(1)'], ['url', ''], ['url', '   '], ['url', 42],

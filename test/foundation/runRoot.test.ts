@@ -5,17 +5,17 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { executeCapturePlan } from '../../src/execute';
+import { executeCapturePlan } from '../../src/boundary';
 import { FakeProvider } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, listFiles, type RunFixture } from './fixtures';
 
-type RunRootModule = typeof import('../../src/runRoot');
+type RunRootModule = typeof import('../../src/boundary/runRoot');
 
 /** A fresh copy of the module: its start cwd and its once-per-process flag are new. */
 function freshRunRoot(): RunRootModule {
   let mod!: RunRootModule;
   jest.isolateModules(() => {
-    mod = require('../../src/runRoot');
+    mod = require('../../src/boundary/runRoot');
   });
   return mod;
 }

@@ -5,8 +5,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { writeTarget, type ResolvedArtifact } from '../../src/containment';
-import { ArtifactWriter, WriteRefusal, existsMessage } from '../../src/safeWrite';
+import { writeTarget, type ResolvedArtifact } from '../../src/boundary/containment';
+import { ArtifactWriter, WriteRefusal, existsMessage } from '../../src/boundary/safeWrite';
 import { makeRunFixture, listFiles, partialFiles, snapshotTree, type RunFixture } from './fixtures';
 
 let fx: RunFixture;

@@ -1,5 +1,5 @@
 /**
- * One in-page module (cdp/injected/…) bundled on its own with esbuild, as an
+ * One in-page module (cdp/injected/…) built on its own with esbuild, as an
  * expression that evaluates to its exports: tests load a module into a page
  * without the rest of the entry it belongs to.
  */

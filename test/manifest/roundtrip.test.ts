@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import Ajv2020 from 'ajv/dist/2020';
-import { executeCapturePlan } from '../../src/execute';
+import { executeCapturePlan } from '../../src/boundary';
 import { captureResultSchema, type CaptureResult } from '../../src/result';
 import type { CaptureProvider } from '../../src/provider';
 import { captureToolDeclaration, SERVER_NAME, TOOL_NAME } from '../../src/toolDeclaration';

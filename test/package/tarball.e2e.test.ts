@@ -65,7 +65,7 @@ beforeAll(() => {
     cwd: REPO,
     encoding: 'utf8',
     timeout: 180_000,
-    // The report lists every file, the bundled dependencies' too.
+    // The report lists every file, the carried (bundleDependencies) ones' too.
     maxBuffer: 256 * 1024 * 1024,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
   });

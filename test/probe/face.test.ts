@@ -53,7 +53,7 @@ function elements(specs: Spec[]): RenderedElement[] {
 
 describe('buildProbeSidecar', () => {
   test('unbound and unprobed: an unmeasured face naming every axis, and no design key at all', () => {
-    const sidecar = buildProbeSidecar({ pageFacts: PAGE_FACTS });
+    const sidecar = buildProbeSidecar({ page_facts: PAGE_FACTS });
     expect('design' in sidecar).toBe(false);
     const json = JSON.stringify(sidecar);
     expect(json).not.toMatch(/"design"/);
@@ -72,7 +72,7 @@ describe('buildProbeSidecar', () => {
     const text = '{"radii":[8,"1rem"],"colors":["#FFF","rgba(0,0,0,0.5)",true],"fontSizes":[16,"16 px"]}';
     const checked = checkDesignDeclaration(JSON.parse(text));
     if (!checked.ok) throw new Error(checked.error);
-    const sidecar = buildProbeSidecar({ pageFacts: PAGE_FACTS, design: checked.design });
+    const sidecar = buildProbeSidecar({ page_facts: PAGE_FACTS }, checked.design);
     expect(JSON.stringify(sidecar.design)).toBe(text);
     const literals = sidecar.renderTokens.undecidable.filter((u) => u.kind === 'literal').map((u) => [u.axis, u.literal, u.index]);
     expect(literals).toEqual([
@@ -85,13 +85,13 @@ describe('buildProbeSidecar', () => {
 
   test('a measured face passes through unchanged', () => {
     const face = compareRenderTokens(elements([{ fontSize: 16 }]), { fontSizes: [16] });
-    const sidecar = buildProbeSidecar({ pageFacts: PAGE_FACTS, renderTokens: face, design: { fontSizes: [16] } });
+    const sidecar = buildProbeSidecar({ page_facts: PAGE_FACTS, render_tokens: face }, { fontSizes: [16] });
     expect(sidecar.renderTokens).toBe(face);
     expect(sidecar.renderTokens.measurement_status).toBe('measured');
   });
 
   test('a malformed face from a provider becomes a failed face, never measured', () => {
-    const sidecar = buildProbeSidecar({ pageFacts: PAGE_FACTS, renderTokens: { measurement_status: 'measured', findings: [] } });
+    const sidecar = buildProbeSidecar({ page_facts: PAGE_FACTS, render_tokens: { measurement_status: 'measured', findings: [] } });
     expect(sidecar.renderTokens.measurement_status).toBe('failed');
     expect(sidecar.renderTokens.measurement_error).toMatch(/malformed render-token face/);
   });

@@ -4,7 +4,7 @@
  *   (no `design` key at all) and the sidecar reports `unmeasured`;
  * - a bound call to a provider that returns no render-token face gets an
  *   `unmeasured` sidecar — never `measured` with empty findings;
- * - the in-process BrowserAdapter seam declares whether it accepts a design;
+ * - the in-process adapter seam declares whether it accepts a design;
  *   a bound call to one that does not fails closed (failed, no sidecar, no
  *   artifact captured unbound).
  */
@@ -13,7 +13,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { executeCapturePlan, clearCaptureProviders, registerCaptureProvider } from '../../src/main';
 import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/provider';
-import { createBundledProvider, type AdapterOutcome, type BrowserAdapter, type CaptureJob } from '../../src/legacyBrowserAdapter';
+import { InProcessAdapterProvider, createBundledProvider, BundledCaptureProvider, type AdapterOutcome, type InProcessAdapter, type CaptureJob } from '../../src/inProcessAdapter';
 import { captureToolDeclaration } from '../../src/toolDeclaration';
 import { DESIGN_AXES } from '../../src/design';
 
@@ -143,7 +143,7 @@ describe('a bound call to a provider without the render-token face', () => {
   });
 });
 
-describe('the BrowserAdapter seam inside the bundled provider', () => {
+describe('the in-process adapter seam (captureAndProbe)', () => {
   function adapter(acceptsDesign: boolean | undefined, renderTokens?: unknown) {
     const jobs: CaptureJob[] = [];
     const value = {
@@ -151,7 +151,7 @@ describe('the BrowserAdapter seam inside the bundled provider', () => {
         jobs.push(job);
         return { bytes: PNG, observedState: 'error', pageFacts: PAGE_FACTS, renderTokens };
       },
-    } as BrowserAdapter;
+    } as InProcessAdapter;
     if (acceptsDesign !== undefined) (value as { acceptsDesign: boolean }).acceptsDesign = acceptsDesign;
     return { value, jobs };
   }
@@ -161,7 +161,7 @@ describe('the BrowserAdapter seam inside the bundled provider', () => {
     ['predates the declaration (no acceptsDesign at all)', undefined],
   ])('an adapter that %s fails a bound call closed: failed, no sidecar, no artifact', async (_name, accepts) => {
     const { value, jobs } = adapter(accepts);
-    const result = await executeCapturePlan({ ...preDesignArgs(), design: DESIGN }, { env, provider: createBundledProvider(value) });
+    const result = await executeCapturePlan({ ...preDesignArgs(), design: DESIGN }, { env, provider: new InProcessAdapterProvider(value) });
     expect(result.result).toBe('failed');
     expect(result.observed_state).toBe('unknown');
     expect(result.error).toContain('design');
@@ -171,7 +171,7 @@ describe('the BrowserAdapter seam inside the bundled provider', () => {
 
   test('the same adapter still captures unbound calls, with a job that has no design key', async () => {
     const { value, jobs } = adapter(false);
-    const result = await executeCapturePlan(preDesignArgs(), { env, provider: createBundledProvider(value) });
+    const result = await executeCapturePlan(preDesignArgs(), { env, provider: new InProcessAdapterProvider(value) });
     expect(result.result).toBe('captured');
     expect(Object.keys(jobs[0]).sort()).toEqual(['fields', 'request']);
     expect('design' in jobs[0].request).toBe(false);
@@ -181,9 +181,26 @@ describe('the BrowserAdapter seam inside the bundled provider', () => {
 
   test('an adapter that accepts design receives it; with no face returned the sidecar is still unmeasured', async () => {
     const { value, jobs } = adapter(true);
-    const result = await executeCapturePlan({ ...preDesignArgs(), design: DESIGN }, { env, provider: createBundledProvider(value) });
+    const result = await executeCapturePlan({ ...preDesignArgs(), design: DESIGN }, { env, provider: new InProcessAdapterProvider(value) });
     expect(result.result).toBe('captured');
     expect(jobs[0].design).toEqual(DESIGN);
     expectUnmeasuredFace(readSidecar());
+  });
+});
+
+describe("the seam's earlier public names (src/index.ts) still work", () => {
+  test('BundledCaptureProvider and createBundledProvider(adapter) are the in-process adapter provider; without an adapter, a new bundled provider', async () => {
+    const lib = await import('../../src/index');
+    expect(lib.BundledCaptureProvider).toBe(InProcessAdapterProvider);
+    expect(lib.createBundledProvider).toBe(createBundledProvider);
+    const adapter = { acceptsDesign: false, captureAndProbe: async (): Promise<AdapterOutcome> => ({ bytes: PNG, observedState: 'ready' }) };
+    const wrapped = createBundledProvider(adapter);
+    expect(wrapped).toBeInstanceOf(BundledCaptureProvider);
+    const result = await executeCapturePlan(preDesignArgs(), { env, provider: wrapped });
+    expect(result).toMatchObject({ result: 'captured', observed_state: 'ready' });
+    const bundled = createBundledProvider();
+    expect(bundled).not.toBeInstanceOf(InProcessAdapterProvider);
+    expect(bundled.toolName).toBe('execute_capture_plan');
+    await bundled.close?.(); // nothing was launched
   });
 });

@@ -13,7 +13,7 @@ import { forgetUtilityWorlds, RUNTIME_GLOBAL, utilityContext } from '../../cdp/u
 import type { GeneratedSelector } from './generateSelectors';
 
 let generatorSource: string | undefined;
-/** The generator bundled for the page: an expression evaluating to its exports. */
+/** The generator built for the page: an expression evaluating to its exports. */
 export function generatorBundle(): string {
   if (!generatorSource) {
     const out = buildSync({ entryPoints: [path.join(__dirname, 'generateSelectors.ts')], bundle: true, write: false, format: 'iife',

@@ -1,5 +1,5 @@
 /**
- * In-page (bundled by the differential test and bench/selectors-fidelity.js
+ * In-page (built by the differential test and bench/selectors-fidelity.js
  * with esbuild): stamps every element, then writes, for each interactive
  * element, selectors of every form the engine supports — the way a
  * Playwright user or Playwright's own locators would write them. Which element

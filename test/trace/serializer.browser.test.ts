@@ -1,5 +1,5 @@
 /**
- * The trace snapshot serializer's parts (cdp/injected/trace/), each bundled on
+ * The trace snapshot serializer's parts (cdp/injected/trace/), each built on
  * its own and run in a real Chromium: the live state the viewer restores from
  * `__playwright_*` attributes, style sheets read through CSSOM, and the walk
  * that encodes the DOM for the viewer.

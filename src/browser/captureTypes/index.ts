@@ -1,14 +1,22 @@
-/** Which module captures which `type`. */
-import type { CaptureType } from '../../request';
+/**
+ * Which module captures which `type`: each capture-type spec
+ * (src/capture/types/) names its browser module, resolved here, so the
+ * boundary's table never loads browser code.
+ */
+import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, type BrowserModuleName, type CaptureType } from '../../capture/types';
 import type { CaptureTypeModule } from './types';
 import { screenshotCapture } from './screenshot';
 import { a11yTreeCapture } from './a11yTree';
 import { interactionTraceCapture } from './interactionTrace';
 
-export const CAPTURE_TYPE_MODULES: Record<CaptureType, CaptureTypeModule> = {
+const BROWSER_MODULES: Record<BrowserModuleName, CaptureTypeModule> = {
   screenshot: screenshotCapture,
-  'a11y tree': a11yTreeCapture,
-  'interaction trace': interactionTraceCapture,
+  a11yTree: a11yTreeCapture,
+  interactionTrace: interactionTraceCapture,
 };
+
+export const CAPTURE_TYPE_MODULES = Object.fromEntries(
+  CAPTURE_TYPES.map((type) => [type, BROWSER_MODULES[CAPTURE_TYPE_SPECS[type].browserModule]]),
+) as Record<CaptureType, CaptureTypeModule>;
 
 export type { CaptureTypeModule, CaptureTypeRun, CaptureTypeContext, CaptureTypeOutput } from './types';

@@ -1,5 +1,5 @@
 /**
- * The report page's script (bundled by scripts/build-report-page.js and
+ * The report page's script (built into one script by scripts/build-report-page.js and
  * inlined into the report). The page reads completely without it; this adds
  * the filters, screenshot zoom and finding-box toggles, aria tree folding
  * and search, and the copy buttons.

@@ -1,26 +1,21 @@
 /**
- * After the boundary's checks: the provider captures, the runtime stages what
- * it returns (the screenshot's sidecar beside its PNG), commits it in one
- * step, and verifies the artifact is a regular file at the target inside
- * evidence/. A capture that fails at any point leaves no file behind.
+ * The perform step of the boundary: `performCapture(plan, provider)` carries
+ * out a CapturePlan (./plan.ts). The provider captures; the runtime stages
+ * what it returns (the type's sidecars beside the artifact: a screenshot's
+ * probe sidecar beside its PNG), commits it in one step, and verifies the
+ * artifact is a regular file at the target inside evidence/. A capture that
+ * fails at any point leaves no file behind; every outcome is a result.
  */
 import * as path from 'path';
 import * as fs from 'fs';
-import type { CaptureRequestSnapshot } from './contract';
-import type { RuntimeFields } from './request';
-import { readArtifact, type ResolvedArtifact } from './containment';
+import type { RuntimeFields } from '../request';
+import type { CaptureFile } from '../capture/types';
+import { failedResult, UNKNOWN_STATE, type CaptureResult } from '../result';
+import type { CaptureProvider, ProviderPayload } from '../provider';
+import { writeFailure } from '../failures';
+import { readArtifact } from './containment';
 import { ArtifactWriter, WriteRefusal } from './safeWrite';
-import { UNKNOWN_STATE, type CaptureResult } from './result';
-import type { CaptureProvider, ProviderPayload } from './provider';
-import { buildProbeSidecar } from './probe';
-import { writeFailure } from './failures';
-
-/** `evidence/L6.2-x.png` -> `L6.2-x.probe.json` (the screenshot's probe sidecar). */
-export function sidecarLeaf(leaf: string): string {
-  const ext = path.extname(leaf);
-  const stem = ext && ext !== leaf ? leaf.slice(0, -ext.length) : leaf;
-  return `${stem}.probe.json`;
-}
+import type { CapturePlan } from './plan';
 
 /** A provider's own `artifact` / `written_path` claim that names anything but the runtime's target. */
 function claimMismatch(payload: ProviderPayload, fields: RuntimeFields, targetPath: string): string | null {
@@ -52,19 +47,22 @@ function fileFingerprint(p: string): string | null {
   }
 }
 
-/** What the boundary established for this call. */
-export interface ProviderRun {
-  fields: RuntimeFields;
-  request: CaptureRequestSnapshot;
-  target: ResolvedArtifact;
-  rootDir: string;
-  warnings: string[];
-  fail: (error: string) => CaptureResult;
+/** What performing a plan answers: the result payload, and the files it wrote (none unless captured). */
+export interface PerformedCapture {
+  result: CaptureResult;
+  written: CaptureFile[];
 }
 
-/** Runs the provider and commits what it produced; every outcome is a result. */
-export async function captureAndCommit(provider: CaptureProvider, args: Record<string, unknown>, run: ProviderRun): Promise<CaptureResult> {
-  const { fields, request, target, warnings, fail } = run;
+/** Runs the provider and commits what it produced. */
+export async function performCapture(plan: CapturePlan, provider: CaptureProvider): Promise<PerformedCapture> {
+  const result = await captureAndCommit(plan, provider);
+  return { result, written: result.result === 'captured' ? plan.files : [] };
+}
+
+async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider): Promise<CaptureResult> {
+  const { fields, request, target } = plan;
+  const warnings = [...plan.warnings];
+  const fail = (error: string) => failedResult({ artifact: fields.artifactPath, error, writtenPath: target.path, request, warnings });
   // An existing file (overwrite=true) must not pass as this capture's artifact unless it was written again.
   const earlier = fileFingerprint(target.path);
   let writer: ArtifactWriter | null = null;
@@ -72,10 +70,10 @@ export async function captureAndCommit(provider: CaptureProvider, args: Record<s
   let payload: ProviderPayload;
   try {
     payload = await provider.capture(
-      { ...args },
+      { ...plan.args },
       {
         writtenPath: target.path,
-        runRoot: run.rootDir,
+        runRoot: plan.runRoot,
         request,
         fields,
         writeArtifact(bytes) {
@@ -113,7 +111,7 @@ export async function captureAndCommit(provider: CaptureProvider, args: Record<s
 
   // The artifact must be a regular file at the target, inside evidence/.
   const artifactProblem = (): CaptureResult | null => {
-    const verified = readArtifact(run.rootDir, fields.artifactPath);
+    const verified = readArtifact(plan.runRoot, fields.artifactPath);
     if (verified.ok && verified.path === target.path) return null;
     return fail(
       `provider ${provider.toolName} reported captured but ${target.path} is not a regular file inside the evidence/ subtree (${verified.ok ? 'resolved elsewhere' : verified.code})`,
@@ -127,16 +125,13 @@ export async function captureAndCommit(provider: CaptureProvider, args: Record<s
 
   let sidecarWriter: ArtifactWriter | null = null;
   try {
-    const sidecar =
-      fields.type === 'screenshot'
-        ? JSON.stringify(buildProbeSidecar({ pageFacts: payload.page_facts ?? null, renderTokens: payload.render_tokens as never, design: request.design }), null, 2) + '\n'
-        : null;
+    const sidecars = plan.files.flatMap(({ path: p, sidecar }) => (sidecar ? [{ leaf: path.basename(p), text: sidecar.contents(payload, request) }] : []));
     if (staged) {
-      if (sidecar !== null) staged.stage(sidecarLeaf(target.leaf), sidecar);
+      for (const { leaf, text } of sidecars) staged.stage(leaf, text);
       staged.commit(fields.overwrite);
-    } else if (sidecar !== null) {
+    } else if (sidecars.length) {
       sidecarWriter = ArtifactWriter.open(target, fields.artifactPath);
-      sidecarWriter.stage(sidecarLeaf(target.leaf), sidecar);
+      for (const { leaf, text } of sidecars) sidecarWriter.stage(leaf, text);
       sidecarWriter.commit(fields.overwrite);
     }
   } catch (err) {

@@ -44,7 +44,8 @@ export interface ResolvedArtifact {
 export type ContainmentResult = ResolvedArtifact | { ok: false; code: ContainmentCode };
 
 const MAX_PATH_BYTES = 4096;
-const MAX_SEGMENT_BYTES = 255;
+/** The longest file name (one path segment) file systems take. */
+export const MAX_SEGMENT_BYTES = 255;
 
 /** Absolute on any host: POSIX `/x`, Windows `C:\x`, `C:/x`, `C:x`, `\x`, `\\server\share`. */
 export function isAbsoluteOnAnyHost(p: string): boolean {

@@ -6,7 +6,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { envValue } from './settings';
+import { envValue } from '../settings';
+import { log } from '../log';
 
 export const RUN_MARKERS = ['plan.md', 'point-back.md'] as const;
 /** Relative DESIGN_PLAYBOOK_RUN_ROOT values resolve against the cwd at process start. */
@@ -73,7 +74,7 @@ export function resolveRunRoot(argument: unknown, env: NodeJS.ProcessEnv = proce
     `which holds no run marker (${RUN_MARKERS.join(' or ')}); set DESIGN_PLAYBOOK_RUN_ROOT to the run root or pass run_root`;
   if (!cwdWarningLogged) {
     cwdWarningLogged = true;
-    process.stderr.write(`[design-playbook-evidence] warning: ${warning}\n`);
+    log(`warning: ${warning}`);
   }
   return { ok: true, root, source: 'cwd', warnings: [warning] };
 }

@@ -1,8 +1,9 @@
 /**
- * A capture plan: JSON lines, each one tool call's arguments, exactly as an
- * agent would send them to execute_capture_plan. Reading only splits and
- * parses; what a line may hold is the boundary's to decide (execute.ts), so a
- * plan line and a tool call are judged by the same rules.
+ * A plan file: JSON lines, each one capture plan — one tool call's
+ * arguments, exactly as an agent would send them to execute_capture_plan.
+ * Reading only splits and parses; what a line may hold is the boundary's to
+ * decide (src/boundary/plan.ts), so a plan line and a tool call are judged
+ * by the same rules.
  */
 import * as fs from 'fs';
 import { parseJsonText } from '../jsonText';
