@@ -37,7 +37,7 @@ function closure(file: string, seen = new Set<string>()): Set<string> {
 type Rule = (text: string) => boolean;
 /** Starts the built server itself: runs a process and names dist/src/bin.js (BIN) or plugin/server.cjs. */
 const RUNS_PROCESS: Rule = (text) => /\b(spawn|spawnSync|execFile|execFileSync|fork)\(|new StdioClientTransport\(/.test(text);
-const NAMES_BUILT: Rule = (text) => /\bBIN\b|'dist', 'src'|dist\/src\/bin\.js|server\.cjs/.test(text);
+const NAMES_BUILT: Rule = (text) => /\bBIN\b|'dist', 'src'|dist\/src\/|server\.cjs/.test(text);
 const STARTS_BUILT: Rule = (text) => RUNS_PROCESS(text) && NAMES_BUILT(text);
 /** Starts Chromium itself. */
 const STARTS_CHROMIUM: Rule = (text) => /\bpuppeteer\.(launch|connect)\(|\bchromium\.launch\(|launchTestBrowser\(/.test(text);
