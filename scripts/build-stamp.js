@@ -20,7 +20,7 @@ const pendingFile = (root) => path.join(root, 'dist', 'build-stamp.pending.json'
  */
 const GROUPS = {
   bundles: ['cdp/injected', 'src/report/page', 'scripts/build-injected.js', 'scripts/build-report-page.js'],
-  dist: ['src', 'cdp', 'tsconfig.json', 'package.json', 'scripts/build-injected.js', 'scripts/build-report-page.js'],
+  dist: ['src', 'cdp', 'tsconfig.json', 'scripts/build-injected.js', 'scripts/build-report-page.js'],
 };
 
 /** Generated files are outputs, not inputs (each group's hash covers their sources). */
