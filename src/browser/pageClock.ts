@@ -94,11 +94,14 @@ export class PageClock {
     // Listening before the first request: the settle must know every request in flight.
     const clock = new PageClock(page, config, settleMaxMs);
     // New-document scripts only run for a session that has the Page domain enabled.
-    await session.send('Page.enable');
-    await session.send('Page.addScriptToEvaluateOnNewDocument', {
-      source: `(${virtualClockSource}).install(${JSON.stringify(config)});`,
-      runImmediately: true,
-    });
+    // Sent back to back (a session answers in order): the domain is on before the script is added.
+    await Promise.all([
+      session.send('Page.enable'),
+      session.send('Page.addScriptToEvaluateOnNewDocument', {
+        source: `(${virtualClockSource}).install(${JSON.stringify(config)});`,
+        runImmediately: true,
+      }),
+    ]);
     clocks.set(page, clock);
     return clock;
   }
@@ -135,7 +138,9 @@ export class PageClock {
     // The load event is real: waited for with a listener, never with the page's (virtual) timers.
     await withinOr(
       this.page
-        .evaluate(() => (document.readyState === 'complete' ? undefined : new Promise<void>((resolve) => addEventListener('load', () => resolve(), { once: true }))))
+        .evaluate(() =>
+          document.readyState === 'complete' ? undefined : new Promise<void>((resolve) => addEventListener('load', () => resolve(), { once: true })),
+        )
         .catch(() => undefined),
       LOAD_WAIT_MS,
       undefined,

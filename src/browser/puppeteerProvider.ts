@@ -96,7 +96,9 @@ class CaptureRun {
     if (this.lostKind || this.settled) return;
     this.lostKind = kind;
     const target = this.session.attachTarget();
-    this.progress.abort(kind === 'shutdown' ? new ShutdownError() : new Error(lostDuring(kind, this.progress.during, target ? redactUrl(target.url) : undefined)));
+    this.progress.abort(
+      kind === 'shutdown' ? new ShutdownError() : new Error(lostDuring(kind, this.progress.during, target ? redactUrl(target.url) : undefined)),
+    );
   }
 
   private browserGoneKind(): LostKind {
@@ -156,11 +158,14 @@ class CaptureRun {
     progress.enter('setup', "the page's set-up (viewport, colour scheme, clock)");
     // The capture's own session carries the page's emulation, so it takes the screenshot too (pageSetup.ts).
     this.cdp = await page.createCDPSession();
-    await emulate(page, this.cdp, request.viewport);
-    progress.throwIfAborted();
     const fixed = fixedTime(this.flags, this.env);
+    // One session, commands in order: the emulation and the clock are sent together, answered together.
+    await Promise.all([
+      emulate(page, this.cdp, request.viewport),
+      request.freeze.enabled ? PageClock.install(page, this.cdp, fixed, settleMaxMs(this.env)) : null,
+    ]);
+    progress.throwIfAborted();
     if (request.freeze.enabled) {
-      await PageClock.install(page, this.cdp, fixed, settleMaxMs(this.env));
       if (fixed) this.warnings.push(fixedTimeWarning(fixed));
     } else if (fixed) {
       this.warnings.push(`fixed clock not applied: freeze.enabled is false, so the page ran on the wall clock (${fixed.source} is set)`);
@@ -245,6 +250,8 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
   private readonly flags: () => BrowserFlags;
   /** The captures under way, so a shutdown can end them at once. */
   private readonly running = new Set<CaptureRun>();
+  /** Contexts of answered captures still closing (off the answer's path); a shutdown waits for them. */
+  private readonly closingAfterAnswer = new Set<Promise<void>>();
   private closing = false;
 
   constructor(options: PuppeteerProviderOptions = {}) {
@@ -299,14 +306,27 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
       () => (workSettled = true),
       () => (workSettled = true),
     );
+    let answered = false;
     try {
-      return await this.untilEnded(run, work);
+      const outcome = await this.untilEnded(run, work);
+      answered = true;
+      return outcome;
     } catch (err) {
       if (this.closing) throw new ShutdownError();
       throw this.explain(err, session, generation, progress.during);
     } finally {
       this.running.delete(run);
-      await run.cleanup();
+      if (answered && !session.attachTarget()) {
+        // The artifact is in hand: a launched browser's context closes while the answer goes out (it is never reused,
+        // so isolation holds). An attached browser's is closed first: its connection may end right after the capture.
+        const closing = run
+          .cleanup()
+          .catch(() => undefined)
+          .finally(() => this.closingAfterAnswer.delete(closing));
+        this.closingAfterAnswer.add(closing);
+      } else {
+        await run.cleanup();
+      }
       if (!workSettled) {
         // The pipeline may still be between awaits; whatever it opens next is closed too.
         work.then(
@@ -355,6 +375,7 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
   async close(): Promise<void> {
     this.closing = true;
     for (const run of this.running) run.shutdown();
+    await Promise.all(this.closingAfterAnswer);
     await this.browsers.close();
   }
 }
