@@ -84,6 +84,9 @@ async function worldFor(session: CdpSession, frameId: string | undefined): Promi
   if (target === undefined) {
     const { frameTree } = await session.send('Page.getFrameTree');
     target = worlds.main = frameTree.frame.id;
+    // A call that named the main frame by id may have made its world already.
+    const named = worlds.contexts.get(target);
+    if (named !== undefined) return { frameId: target, contextId: named, fresh: false };
   }
   // Universal access: the trace serializer reads the CSSOM of cross-origin style sheets (as Playwright's utility world may).
   const { executionContextId } = await session.send('Page.createIsolatedWorld', { frameId: target, worldName: WORLD_NAME, grantUniveralAccess: true });
