@@ -10,8 +10,16 @@ export const TRACE_FORMAT_VERSION = 10;
 
 export type ActionPhase = 'before' | 'action' | 'after';
 
-export interface Point { x: number; y: number }
-export interface Box { x: number; y: number; width: number; height: number }
+export interface Point {
+  x: number;
+  y: number;
+}
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 export interface ContextOptionsEvent {
   version: number;
@@ -124,7 +132,10 @@ export interface FrameSnapshotEvent {
   snapshot: FrameSnapshot;
 }
 
-export interface HarHeader { name: string; value: string }
+export interface HarHeader {
+  name: string;
+  value: string;
+}
 
 /** One HAR 1.2 entry with Playwright's underscore extensions. */
 export interface ResourceSnapshot {

@@ -2,14 +2,7 @@ import type { CdpEvent, CdpSession } from '../types';
 import { traceCallFor, type TraceCall, type TracedActionMeta } from './traceCalls';
 import { monotonicClock, type TraceClock } from './clock';
 import { TRACE_NETWORK_SETTLE_MS, TRACE_STEP_TIMEOUT_MS, withDeadline } from '../deadline';
-import {
-  TRACE_FORMAT_VERSION,
-  pageIdFor,
-  type ActionPhase,
-  type Box,
-  type Point,
-  type TraceEvent,
-} from './format';
+import { TRACE_FORMAT_VERSION, pageIdFor, type ActionPhase, type Box, type Point, type TraceEvent } from './format';
 import { NetworkCapture } from './network';
 import { PageEvents } from './pageEvents';
 import { ResourceStore } from './resourceStore';
@@ -33,6 +26,13 @@ export interface TraceContextOptions {
 export interface TraceRecorderTuning {
   clock?: TraceClock;
   stepTimeoutMs?: number;
+  /**
+   * The page is a new tab's initial about:blank that nothing has written
+   * into (the capture's own fresh page): until its main frame navigates, its
+   * snapshot is known without asking the page, which would cost a utility
+   * world and the runtime's install in a document about to be replaced.
+   */
+  pageIsBlank?: boolean;
 }
 
 /** Chromium may drop a body before we ask for it unless its buffers are this large. */
@@ -50,6 +50,10 @@ export class TraceRecorder {
   private readonly store = new ResourceStore();
   private readonly listeners: [CdpEvent, (params: any) => void][] = [];
   private callCount = 0;
+  /** The main frame still shows the fresh page's initial about:blank (tuning.pageIsBlank, until it navigates). */
+  private blank = false;
+  /** Trace time the last call ended (its `after` event), or recording began. */
+  private lastCallEnded = 0;
   private state: 'recording' | 'finished' | 'disposed' = 'recording';
 
   private network!: NetworkCapture;
@@ -71,17 +75,9 @@ export class TraceRecorder {
    * Subscribes to the session and enables the Page, Network, Runtime and Log
    * domains on it (they stay enabled afterwards), then starts the screencast.
    */
-  static async start(
-    session: CdpSession,
-    options: TraceContextOptions,
-    tuning: TraceRecorderTuning = {},
-  ): Promise<TraceRecorder> {
-    if (typeof session.on !== 'function')
-      throw new Error('TraceRecorder needs a CDP session that emits events (session.on)');
-    const [targetInfo, frameTree] = await Promise.all([
-      session.send('Target.getTargetInfo').catch(() => undefined),
-      session.send('Page.getFrameTree'),
-    ]);
+  static async start(session: CdpSession, options: TraceContextOptions, tuning: TraceRecorderTuning = {}): Promise<TraceRecorder> {
+    if (typeof session.on !== 'function') throw new Error('TraceRecorder needs a CDP session that emits events (session.on)');
+    const [targetInfo, frameTree] = await Promise.all([session.send('Target.getTargetInfo').catch(() => undefined), session.send('Page.getFrameTree')]);
     const targetId: string = targetInfo?.targetInfo?.targetId ?? randomId();
     const mainFrameCdpId: string = frameTree.frameTree.frame.id;
     const recorder = new TraceRecorder(
@@ -92,6 +88,7 @@ export class TraceRecorder {
       pageIdFor(targetId),
       mainFrameCdpId,
     );
+    recorder.blank = tuning.pageIsBlank === true;
     try {
       await recorder.begin();
     } catch (error) {
@@ -110,8 +107,15 @@ export class TraceRecorder {
     for (const handlers of [this.network.handlers, this.screencast.handlers, pageEvents.handlers]) {
       for (const [name, handler] of Object.entries(handlers)) this.listen(name as CdpEvent, handler);
     }
-    this.listen('Page.frameNavigated', (p) => this.snapshotter.invalidate(p.frame?.id));
-    this.listen('Page.frameDetached', (p) => this.snapshotter.invalidate(p.frameId));
+    this.listen('Page.frameNavigated', (p) => {
+      this.snapshotter.invalidate(p.frame?.id);
+      if (p.frame?.id === this.mainFrameCdpId) this.blank = false;
+    });
+    this.listen('Page.frameDetached', (p) => {
+      this.snapshotter.invalidate(p.frameId);
+      this.snapshotter.framesChanged();
+    });
+    this.listen('Page.frameAttached', () => this.snapshotter.framesChanged());
     this.listen('Runtime.executionContextsCleared', () => this.snapshotter.invalidate());
 
     const { viewport, deviceScaleFactor, colorScheme, browserName, browserVersion, userAgent } = this.options;
@@ -138,6 +142,7 @@ export class TraceRecorder {
       this.session.send('Log.enable'),
     ]);
     await this.screencast.start();
+    this.lastCallEnded = this.clock.now();
   }
 
   /** Records a navigation as a `goto` call with before/after snapshots. */
@@ -151,11 +156,7 @@ export class TraceRecorder {
    * centre for clicks; the target's box) and a snapshot at the moment of the
    * action with the target highlighted. Errors are recorded, then rethrown.
    */
-  async action<T>(
-    meta: TracedActionMeta,
-    run: () => Promise<T>,
-    inputPoint?: () => Promise<{ x: number; y: number } | undefined>,
-  ): Promise<T> {
+  async action<T>(meta: TracedActionMeta, run: () => Promise<T>, inputPoint?: () => Promise<{ x: number; y: number } | undefined>): Promise<T> {
     return this.traced(traceCallFor(meta), run, inputPoint);
   }
 
@@ -164,11 +165,7 @@ export class TraceRecorder {
     return withDeadline(work, this.stepTimeoutMs, `${what} timed out after ${this.stepTimeoutMs} ms (is a dialog open?)`);
   }
 
-  private async traced<T>(
-    call: TraceCall,
-    run: () => Promise<T>,
-    inputPoint?: () => Promise<Point | undefined>,
-  ): Promise<T> {
+  private async traced<T>(call: TraceCall, run: () => Promise<T>, inputPoint?: () => Promise<Point | undefined>): Promise<T> {
     this.assertRecording();
     const callId = `call@${++this.callCount}`;
     this.emit({ type: 'before', callId, startTime: this.clock.now(), class: call.class, method: call.method, params: call.params, pageId: this.pageId });
@@ -177,8 +174,7 @@ export class TraceRecorder {
       let point: Point | undefined;
       if (inputPoint) point = await this.bounded(inputPoint(), 'input point').catch(() => undefined);
       const box = await this.snapshot(callId, 'action', call.target, (targetBox) => {
-        if (!point && targetBox && call.method === 'click')
-          point = { x: targetBox.x + targetBox.width / 2, y: targetBox.y + targetBox.height / 2 };
+        if (!point && targetBox && call.method === 'click') point = { x: targetBox.x + targetBox.width / 2, y: targetBox.y + targetBox.height / 2 };
         this.emit({ type: 'input', callId, ...(point ? { point } : {}), ...(targetBox ? { box: targetBox } : {}) });
       });
       if (box === null) this.emit({ type: 'input', callId, ...(point ? { point } : {}) });
@@ -188,11 +184,13 @@ export class TraceRecorder {
       result = await run();
     } catch (error) {
       const e = error instanceof Error ? error : new Error(String(error));
-      this.emit({ type: 'after', callId, endTime: this.clock.now(), error: { message: e.message, name: e.name, stack: e.stack } });
+      this.lastCallEnded = this.clock.now();
+      this.emit({ type: 'after', callId, endTime: this.lastCallEnded, error: { message: e.message, name: e.name, stack: e.stack } });
       await this.snapshot(callId, 'after');
       throw error;
     }
-    this.emit({ type: 'after', callId, endTime: this.clock.now() });
+    this.lastCallEnded = this.clock.now();
+    this.emit({ type: 'after', callId, endTime: this.lastCallEnded });
     await this.snapshot(callId, 'after');
     return result;
   }
@@ -209,9 +207,10 @@ export class TraceRecorder {
     beforeEmit?: (targetBox: Box | undefined) => void,
   ): Promise<Box | undefined | null> {
     try {
-      const captured = await this.bounded(this.snapshotter.capture(callId, phase, { targetSelector, knownUrls: this.network.recordedUrls() }), `${phase} snapshot`);
-      for (const sheet of captured.unrecordedStylesheets)
-        this.network.addSynthesizedStylesheet(sheet.url, sheet.text, sheet.frameCdpId);
+      const captured = this.blank
+        ? this.snapshotter.blank(callId, phase, this.options.viewport)
+        : await this.bounded(this.snapshotter.capture(callId, phase, { targetSelector, knownUrls: this.network.recordedUrls() }), `${phase} snapshot`);
+      for (const sheet of captured.unrecordedStylesheets) this.network.addSynthesizedStylesheet(sheet.url, sheet.text, sheet.frameCdpId);
       // Back-references count written snapshots: encode only what is written.
       if (this.state !== 'recording') return null;
       beforeEmit?.(captured.targetBox);
@@ -227,14 +226,19 @@ export class TraceRecorder {
     }
   }
 
-  /** Adds the final frame, stops recording and returns the ZIP bytes. */
+  /**
+   * Ends the film strip on a frame after the last call (the screencast's
+   * own when the page painted since, else a screenshot), stops recording
+   * and returns the ZIP bytes.
+   */
   async finish(): Promise<Buffer> {
     this.assertRecording();
     try {
       // Independent waits: let in-flight requests finish while the final frame is taken.
+      const painted = this.screencast.hasFrameSince(this.lastCallEnded);
       await Promise.all([
         this.network.settle(TRACE_NETWORK_SETTLE_MS),
-        this.bounded(this.screencast.captureFinalFrame(this.options.viewport), 'final frame').catch(() => undefined),
+        painted ? undefined : this.bounded(this.screencast.captureFinalFrame(this.options.viewport), 'final frame').catch(() => undefined),
       ]);
       await this.bounded(this.screencast.stop(), 'stop screencast').catch(() => undefined);
       this.state = 'finished';

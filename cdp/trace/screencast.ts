@@ -10,10 +10,13 @@ const JPEG_QUALITY = 70;
 /**
  * The film strip: JPEG frames from CDP's screencast (sent only when the page
  * repaints), each acknowledged at once so Chromium keeps sending, plus one
- * screenshot frame at the end so the strip always shows the final state.
+ * screenshot frame at the end when the page painted nothing after the last
+ * call, so the strip always ends on the final state.
  */
 export class Screencast {
   private running = false;
+  /** Trace time of the newest frame in the strip (-Infinity before the first). */
+  private lastFrameAt = -Infinity;
 
   constructor(
     private readonly session: CdpSession,
@@ -38,10 +41,16 @@ export class Screencast {
     this.running = true;
   }
 
+  /** Frames sent before the stop (a session answers in order) still join the strip. */
   async stop(): Promise<void> {
     if (!this.running) return;
-    this.running = false;
     await this.session.send('Page.stopScreencast').catch(() => undefined);
+    this.running = false;
+  }
+
+  /** Whether the strip holds a frame the page painted after trace time `time`. */
+  hasFrameSince(time: number): boolean {
+    return this.lastFrameAt > time;
   }
 
   /** Screenshot of the current viewport, added to the strip as the last frame. */
@@ -64,13 +73,15 @@ export class Screencast {
   }
 
   private add(jpeg: Buffer, width: number, height: number, wallTime: number): void {
+    const timestamp = this.clock.now();
+    this.lastFrameAt = timestamp;
     this.emit({
       type: 'screencast-frame',
       pageId: this.pageId,
       file: this.store.put(jpeg, 'image/jpeg'),
       width,
       height,
-      timestamp: this.clock.now(),
+      timestamp,
       frameSwapWallTime: wallTime,
     });
   }

@@ -38,16 +38,47 @@ export class Snapshotter {
     private readonly mainFrameCdpId: string,
   ) {}
 
+  /**
+   * Child frame ids by owner index, per frame: asked once (a round trip per
+   * owner) and kept until a frame is attached or detached, or the frame
+   * itself navigates, which are the only ways the mapping changes (moving
+   * an iframe element re-attaches its frame).
+   */
+  private readonly owners = new Map<string, (string | undefined)[]>();
+
   /** Forget utility worlds (of one frame, or all); the next capture makes them again. */
   invalidate(cdpFrameId?: string): void {
     forgetUtilityWorlds(this.session, cdpFrameId);
+    if (cdpFrameId === undefined) this.owners.clear();
+    else this.owners.delete(cdpFrameId);
   }
 
-  async capture(
-    callId: string,
-    phase: ActionPhase,
-    opts: { targetSelector?: string; knownUrls: string[] },
-  ): Promise<CapturedSnapshot> {
+  /** A frame came or went somewhere: every owner mapping is asked again. */
+  framesChanged(): void {
+    this.owners.clear();
+  }
+
+  /** The snapshot of a fresh tab's initial about:blank, as the serializer writes it, without asking the page. */
+  blank(callId: string, phase: ActionPhase, viewport: { width: number; height: number }): CapturedSnapshot {
+    const timestamp = this.clock.now();
+    const snapshot: FrameSnapshot = {
+      callId,
+      phase,
+      pageId: this.pageId,
+      frameId: frameIdFor(this.mainFrameCdpId),
+      frameUrl: 'about:blank',
+      html: ['HTML', {}, ['HEAD', {}, ['BASE', { href: 'about:blank' }]], ['BODY', {}]],
+      viewport: { width: viewport.width, height: viewport.height },
+      timestamp,
+      wallTime: Date.now(),
+      collectionTime: 0,
+      resourceOverrides: [],
+      isMainFrame: true,
+    };
+    return { snapshots: [snapshot], unrecordedStylesheets: [] };
+  }
+
+  async capture(callId: string, phase: ActionPhase, opts: { targetSelector?: string; knownUrls: string[] }): Promise<CapturedSnapshot> {
     const result: CapturedSnapshot = { snapshots: [], unrecordedStylesheets: [] };
     const budget = { frames: MAX_CHILD_FRAMES };
     const main = await this.captureFrame(this.mainFrameCdpId, true, callId, phase, opts, result, 0, budget);
@@ -91,8 +122,7 @@ export class Snapshotter {
       if (typeof sheet.text === 'string') into.unrecordedStylesheets.push({ url: sheet.url, text: sheet.text, frameCdpId: cdpFrameId });
     }
 
-    const childFrameIds =
-      serialized.frameOwnerCount > 0 && depth < MAX_FRAME_DEPTH ? await this.frameOwnerIds(cdpFrameId, serialized.frameOwnerCount) : [];
+    const childFrameIds = serialized.frameOwnerCount > 0 && depth < MAX_FRAME_DEPTH ? await this.frameOwnerIds(cdpFrameId, serialized.frameOwnerCount) : [];
     const sources = new Map<string, string>();
     for (let index = 0; index < childFrameIds.length; index++) {
       const childId = childFrameIds[index];
@@ -111,6 +141,14 @@ export class Snapshotter {
 
   /** CDP frame ids of the frame owner elements the serializer listed, by index. */
   private async frameOwnerIds(cdpFrameId: string, count: number): Promise<(string | undefined)[]> {
+    const known = this.owners.get(cdpFrameId);
+    if (known && known.length === count && known.every((id) => id !== undefined)) return known;
+    const ids = await this.askFrameOwnerIds(cdpFrameId, count);
+    this.owners.set(cdpFrameId, ids);
+    return ids;
+  }
+
+  private async askFrameOwnerIds(cdpFrameId: string, count: number): Promise<(string | undefined)[]> {
     const ids: (string | undefined)[] = [];
     try {
       for (let index = 0; index < count; index++) {

@@ -7,11 +7,7 @@ import type { ResourceStore } from './resourceStore';
  * line, context-options first), `trace.network` (one resource-snapshot per
  * line) and the content-addressed blobs under `resources/`.
  */
-export async function writeTraceZip(
-  events: readonly TraceEvent[],
-  network: readonly ResourceSnapshot[],
-  store: ResourceStore,
-): Promise<Buffer> {
+export async function writeTraceZip(events: readonly TraceEvent[], network: readonly ResourceSnapshot[], store: ResourceStore): Promise<Buffer> {
   const zip = new JSZip();
   zip.file('trace.trace', jsonLines(events));
   zip.file('trace.network', jsonLines(network.map((snapshot) => ({ type: 'resource-snapshot', snapshot }))));

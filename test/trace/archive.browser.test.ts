@@ -69,13 +69,7 @@ describe('a four-action trace of a typical page', () => {
   test('has one before and one after per action, in order, with method and params', () => {
     const befores = form.events.filter((e) => e.type === 'before');
     const afters = form.events.filter((e) => e.type === 'after');
-    expect(befores.map((b) => `${b.class}.${b.method}`)).toEqual([
-      'Frame.goto',
-      'Frame.fill',
-      'Frame.selectOption',
-      'Frame.press',
-      'Frame.click',
-    ]);
+    expect(befores.map((b) => `${b.class}.${b.method}`)).toEqual(['Frame.goto', 'Frame.fill', 'Frame.selectOption', 'Frame.press', 'Frame.click']);
     expect(new Set(befores.map((b) => b.callId)).size).toBe(befores.length);
     for (const before of befores) {
       const matching = afters.filter((a) => a.callId === before.callId);
@@ -159,8 +153,7 @@ describe('a four-action trace of a typical page', () => {
 
   test("stores every snapshot's stylesheets, images and fonts, loaded during navigation, by sha1", async () => {
     const blobs = new Map<string, Buffer>();
-    for (const name of form.names.filter((n) => n.startsWith('resources/')))
-      blobs.set(name, await form.zip.file(name)!.async('nodebuffer'));
+    for (const name of form.names.filter((n) => n.startsWith('resources/'))) blobs.set(name, await form.zip.file(name)!.async('nodebuffer'));
     for (const [name, bytes] of blobs) expect(name).toMatch(new RegExp(`^resources/${createHash('sha1').update(bytes).digest('hex')}(\\.\\w+)?$`));
 
     const entryFor = (url: string) => form.network.map((l) => l.snapshot).filter((s) => s.request.url === url && s.response.status === 200);
@@ -221,6 +214,54 @@ describe('a four-action trace of a typical page', () => {
   test('records the console message the page logged', () => {
     const logged = form.events.find((e) => e.type === 'console' && e.text === 'submitting Ann');
     expect(logged).toMatchObject({ messageType: 'log', location: { url: server.url('/app.js') } });
+  });
+});
+
+describe('what the recorder knows without asking the page', () => {
+  const comparable = (snapshot: any) => {
+    const { timestamp: _t, wallTime: _w, collectionTime: _c, pageId: _p, frameId: _f, ...rest } = snapshot;
+    // Frame ids are the page's own: two pages' child frames differ by id only.
+    return JSON.parse(JSON.stringify(rest).replace(/frame@[0-9A-F]+/g, 'frame@…'));
+  };
+
+  test("a fresh page's first snapshot (pageIsBlank) is the one the serializer writes of about:blank", async () => {
+    const url = server.url('/index.html');
+    const [known, asked] = await Promise.all([
+      recordTrace(browser, url, [], [], { pageIsBlank: true }).then(readTraceZip),
+      recordTrace(browser, url, [], [], {}).then(readTraceZip),
+    ]);
+    const first = (trace: ParsedTrace) => trace.snapshots.find((s) => s.isMainFrame && s.phase === 'before');
+    expect(first(known).frameUrl).toBe('about:blank');
+    expect(comparable(first(known))).toEqual(comparable(first(asked)));
+    // Once navigated, the page is asked: the after snapshot is the loaded page.
+    const after = known.snapshots.find((s) => s.isMainFrame && s.phase === 'after');
+    expect(after.frameUrl).toBe(url);
+    expect(comparable(after)).toEqual(comparable(asked.snapshots.find((s) => s.isMainFrame && s.phase === 'after')));
+  });
+
+  test('a frame added by an action is snapshotted and pointed at (the owner mapping is asked again)', async () => {
+    const trace = await readTraceZip(
+      await recordTrace(browser, server.url('/frames.html'), [
+        { do: 'click', selector: '#add' },
+        { do: 'wait_for_selector', selector: '#second' },
+      ]),
+    );
+    const last = trace.snapshots.filter((s) => s.isMainFrame).pop();
+    const owners = elements(last.html).filter(([name]) => name === 'IFRAME');
+    expect(owners.map(([, attrs]) => attrs.id)).toEqual(['second', 'first']);
+    const children = trace.snapshots.filter((s) => !s.isMainFrame && s.callId === last.callId && s.phase === last.phase);
+    expect(children).toHaveLength(2);
+    for (const [, attrs] of owners) expect(children.map((c) => `/snapshot/${c.frameId}`)).toContain(attrs.src);
+    const second = children.find((c) => `/snapshot/${c.frameId}` === owners[0][1].src);
+    expect(JSON.stringify(second.html)).toContain('second frame');
+  });
+
+  test('a page that paints nothing after its last action still ends its film strip on a frame after it', async () => {
+    const trace = await readTraceZip(await recordTrace(browser, server.url('/panel.html'), [{ do: 'wait', ms: 20 }]));
+    const frames = trace.events.filter((e) => e.type === 'screencast-frame');
+    const lastAfter = trace.events.filter((e) => e.type === 'after').pop();
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames[frames.length - 1].timestamp).toBeGreaterThan(lastAfter.endTime);
   });
 });
 

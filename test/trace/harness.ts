@@ -8,13 +8,13 @@ import * as path from 'path';
 import JSZip from 'jszip';
 import type { Browser, Page } from 'puppeteer-core';
 import { servePages, type PageServer } from '../helpers/browser';
-import { TraceRecorder, type TraceContextOptions } from '../../cdp/trace/recorder';
+import { TraceRecorder, type TraceContextOptions, type TraceRecorderTuning } from '../../cdp/trace/recorder';
 
 export const FIXTURES = path.join(__dirname, 'fixtures');
 
 /** A system font served as the page's web font, when the machine has one. */
-export const FONT_FILE = ['/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf', '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'].find(
-  (f) => fs.existsSync(f),
+export const FONT_FILE = ['/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf', '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'].find((f) =>
+  fs.existsSync(f),
 );
 
 export function serveFixtures(): Promise<PageServer> {
@@ -56,8 +56,10 @@ async function centerOf(page: Page, selector: string): Promise<{ x: number; y: n
 export async function runTracedAction(recorder: TraceRecorder, page: Page, action: TestAction): Promise<void> {
   switch (action.do) {
     case 'click':
-      return recorder.action({ method: 'click', selector: action.selector, params: {} }, () => page.click(action.selector), () =>
-        centerOf(page, action.selector),
+      return recorder.action(
+        { method: 'click', selector: action.selector, params: {} },
+        () => page.click(action.selector),
+        () => centerOf(page, action.selector),
       );
     case 'fill':
       return recorder.action({ method: 'fill', selector: action.selector, params: { value: action.value } }, async () => {
@@ -122,13 +124,14 @@ export async function recordTrace(
   url: string,
   actions: TestAction[],
   failures: Error[] = [],
+  tuning: TraceRecorderTuning = {},
 ): Promise<Buffer> {
   const page = await browser.newPage();
   try {
     await page.setViewport(VIEWPORT);
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
     const session = await page.createCDPSession();
-    const recorder = await TraceRecorder.start(session, await contextOptions(browser));
+    const recorder = await TraceRecorder.start(session, await contextOptions(browser), tuning);
     try {
       await recorder.navigation(url, async () => {
         await page.goto(url, { waitUntil: 'load' });
@@ -215,7 +218,10 @@ export async function readTraceZip(bytes: Buffer): Promise<ParsedTrace> {
     traceLines,
     events,
     snapshots: expandSnapshotTrees(events),
-    network: networkText.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l)),
+    network: networkText
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .map((l) => JSON.parse(l)),
   };
 }
 

@@ -4,6 +4,7 @@
  * archive), records the navigation and each action as calls, and finishes
  * with the archive's bytes.
  */
+import type { Browser } from 'puppeteer-core';
 import type { CaptureAction } from '../../actionVocabulary';
 import { TraceRecorder, type TracedActionMeta } from '../../../cdp/trace/recorder';
 import type { CaptureTypeModule } from './types';
@@ -41,18 +42,35 @@ function versionNumber(product: string): string {
   return match ? match[1] : product;
 }
 
+/** A browser's product and user agent, asked once per browser (two round trips per capture otherwise). */
+const browserIdentity = new WeakMap<Browser, Promise<[string, string]>>();
+
+function identityOf(browser: Browser): Promise<[string, string]> {
+  let known = browserIdentity.get(browser);
+  if (!known) {
+    known = Promise.all([browser.version(), browser.userAgent()]);
+    known.catch(() => browserIdentity.delete(browser));
+    browserIdentity.set(browser, known);
+  }
+  return known;
+}
+
 export const interactionTraceCapture: CaptureTypeModule = {
   async start({ browser, cdp, request }) {
     const viewport = request.viewport;
-    const [product, userAgent] = await Promise.all([browser.version(), browser.userAgent()]);
-    const recorder = await TraceRecorder.start(cdp, {
-      viewport: { width: viewport.width, height: viewport.height },
-      deviceScaleFactor: viewport.devicePixelRatio,
-      colorScheme: viewport.colorScheme,
-      browserName: 'chromium',
-      browserVersion: versionNumber(product),
-      userAgent,
-    });
+    const [product, userAgent] = await identityOf(browser);
+    const recorder = await TraceRecorder.start(
+      cdp,
+      {
+        viewport: { width: viewport.width, height: viewport.height },
+        deviceScaleFactor: viewport.devicePixelRatio,
+        colorScheme: viewport.colorScheme,
+        browserName: 'chromium',
+        browserVersion: versionNumber(product),
+        userAgent,
+      },
+      { pageIsBlank: true },
+    );
     return {
       navigate: (url, run) => recorder.navigation(url, run),
       wrapAction: (_index, action, run) => recorder.action(tracedMeta(action), run),
