@@ -33,8 +33,10 @@ const puppeteer = require('puppeteer-core');
 const { chromium } = require('playwright-core');
 const { ariaSnapshotText } = require('../dist/cdp/ariaSnapshot.js');
 
-const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || '/usr/bin/chromium';
+/** Both sides on one executable: DESIGN_PLAYBOOK_CHROME_PATH, else the one the runtime launches (the headless shell when installed). */
+const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
 const OURS = process.env.OURS_CHROME_PATH || CHROMIUM;
+console.log(`executable: ${require('./lib/engines').label(CHROMIUM)}${OURS === CHROMIUM ? ' (both sides)' : ` for the peer; ours: ${require('./lib/engines').label(OURS)}`}`);
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run', '--disable-quic', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 

@@ -18,7 +18,9 @@ const puppeteer = require('puppeteer-core');
 const { chromium } = require('playwright-core');
 const { ariaSnapshotText } = require('../dist/cdp/ariaSnapshot.js');
 
-const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || '/usr/bin/chromium';
+/** Both sides on one executable: DESIGN_PLAYBOOK_CHROME_PATH, else the one the runtime launches (the headless shell when installed). */
+const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
+console.log(`executable (both sides): ${require('./lib/engines').label(CHROMIUM)}`);
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run', '--disable-quic'];
 const CORPUS = path.join(__dirname, '..', 'test', 'aria', 'corpus');
@@ -54,7 +56,7 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
   const origin = `http://127.0.0.1:${server.address().port}`;
   const pages = fs.readdirSync(CORPUS).filter((f) => f.endsWith('.html')).sort();
   const [browser, pwBrowser] = await Promise.all([
-    puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ARGS }),
+    puppeteer.launch({ executablePath: CHROMIUM, headless: require('./lib/engines').headlessMode(CHROMIUM), args: ARGS }),
     chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
   ]);
   try {

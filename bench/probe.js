@@ -46,9 +46,11 @@ async function main() {
     res.end(html);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const ENGINE = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
+  console.log(`executable: ${require('./lib/engines').label(ENGINE)}`);
   const browser = await puppeteer.launch({
-    executablePath: process.env.DESIGN_PLAYBOOK_CHROME_PATH || '/usr/bin/chromium',
-    headless: true,
+    executablePath: ENGINE,
+    headless: require('./lib/engines').headlessMode(ENGINE),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
   try {
