@@ -1,4 +1,3 @@
-import JSZip from 'jszip';
 import type { ResourceSnapshot, TraceEvent } from './format';
 import type { ResourceStore } from './resourceStore';
 
@@ -8,6 +7,8 @@ import type { ResourceStore } from './resourceStore';
  * line) and the content-addressed blobs under `resources/`.
  */
 export async function writeTraceZip(events: readonly TraceEvent[], network: readonly ResourceSnapshot[], store: ResourceStore): Promise<Buffer> {
+  // Loaded on the first trace, not at start-up: a server that never traces never pays for it.
+  const { default: JSZip } = await import('jszip');
   const zip = new JSZip();
   zip.file('trace.trace', jsonLines(events));
   zip.file('trace.network', jsonLines(network.map((snapshot) => ({ type: 'resource-snapshot', snapshot }))));
