@@ -24,19 +24,13 @@ const puppeteer = require('puppeteer-core');
 
 const DIST = path.join(__dirname, '..', 'dist', 'src');
 const { findBrowser, isHeadlessShell } = require(path.join(DIST, 'browser', 'findBrowser.js'));
+const { launchArgs } = require(path.join(DIST, 'browser', 'browserSession.js'));
 
 const ROUNDS = Number(process.argv[2] || 7);
 const BIN = path.join(DIST, 'bin.js');
 const ENGINE = findBrowser({ env: process.env }).executablePath;
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+// The runtime's own launch flags, so the attached browser runs as a launched one would.
+const ARGS = launchArgs();
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
 const CANCEL_AFTER_MS = 1_000;
 const PAGE =

@@ -15,7 +15,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { startBrowser, type TestBrowser } from '../batch/browsers';
 import { servePages, type PageServer } from '../helpers/browser';
-import { PAGES, captureArgs, makeRunRoot, startServer, type Payload, type RunningServer } from '../e2e/harness';
+import { PAGES, captureArgs, makeRunRoot, screenshotProgressMessages, startServer, type Payload, type RunningServer } from '../e2e/harness';
 import { BIN, INIT_PARAMS, ServerProcess, newlineFrame, type Reply } from './serverProcess';
 
 jest.setTimeout(120_000);
@@ -189,21 +189,7 @@ describe('through the TypeScript SDK client', () => {
       timeout: 120_000,
     });
     expect(result.structuredContent).toMatchObject({ result: 'captured' });
-    expect(heard.map((p) => p.message)).toEqual([
-      'the wait for a browser',
-      'opening a browser context',
-      "the page's set-up (viewport, colour scheme, clock)",
-      'the start of the screenshot capture',
-      `navigation to ${url}`,
-      'the freeze after navigation',
-      'actions[0] wait (1 of 2)',
-      "actions[1] wait_for_selector 'body' (2 of 2)",
-      'the freeze after the actions',
-      'the screenshot capture',
-      'the render-token probe',
-      'the observed_state read',
-      'writing evidence/sdk-progress.png',
-    ]);
+    expect(heard.map((p) => p.message)).toEqual(screenshotProgressMessages(url, ['wait', "wait_for_selector 'body'"], 'evidence/sdk-progress.png'));
     expect(heard.map((p) => p.progress)).toEqual(heard.map((_, i) => i + 1));
     expect(heard.map((p) => p.total)).toEqual(heard.map(() => heard.length));
   });
