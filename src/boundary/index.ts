@@ -37,7 +37,7 @@ async function planAndPerform(raw: unknown, options: ExecuteOptions, skipExistin
     case 'present':
       return planned.skipped;
     case 'plan':
-      return (await performCapture(planned, options.provider, { signal: options.signal, onProgress: options.onProgress })).result;
+      return (await performCapture(planned, options.provider, options)).result;
   }
 }
 
