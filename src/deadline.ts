@@ -22,8 +22,13 @@ import { withDeadline } from '../cdp/deadline';
 
 // ------------------------------------------------------------ capture budgets
 
-/** The whole capture (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS overrides it). */
-export const DEFAULT_CAPTURE_TIMEOUT_MS = 60_000;
+/**
+ * The whole capture (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS overrides it). Under
+ * the 60 s an MCP client waits for a reply by default (the TypeScript SDK's
+ * request timeout), so a capture that runs out of budget is answered with its
+ * reason before the client gives up on the call.
+ */
+export const DEFAULT_CAPTURE_TIMEOUT_MS = 50_000;
 /** One action; a wait/sleep action may not ask for more. */
 export const ACTION_BUDGET_MS = 10_000;
 /** The page load (DOMContentLoaded, or network idle when the freeze asks for it). */

@@ -30,6 +30,8 @@ export interface CaptureJob {
   request: CaptureRequestSnapshot;
   /** Present only on bound calls, and only for adapters that accept it. */
   design?: DesignDeclaration;
+  /** Fires when the caller cancelled: stop and throw (nothing the adapter returns afterwards is written). */
+  signal?: AbortSignal;
 }
 
 /** What an adapter's captureAndProbe returns. */
@@ -68,6 +70,7 @@ export class InProcessAdapterProvider implements CaptureProvider {
     if (design !== undefined && !this.adapter.acceptsDesign) return { result: 'failed', error: DESIGN_UNSUPPORTED };
     const job: CaptureJob = { fields: context.fields, request: context.request };
     if (design !== undefined) job.design = design;
+    if (context.signal) job.signal = context.signal;
     const outcome = await this.adapter.captureAndProbe(job);
     context.writeArtifact(outcome.bytes);
     const payload: ProviderPayload = { result: 'captured', observed_state: outcome.observedState };

@@ -29,7 +29,7 @@ export { ToolInputError } from './errors';
 export { captureResultSchema, type CaptureResult } from './result';
 export type { CapturePlanArguments, CapturePlanAction, CaptureViewport } from './publicTypes';
 export type { CaptureType } from './capture/types';
-export type { CaptureProvider, CaptureContext, ProviderPayload, ToolDeclaration } from './provider';
+export type { CaptureProvider, CaptureContext, CaptureStepReport, ProviderPayload, ToolDeclaration } from './provider';
 export { captureToolDeclaration, TOOL_NAME, SERVER_NAME } from './toolDeclaration';
 export { DualFramingStdioTransport } from './transport';
 export {

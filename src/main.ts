@@ -12,7 +12,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CaptureProvider } from './provider';
 import { fixedTime, type BrowserFlags } from './browser/options';
 import { ProviderRegistry, createLazyPuppeteerProvider } from './providerRegistry';
-import { executeCapturePlan as executeWithProvider } from './boundary';
+import { executeCapturePlan as executeWithProvider, type PerformOptions } from './boundary';
 import type { CaptureResult } from './result';
 import { createServer as createServerFor } from './server';
 import { DualFramingStdioTransport } from './transport';
@@ -54,13 +54,14 @@ export const probeCaptureProvider = findCaptureProvider;
 
 /**
  * The boundary every capture passes (src/boundary/), over the active
- * provider unless the caller names one.
+ * provider unless the caller names one; `signal` cancels the call (nothing
+ * is written), `onProgress` hears each step.
  */
 export function executeCapturePlan(
   args: unknown,
-  options: { provider?: CaptureProvider; env?: NodeJS.ProcessEnv } = {},
+  options: { provider?: CaptureProvider; env?: NodeJS.ProcessEnv } & PerformOptions = {},
 ): Promise<CaptureResult> {
-  return executeWithProvider(args, { provider: options.provider ?? providers.active(), env: options.env });
+  return executeWithProvider(args, { ...options, provider: options.provider ?? providers.active() });
 }
 
 /** The MCP server over `provider` (default: the active one). */

@@ -45,6 +45,35 @@ export interface CaptureContext {
    * may instead write `writtenPath` itself; the runtime verifies either way.
    */
   writeArtifact(bytes: Buffer | string): void;
+  /**
+   * Fires when the caller cancelled the call (MCP `notifications/cancelled`,
+   * or the client went away). A provider should stop at once, release what it
+   * opened and return or throw: from then on the runtime commits nothing it
+   * staged, and no result reaches the caller. A provider that writes
+   * `writtenPath` itself must stop before it writes. Absent when the caller
+   * cannot cancel (optional, so providers written before it keep compiling).
+   */
+  signal?: AbortSignal;
+  /**
+   * Tells the caller a step of the capture started (navigation, an action…):
+   * the server sends it on as an MCP progress notification when the call
+   * asked for progress. Optional to call; absent when nobody listens. The
+   * runtime numbers the steps and adds its own last one, the commit.
+   */
+  onStep?(report: CaptureStepReport): void;
+}
+
+/** A step of a capture as its provider tells it (CaptureContext.onStep). */
+export interface CaptureStepReport {
+  /** The kind of step: `navigation`, `settle`, `action`, `capture`, `probe`… */
+  step: string;
+  /** The step for a person to read: `navigation to https://…`, `actions[0] click '#go'`. */
+  message: string;
+  /** For a step that repeats (the actions): which one, 0-based, of how many. */
+  index?: number;
+  count?: number;
+  /** How many steps the provider expects the capture to take, this one included, when it knows. */
+  expectedSteps?: number;
 }
 
 /** What a provider returns; the runtime builds the public payload from it. */

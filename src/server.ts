@@ -11,6 +11,13 @@
  * the field (the SDK would answer -32603 with a zod dump), and how a result
  * reaches the client (the JSON text, structuredContent, `isError: false`
  * as the original says it, and a resource_link per file written).
+ *
+ * A call is watched as MCP says: the SDK's request signal (aborted on
+ * `notifications/cancelled` and when the transport closes) cancels the
+ * capture, which then writes nothing, and the SDK sends no response for it;
+ * with `_meta.progressToken` each step of the capture goes out as a
+ * `notifications/progress` (its message, `progress` counting up, `total` when
+ * the provider knows it).
  */
 import * as path from 'path';
 import { pathToFileURL } from 'url';
@@ -26,8 +33,9 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
   type ResourceLink,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { planCapture, performCapture, type PerformedCapture } from './boundary';
+import { planCapture, performCapture, type PerformedCapture, type PerformOptions } from './boundary';
 import type { CaptureProvider } from './provider';
 import type { CaptureFile } from './capture/types';
 import { invalidParamsMessage } from './transport';
@@ -93,6 +101,30 @@ function resourceLink(file: CaptureFile): ResourceLink {
   return { type: 'resource_link', uri: pathToFileURL(file.path).href, name: path.basename(file.path), mimeType: file.mimeType, description: file.description };
 }
 
+/** What the SDK hands a request handler besides the request (the fields a call is watched with). */
+type HandlerExtra = {
+  signal: AbortSignal;
+  _meta?: { progressToken?: string | number };
+  sendNotification(notification: ServerNotification): Promise<void>;
+};
+
+/**
+ * How one tools/call watches its capture: the request's signal, and, when the
+ * call carries a progress token, a notifications/progress per step. A
+ * notification that cannot be sent (the client went away) is dropped.
+ */
+function watchOf(extra: HandlerExtra): PerformOptions {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return { signal: extra.signal };
+  return {
+    signal: extra.signal,
+    onProgress: ({ message, progress, total }) => {
+      const params = total === undefined ? { progressToken, progress, message } : { progressToken, progress, total, message };
+      extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+    },
+  };
+}
+
 /** The server over `provider`: each call is planned, then performed (src/boundary/). */
 export function createServer(provider: CaptureProvider): Server {
   const server = new Server(
@@ -113,7 +145,7 @@ export function createServer(provider: CaptureProvider): Server {
   });
   server.setRequestHandler(pingRequest, async () => ({}));
   server.setRequestHandler(listToolsRequest, async () => ({ tools: [provider.describe()] }));
-  server.setRequestHandler(callToolRequest, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(callToolRequest, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params as { name: string; arguments?: unknown };
     if (name !== provider.toolName) return { isError: true, content: [{ type: 'text', text: `unknown tool: ${name}` }] };
     let outcome: PerformedCapture;
@@ -121,7 +153,7 @@ export function createServer(provider: CaptureProvider): Server {
       const planned = planCapture(args);
       // The boundary's refusal of the arguments is a tool error; every other outcome is a payload.
       if (planned.kind === 'input') return { isError: true, content: [{ type: 'text', text: planned.message }] };
-      outcome = planned.kind === 'plan' ? await performCapture(planned, provider) : { result: planned.result, written: [] };
+      outcome = planned.kind === 'plan' ? await performCapture(planned, provider, watchOf(extra)) : { result: planned.result, written: [] };
     } catch (err) {
       // Not a refusal: something broke. Logged for the operator, answered as a tool error.
       const message = err instanceof Error ? err.message : String(err);

@@ -99,7 +99,7 @@ export const ENVIRONMENT = {
   },
   captureTimeoutMs: {
     name: 'DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS',
-    meaning: 'whole-capture budget, in ms',
+    meaning: 'whole-capture budget, in ms; kept under the 60 s request timeout of MCP clients: raise the client timeout with it (see Timeouts)',
     default: String(DEFAULT_CAPTURE_TIMEOUT_MS),
     readBy: 'src/browser/options.ts',
   },

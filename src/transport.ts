@@ -6,6 +6,10 @@
  * server keeps serving; everything else goes to the SDK's JSON-RPC dispatch.
  * Frames are parsed by src/jsonText.ts, so the tool's checks can tell `1.0`
  * from `1` as the original (Python) does.
+ *
+ * End of input is the client going away: what it asked that is answered at
+ * once still goes out, then the transport closes, and the SDK cancels every
+ * call still at work (no reply for them, as for `notifications/cancelled`).
  */
 import type { Readable, Writable } from 'stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -43,7 +47,7 @@ export class DualFramingStdioTransport implements Transport {
   private readonly framingById = new Map<string | number, Framing>();
   private started = false;
   private closed = false;
-  /** Requests received and not yet answered: end of input waits for them. */
+  /** Requests received and not yet answered (nor cancelled): shutdown waits for their replies. */
   private readonly pending = new Set<string | number>();
   private inputEnded = false;
   private readonly idleWaiters: Array<() => void> = [];
@@ -78,7 +82,8 @@ export class DualFramingStdioTransport implements Transport {
       this.buffer = Buffer.alloc(0);
       this.handleFrame(rest.toString('utf8'), 'newline');
     }
-    this.maybeClose();
+    // One turn for the replies already on their way (a ping, a refusal); a capture still at work is cancelled by the close.
+    setImmediate(() => void this.close());
   };
 
   private maybeClose(): void {
@@ -86,7 +91,7 @@ export class DualFramingStdioTransport implements Transport {
     if (this.inputEnded && this.pending.size === 0) void this.close();
   }
 
-  /** Resolves once every request received so far has been answered (shutdown waits for it). */
+  /** Resolves once every request received so far has been answered or cancelled (shutdown waits for it). */
   whenIdle(): Promise<void> {
     if (this.pending.size === 0 || this.closed) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
@@ -172,6 +177,15 @@ export class DualFramingStdioTransport implements Transport {
     } catch (err) {
       this.onerror?.(err as Error);
     }
+    // A cancelled request gets no reply (the SDK drops it): nothing waits for one.
+    if (record.method === 'notifications/cancelled') this.forget((record.params as { requestId?: unknown } | undefined)?.requestId);
+  }
+
+  private forget(id: unknown): void {
+    if ((typeof id !== 'string' && typeof id !== 'number') || !this.pending.has(id)) return;
+    this.pending.delete(id);
+    this.framingById.delete(id);
+    this.maybeClose();
   }
 
   private sendError(id: string | number | null, code: number, message: string, framing: Framing): void {

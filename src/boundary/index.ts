@@ -14,12 +14,13 @@ import { ToolInputError } from '../errors';
 import type { CaptureResult } from '../result';
 import type { CaptureProvider } from '../provider';
 import { planCapture, type SkippedCapture } from './plan';
-import { performCapture } from './perform';
+import { performCapture, type PerformOptions } from './perform';
 
 export { planCapture, MANIFEST_REFUSAL, type CapturePlan, type PlanOutcome, type PresentArtifact, type Refusal, type SkippedCapture } from './plan';
-export { performCapture, type PerformedCapture } from './perform';
+export { performCapture, type CaptureProgressNote, type PerformedCapture, type PerformOptions } from './perform';
 
-export interface ExecuteOptions {
+/** `signal` cancels the call (nothing is written); `onProgress` hears each step (./perform.ts). */
+export interface ExecuteOptions extends PerformOptions {
   /** The provider that captures (the program passes the active one: src/main.ts). */
   provider: CaptureProvider;
   env?: NodeJS.ProcessEnv;
@@ -36,7 +37,7 @@ async function planAndPerform(raw: unknown, options: ExecuteOptions, skipExistin
     case 'present':
       return planned.skipped;
     case 'plan':
-      return (await performCapture(planned, options.provider)).result;
+      return (await performCapture(planned, options.provider, options)).result;
   }
 }
 

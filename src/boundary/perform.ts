@@ -5,14 +5,19 @@
  * probe sidecar beside its PNG), commits it in one step, and verifies the
  * artifact is a regular file at the target inside evidence/. A capture that
  * fails at any point leaves no file behind; every outcome is a result.
+ *
+ * The caller may watch the capture: its signal is handed to the provider and,
+ * once it fired, nothing is committed (a cancelled capture writes nothing,
+ * whatever the provider returns); its progress listener hears each step the
+ * provider tells, numbered, and the commit last.
  */
 import * as path from 'path';
 import * as fs from 'fs';
 import type { RuntimeFields } from '../request';
 import type { CaptureFile } from '../capture/types';
 import { failedResult, UNKNOWN_STATE, type CaptureResult } from '../result';
-import type { CaptureProvider, ProviderPayload } from '../provider';
-import { writeFailure } from '../failures';
+import type { CaptureProvider, CaptureStepReport, ProviderPayload } from '../provider';
+import { CaptureCancelled, writeFailure } from '../failures';
 import { readArtifact } from './containment';
 import { ArtifactWriter, WriteRefusal } from './safeWrite';
 import type { CapturePlan } from './plan';
@@ -53,16 +58,69 @@ export interface PerformedCapture {
   written: CaptureFile[];
 }
 
-/** Runs the provider and commits what it produced. */
-export async function performCapture(plan: CapturePlan, provider: CaptureProvider): Promise<PerformedCapture> {
-  const result = await captureAndCommit(plan, provider);
+/** A step of the capture as the caller of performCapture hears it. */
+export interface CaptureProgressNote {
+  step: string;
+  /** The step for a person to read (an action's adds `(2 of 3)`). */
+  message: string;
+  /** 1 for the first step, one more for each after it. */
+  progress: number;
+  /** How many steps the capture takes, the commit included, when the provider says how many it expects. */
+  total?: number;
+}
+
+export interface PerformOptions {
+  /** The caller's cancellation: handed to the provider (`context.signal`); once it fired, nothing is committed. */
+  signal?: AbortSignal;
+  /** Told each step as it starts, the runtime's `commit` last. A listener that throws is ignored. */
+  onProgress?(note: CaptureProgressNote): void;
+}
+
+/** Runs the provider and commits what it produced (unless `options.signal` fired first). */
+export async function performCapture(plan: CapturePlan, provider: CaptureProvider, options: PerformOptions = {}): Promise<PerformedCapture> {
+  const result = await captureAndCommit(plan, provider, options);
   return { result, written: result.result === 'captured' ? plan.files : [] };
 }
 
-async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider): Promise<CaptureResult> {
+/**
+ * Numbers the steps a provider tells for a progress listener: `progress`
+ * counts every step told, `total` is the provider's expected count plus the
+ * commit, left out once the steps outnumber it (a retried attempt). Keeps the
+ * last step's message, which a cancellation names.
+ */
+class StepTally {
+  private told = 0;
+  private total: number | undefined;
+  last = 'the start of the capture';
+
+  constructor(private readonly listener: PerformOptions['onProgress']) {}
+
+  tell(report: CaptureStepReport): void {
+    if (typeof report?.message !== 'string') return;
+    this.last = report.message;
+    this.told++;
+    if (typeof report.expectedSteps === 'number') this.total = report.expectedSteps + 1;
+    if (!this.listener) return;
+    const counted = typeof report.index === 'number' && typeof report.count === 'number' ? ` (${report.index + 1} of ${report.count})` : '';
+    const note: CaptureProgressNote = { step: String(report.step), message: report.message + counted, progress: this.told };
+    if (this.total !== undefined && this.total >= this.told) note.total = this.total;
+    try {
+      this.listener(note);
+    } catch {
+      // A listener is told; it does not steer the capture.
+    }
+  }
+}
+
+async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, options: PerformOptions): Promise<CaptureResult> {
   const { fields, request, target } = plan;
+  const { signal } = options;
   const warnings = [...plan.warnings];
   const fail = (error: string) => failedResult({ artifact: fields.artifactPath, error, writtenPath: target.path, request, warnings });
+  const steps = new StepTally(options.onProgress);
+  // The provider's own words when it stopped for the cancellation, else the step it was in.
+  const cancelled = (err?: unknown) => fail(err instanceof CaptureCancelled ? err.message : new CaptureCancelled(steps.last).message);
+  if (signal?.aborted) return cancelled();
   // An existing file (overwrite=true) must not pass as this capture's artifact unless it was written again.
   const earlier = fileFingerprint(target.path);
   let writer: ArtifactWriter | null = null;
@@ -84,10 +142,15 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider): P
           writer = ArtifactWriter.open(target, fields.artifactPath);
           writer.stage(target.leaf, bytes);
         },
+        signal,
+        onStep(report) {
+          if (!settled) steps.tell(report);
+        },
       },
     );
   } catch (err) {
     (writer as ArtifactWriter | null)?.discard();
+    if (signal?.aborted) return cancelled(err);
     return fail(err instanceof Error ? err.message : String(err));
   } finally {
     settled = true;
@@ -104,6 +167,14 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider): P
     staged?.discard();
     return fail(`provider ${provider.toolName} ${claim}; a provider may only produce the artifact the runtime resolved`);
   }
+
+  // A provider that finished in spite of a cancellation gets nothing committed. From here on nothing waits,
+  // so a cancellation comes either before this check or after the answer.
+  if (signal?.aborted) {
+    staged?.discard();
+    return cancelled();
+  }
+  steps.tell({ step: 'commit', message: `writing ${fields.artifactPath}` });
 
   if (!staged && earlier !== null && fileFingerprint(target.path) === earlier) {
     return fail(`provider ${provider.toolName} reported captured but did not write ${target.path}: it still holds the earlier file`);

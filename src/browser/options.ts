@@ -84,7 +84,7 @@ function positiveIntegerEnv(env: NodeJS.ProcessEnv, key: EnvKey, fallback: numbe
   return value;
 }
 
-/** The whole-capture budget (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS, default 60000). */
+/** The whole-capture budget (DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS, default 50000). */
 export function captureTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   return positiveIntegerEnv(env, 'captureTimeoutMs', DEFAULT_CAPTURE_TIMEOUT_MS);
 }

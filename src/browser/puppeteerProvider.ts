@@ -39,7 +39,7 @@ import { applyFreeze } from './freeze';
 import { runActions } from './actionRunner';
 import { readObservedState } from './observedState';
 import { CAPTURE_TYPE_MODULES, type CaptureTypeRun } from './captureTypes';
-import { CaptureOverrun, CaptureProgress, type StepListener } from './captureProgress';
+import { CaptureOverrun, CaptureProgress, type CaptureStep, type StepListener } from './captureProgress';
 
 /** What one capture produced: the artifact's bytes and the payload that reports it. */
 interface CaptureOutcome {
@@ -53,6 +53,17 @@ export interface CaptureWatch {
   signal?: AbortSignal;
   /** Told each step as it starts (navigation, settle, actions[i] of n, capture…), for progress notifications. */
   onStep?: StepListener;
+}
+
+/**
+ * The steps CaptureRun.execute() enters for these fields, in order (each
+ * action, then the settle after them; the type's own after `capture`): what
+ * a progress total counts.
+ */
+export function plannedSteps(fields: RuntimeFields): CaptureStep[] {
+  const actions: CaptureStep[] = fields.actions.length ? [...fields.actions.map((): CaptureStep => 'action'), 'settle'] : [];
+  const typeSteps = CAPTURE_TYPE_MODULES[fields.type]?.steps ?? [];
+  return ['browser', 'context', 'setup', 'start', 'navigation', 'settle', ...actions, 'capture', ...typeSteps, 'observed-state'];
 }
 
 /** A step's error that may mean its page or browser went away (the loss event may follow a moment later). */
@@ -264,8 +275,14 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
     return captureToolDeclaration();
   }
 
+  /** The seam's capture: the caller's signal cancels it, and each step is told to `context.onStep` with the steps planned. */
   async capture(_args: Record<string, unknown>, context: CaptureContext): Promise<ProviderPayload> {
-    const { bytes, payload } = await this.captureWithinLimits(context.fields, context.request);
+    const watch: CaptureWatch = { signal: context.signal };
+    if (context.onStep) {
+      const expectedSteps = plannedSteps(context.fields).length;
+      watch.onStep = (r) => context.onStep?.({ step: r.step, message: r.during, index: r.index, count: r.total, expectedSteps });
+    }
+    const { bytes, payload } = await this.captureWithinLimits(context.fields, context.request, watch);
     context.writeArtifact(bytes);
     return payload;
   }

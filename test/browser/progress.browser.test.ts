@@ -6,12 +6,13 @@
  * action waits ends the capture at once — long before the action's 10 s
  * budget — naming the step, with its browser context closed and no bytes
  * returned; one that fires while the call waits for a browser ends it
- * without opening anything; and a listener hears the steps in order.
+ * without opening anything; and a listener hears the steps in order, the
+ * ones a progress total counts (plannedSteps).
  */
 import type { Browser } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { PAGES } from '../e2e/harness';
-import { PuppeteerCaptureProvider } from '../../src/browser/puppeteerProvider';
+import { PuppeteerCaptureProvider, plannedSteps } from '../../src/browser/puppeteerProvider';
 import { CaptureOverrun, CaptureProgress, type StepReport } from '../../src/browser/captureProgress';
 import { CaptureCancelled } from '../../src/failures';
 import { parseCaptureContract, type CaptureRequestSnapshot } from '../../src/contract';
@@ -207,5 +208,16 @@ describe('through the bundled provider', () => {
       ['probe', 'the render-token probe', undefined, undefined],
       ['observed-state', 'the observed_state read', undefined, undefined],
     ]);
+    // The plan a progress total is counted from is the steps as they ran.
+    expect(plannedSteps(fields)).toEqual(heard.map((r) => r.step));
+  });
+
+  test.each(['a11y tree', 'interaction trace'])('%s: the planned steps are the steps the capture runs', async (type) => {
+    const heard: StepReport[] = [];
+    const leaf = type === 'a11y tree' ? 'x.json' : 'x.trace.zip';
+    const { fields, request } = call(pages.url('/plain.html'), { type, artifact_path: `evidence/${leaf}`, actions: [{ do: 'wait', ms: 20 }] });
+    const outcome = await provider.captureWithinLimits(fields, request, { onStep: (r) => heard.push(r) });
+    expect(outcome.payload.result).toBe('captured');
+    expect(plannedSteps(fields)).toEqual(heard.map((r) => r.step));
   });
 });

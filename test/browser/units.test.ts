@@ -163,7 +163,7 @@ describe('attach addresses and limits', () => {
   });
 
   test('the budget and parallelism come from the environment, with defaults', () => {
-    expect(captureTimeoutMs({})).toBe(60000);
+    expect(captureTimeoutMs({})).toBe(50000);
     expect(captureTimeoutMs({ DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS: '2500' })).toBe(2500);
     expect(maxParallel({})).toBe(4);
     expect(maxParallel({ DESIGN_PLAYBOOK_MAX_PARALLEL: '2' })).toBe(2);

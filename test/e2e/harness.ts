@@ -95,6 +95,28 @@ export function captureArgs(runRoot: string, url: string, leaf: string, extra: R
   };
 }
 
+/**
+ * The progress messages a screenshot capture of `url` sends, in order, with
+ * `actions` as each one names itself (`wait`, `wait_for_selector 'body'`),
+ * the commit of `artifactPath` last.
+ */
+export function screenshotProgressMessages(url: string, actions: string[], artifactPath: string): string[] {
+  const acted = actions.map((action, i) => `actions[${i}] ${action} (${i + 1} of ${actions.length})`);
+  return [
+    'the wait for a browser',
+    'opening a browser context',
+    "the page's set-up (viewport, colour scheme, clock)",
+    'the start of the screenshot capture',
+    `navigation to ${url}`,
+    'the freeze after navigation',
+    ...(acted.length ? [...acted, 'the freeze after the actions'] : []),
+    'the screenshot capture',
+    'the render-token probe',
+    'the observed_state read',
+    `writing ${artifactPath}`,
+  ];
+}
+
 /** Width and height from a PNG's IHDR chunk. */
 export function pngSize(file: string): { width: number; height: number } {
   const bytes = fs.readFileSync(file);

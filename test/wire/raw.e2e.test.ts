@@ -2,7 +2,8 @@
  * The wire in raw bytes, against the built bin (and the fake-provider
  * launcher where a call must reach a provider): both framings answered in
  * kind, -32700 / -32600 / -32601, protocolVersion echo, ping, tool results,
- * exit 0 at end of input, stdout carrying protocol only.
+ * exit 0 at end of input (calls still at work cancelled, as for
+ * notifications/cancelled), stdout carrying protocol only.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -363,18 +364,33 @@ describe('end of input', () => {
     expect(server.rawStdout.length).toBe(0);
   });
 
-  test('a call in flight at end of input is still answered before exit 0', async () => {
+  test('end of input is the client going away: a call in flight is cancelled (no reply, nothing written, even by a provider that ignores the signal), a ping is still answered, exit 0', async () => {
     const server = start(FAKE_SERVER, { env: { FAKE_PROVIDER_DELAY_MS: '1500' } });
     server.write(newlineFrame(toolCall(7, callArgs({ artifact_path: 'evidence/in-flight.json' }))) + contentLengthFrame({ jsonrpc: '2.0', id: 8, method: 'ping' }));
     server.end();
     const exit = await server.exited;
     expect(exit).toEqual({ code: 0, signal: null });
     const replies = server.replies();
-    const call = replies.find((r) => r.message.id === 7);
-    expect(call).toBeDefined();
-    expect((call!.message.result as { structuredContent: { result: string } }).structuredContent.result).toBe('captured');
+    expect(replies.find((r) => r.message.id === 7)).toBeUndefined();
     expect(replies.find((r) => r.message.id === 8)?.framing).toBe('content-length');
-    expect(fs.existsSync(path.join(runRoot, 'evidence', 'in-flight.json'))).toBe(true);
+    // Past the moment the provider would have staged its bytes.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(fs.existsSync(path.join(runRoot, 'evidence', 'in-flight.json'))).toBe(false);
+  });
+
+  test('a call cancelled with notifications/cancelled gets no reply and writes nothing, though the provider finishes; the server keeps serving', async () => {
+    const server = start(FAKE_SERVER, { env: { FAKE_PROVIDER_DELAY_MS: '1000' } });
+    server.write(newlineFrame(toolCall(9, callArgs({ artifact_path: 'evidence/cancelled.json' }))));
+    await new Promise((r) => setTimeout(r, 300));
+    server.write(newlineFrame({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } }));
+    server.write(newlineFrame(toolCall(10, callArgs({ artifact_path: 'evidence/after-cancel.json' }))));
+    const after = await server.reply(10);
+    expect((after.message.result as { structuredContent: { result: string } }).structuredContent.result).toBe('captured');
+    expect(server.replies().find((r) => r.message.id === 9)).toBeUndefined();
+    expect(fs.existsSync(path.join(runRoot, 'evidence', 'cancelled.json'))).toBe(false);
+    // Nothing waits for the cancelled call's reply: end of input exits at once.
+    server.end();
+    expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 
   test('SIGTERM: exit code 0', async () => {

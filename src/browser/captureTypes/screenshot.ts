@@ -30,6 +30,7 @@ export async function readPageFacts(page: Page, cdp: CDPSession, viewport: Viewp
 }
 
 export const screenshotCapture: CaptureTypeModule = {
+  steps: ['probe'],
   async start({ page, cdp, request, progress }) {
     return {
       async finish() {

@@ -8,7 +8,7 @@ import type { ProviderPayload } from '../../provider';
 import type { CaptureRequestSnapshot } from '../../contract';
 import type { RuntimeFields } from '../../request';
 import type { ActionWrapper } from '../actionRunner';
-import type { CaptureProgress } from '../captureProgress';
+import type { CaptureProgress, CaptureStep } from '../captureProgress';
 
 export interface CaptureTypeContext {
   browser: Browser;
@@ -38,5 +38,7 @@ export interface CaptureTypeRun {
 }
 
 export interface CaptureTypeModule {
+  /** The steps of its own finish() enters after `capture` (the screenshot's probe), in order: a progress total counts them. */
+  readonly steps?: readonly CaptureStep[];
   start(context: CaptureTypeContext): Promise<CaptureTypeRun>;
 }
