@@ -40,16 +40,7 @@ const engines = require('./lib/engines');
 const CHROMIUM = engines.FULL;
 /** The engines the Playwright peer and the pool browsers run on: [key, executable]. */
 const ENGINES = [['full', CHROMIUM], ...(engines.SHELL ? [['shell', engines.SHELL]] : [])];
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-dev-shm-usage',
-];
+const ARGS = [...engines.BENCH_ARGS, '--disable-dev-shm-usage'];
 const BIN = path.join(__dirname, '..', 'dist', 'src', 'bin.js');
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
 const FREEZE_CSS = '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';

@@ -25,15 +25,7 @@ const { planCapture } = require('../dist/src/boundary/index.js');
 
 const N = Number(process.argv[2] || 20);
 const EXECUTABLE = process.env.DESIGN_PLAYBOOK_CHROME_PATH || engines.runtimeDefault();
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const ARGS = engines.BENCH_ARGS;
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
 const FREEZE_CSS = '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
 const CARDS = `<!doctype html><html><head><meta charset="utf-8"><title>bench</title>

@@ -44,15 +44,7 @@ const ROUNDS = Number(opt('rounds', 12));
 const FIRST = Number(opt('first', 5));
 const PROFILE = argv.includes('--profile');
 const EXECUTABLE = opt('executable', null) || engines.runtimeDefault();
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const ARGS = engines.BENCH_ARGS;
 const ROOT = path.join(__dirname, '..');
 const BIN = path.join(ROOT, 'dist', 'src', 'bin.js');
 const FIXTURES = path.join(ROOT, 'test', 'trace', 'fixtures');

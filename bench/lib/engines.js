@@ -37,4 +37,7 @@ const SHELL = (() => {
 const headlessMode = (p) => (isHeadlessShell(p) ? 'shell' : true);
 const label = (p) => (isHeadlessShell(p) ? `headless shell (${p})` : `full browser (${p})`);
 
-module.exports = { FULL, SHELL, runtimeDefault, unnamedEnv, headlessMode, label };
+/** The flags a bench's own browsers get (root in a container, no network): the guide's offline set. */
+const BENCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+module.exports = { FULL, SHELL, runtimeDefault, unnamedEnv, headlessMode, label, BENCH_ARGS };

@@ -8,11 +8,10 @@
  * resource_link items naming the files a capture wrote.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { BIN, FAKE_SERVER, INIT_PARAMS, ServerProcess, assertBuilt, contentLengthFrame, newlineFrame, type Reply } from './serverProcess';
+import { BIN, FAKE_SERVER, INIT_PARAMS, ServerProcess, assertBuilt, contentLengthFrame, makeRunRoot, newlineFrame, type Reply } from './serverProcess';
 
 /** Every version the original's callers and the SDK clients send today. */
 const CALLER_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', LATEST_PROTOCOL_VERSION];
@@ -53,10 +52,7 @@ function resultOf(reply: Reply): { content: Array<Record<string, unknown>>; stru
 
 beforeAll(() => {
   assertBuilt();
-  base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-callers-')));
-  runRoot = path.join(base, 'run');
-  fs.mkdirSync(path.join(runRoot, 'evidence'), { recursive: true });
-  fs.writeFileSync(path.join(runRoot, 'plan.md'), '');
+  ({ base, runRoot } = makeRunRoot('dpe-callers-'));
 });
 afterEach(() => {
   for (const s of servers.splice(0)) s.kill();

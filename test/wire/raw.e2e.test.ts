@@ -6,7 +6,6 @@
  * notifications/cancelled), stdout carrying protocol only.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import {
   BIN,
@@ -14,6 +13,7 @@ import {
   INIT_PARAMS,
   ServerProcess,
   assertBuilt,
+  makeRunRoot,
   contentLengthFrame,
   newlineFrame,
   type Reply,
@@ -56,10 +56,7 @@ function textOf(reply: Reply): string {
 
 beforeAll(() => {
   assertBuilt();
-  base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-wire-')));
-  runRoot = path.join(base, 'run');
-  fs.mkdirSync(path.join(runRoot, 'evidence'), { recursive: true });
-  fs.writeFileSync(path.join(runRoot, 'plan.md'), '');
+  ({ base, runRoot } = makeRunRoot('dpe-wire-'));
 });
 afterEach(() => {
   for (const s of servers.splice(0)) s.kill();

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 
 export const REPO = path.resolve(__dirname, '..', '..');
@@ -13,6 +14,15 @@ export const FAKE_SERVER = path.join(REPO, 'test', 'helpers', 'fakeServer.js');
 
 export function assertBuilt(): void {
   if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` before the wire tests`);
+}
+
+/** A run root (evidence/ and plan.md made) under a fresh temp folder `base`, for a wire test's servers to capture into. */
+export function makeRunRoot(prefix: string): { base: string; runRoot: string } {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const runRoot = path.join(base, 'run');
+  fs.mkdirSync(path.join(runRoot, 'evidence'), { recursive: true });
+  fs.writeFileSync(path.join(runRoot, 'plan.md'), '');
+  return { base, runRoot };
 }
 
 export type Framing = 'newline' | 'content-length';
