@@ -36,9 +36,19 @@ const { ariaSnapshotText } = require('../dist/cdp/ariaSnapshot.js');
 /** Both sides on one executable: DESIGN_PLAYBOOK_CHROME_PATH, else the one the runtime launches (the headless shell when installed). */
 const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
 const OURS = process.env.OURS_CHROME_PATH || CHROMIUM;
-console.log(`executable: ${require('./lib/engines').label(CHROMIUM)}${OURS === CHROMIUM ? ' (both sides)' : ` for the peer; ours: ${require('./lib/engines').label(OURS)}`}`);
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+console.log(
+  `executable: ${require('./lib/engines').label(CHROMIUM)}${OURS === CHROMIUM ? ' (both sides)' : ` for the peer; ours: ${require('./lib/engines').label(OURS)}`}`,
+);
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
 
 const dir = path.resolve(process.argv[2] || path.join(__dirname, '..', 'test', 'aria', 'corpus'));
 const diffDirIndex = process.argv.indexOf('--diff-dir');
@@ -74,7 +84,11 @@ const DETERMINISTIC_SCRIPT = `(() => {
 function serve(root) {
   const server = http.createServer((req, res) => {
     const file = path.join(root, path.normalize(decodeURIComponent(req.url.split('?')[0])));
-    if (!file.startsWith(root) || !fs.existsSync(file) || !fs.statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
+    if (!file.startsWith(root) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
     res.writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream' });
     fs.createReadStream(file).pipe(res);
   });
@@ -82,7 +96,8 @@ function serve(root) {
 }
 
 function firstDifference(a, b) {
-  const x = a.split('\n'), y = b.split('\n');
+  const x = a.split('\n'),
+    y = b.split('\n');
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
     if (x[i] !== y[i]) return { line: i + 1, ours: x[i], playwright: y[i] };
   }
@@ -92,7 +107,10 @@ function firstDifference(a, b) {
 (async () => {
   const server = await serve(dir);
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const pages = fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort();
+  const pages = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.html'))
+    .sort();
   const [browser, pwBrowser] = await Promise.all([
     // OURS_CHROME_PATH: our side on another engine (a headless shell) against the oracle on CHROMIUM.
     puppeteer.launch({ executablePath: OURS, headless: require('./lib/engines').headlessMode(OURS), args: ARGS }),
@@ -114,13 +132,13 @@ function firstDifference(a, b) {
     for (const name of pages) {
       const url = `${origin}/${encodeURIComponent(name)}`;
       try {
-        await Promise.all([
-          page.goto(url, { waitUntil: 'load', timeout: 30000 }),
-          pwPage.goto(url, { waitUntil: 'load', timeout: 30000 }),
-        ]);
+        await Promise.all([page.goto(url, { waitUntil: 'load', timeout: 30000 }), pwPage.goto(url, { waitUntil: 'load', timeout: 30000 })]);
         if (javaScriptEnabled && settleMs > 0) await new Promise((r) => setTimeout(r, settleMs));
         const [ours, theirs] = await Promise.all([ariaSnapshotText(session), pwPage.ariaSnapshot()]);
-        if (ours === theirs) { identical++; continue; }
+        if (ours === theirs) {
+          identical++;
+          continue;
+        }
         const d = firstDifference(ours, theirs);
         differing.push({ name, ...d });
         if (diffDir) {
@@ -128,7 +146,7 @@ function firstDifference(a, b) {
           fs.writeFileSync(path.join(diffDir, name + '.playwright.txt'), theirs);
         }
       } catch (err) {
-        differing.push({ name, error: String(err && err.message || err).split('\n')[0] });
+        differing.push({ name, error: String((err && err.message) || err).split('\n')[0] });
       }
     }
   } finally {
@@ -139,5 +157,10 @@ function firstDifference(a, b) {
     if (d.error) console.log(`ERROR ${d.name}: ${d.error}`);
     else console.log(`DIFF  ${d.name} line ${d.line}\n  ours:       ${JSON.stringify(d.ours)}\n  playwright: ${JSON.stringify(d.playwright)}`);
   }
-  console.log(`JavaScript ${javaScriptEnabled ? 'enabled' + (deterministic ? ' (deterministic clock and random)' : '') : 'disabled'}: ${identical}/${pages.length} pages byte-identical (${((100 * identical) / Math.max(1, pages.length)).toFixed(1)}%)`);
-})().catch((err) => { console.error(err); process.exit(1); });
+  console.log(
+    `JavaScript ${javaScriptEnabled ? 'enabled' + (deterministic ? ' (deterministic clock and random)' : '') : 'disabled'}: ${identical}/${pages.length} pages byte-identical (${((100 * identical) / Math.max(1, pages.length)).toFixed(1)}%)`,
+  );
+})().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

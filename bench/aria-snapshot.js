@@ -21,8 +21,15 @@ const { ariaSnapshotText } = require('../dist/cdp/ariaSnapshot.js');
 /** Both sides on one executable: DESIGN_PLAYBOOK_CHROME_PATH, else the one the runtime launches (the headless shell when installed). */
 const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
 console.log(`executable (both sides): ${require('./lib/engines').label(CHROMIUM)}`);
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const CORPUS = path.join(__dirname, '..', 'test', 'aria', 'corpus');
 const ROUNDS = Number(process.argv[2] || 5);
 const REPS = 3;
@@ -32,7 +39,8 @@ function largePage() {
   let h = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Large</title></head><body><nav aria-label="Side"><ul>';
   for (let i = 0; i < 800; i++) h += `<li><a href="/p/${i}">Page <b>${i}</b></a>${i % 7 ? '' : `<img src="x.png" alt="icon ${i}">`}</li>`;
   h += '</ul></nav><main><table><thead><tr><th>#</th><th>Name</th><th>Action</th></tr></thead><tbody>';
-  for (let i = 0; i < 600; i++) h += `<tr><td>${i}</td><td><div><span>Item ${i}</span></div></td><td><button aria-label="Edit ${i}"><svg width="8" height="8" aria-hidden="true"></svg></button><input type="checkbox" aria-label="Select ${i}"${i % 3 ? '' : ' checked'}></td></tr>`;
+  for (let i = 0; i < 600; i++)
+    h += `<tr><td>${i}</td><td><div><span>Item ${i}</span></div></td><td><button aria-label="Edit ${i}"><svg width="8" height="8" aria-hidden="true"></svg></button><input type="checkbox" aria-label="Select ${i}"${i % 3 ? '' : ' checked'}></td></tr>`;
   h += '</tbody></table>';
   for (let i = 0; i < 400; i++) h += `<div class="card"><h3>Card ${i}</h3><p>Some <em>descriptive</em> text for card ${i}.</p></div>`;
   return h + '</main></body></html>';
@@ -40,21 +48,35 @@ function largePage() {
 
 function serve(dir) {
   const server = http.createServer((req, res) => {
-    if (req.url === '/__large.html') { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end(largePage()); return; }
+    if (req.url === '/__large.html') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(largePage());
+      return;
+    }
     const file = path.join(dir, path.normalize(decodeURIComponent(req.url.split('?')[0])));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
+    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
     res.writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream' });
     fs.createReadStream(file).pipe(res);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
 
 (async () => {
   const server = await serve(CORPUS);
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const pages = fs.readdirSync(CORPUS).filter((f) => f.endsWith('.html')).sort();
+  const pages = fs
+    .readdirSync(CORPUS)
+    .filter((f) => f.endsWith('.html'))
+    .sort();
   const [browser, pwBrowser] = await Promise.all([
     puppeteer.launch({ executablePath: CHROMIUM, headless: require('./lib/engines').headlessMode(CHROMIUM), args: ARGS }),
     chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
@@ -77,13 +99,30 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
         for (let rep = 0; rep < REPS; rep++) {
           // Alternate who goes first so neither always runs on a quieter machine.
           const first = (rep + round) % 2 === 0;
-          const timeOurs = async () => { const t = process.hrtime.bigint(); a = await ariaSnapshotText(session); ours += Number(process.hrtime.bigint() - t) / 1e6; };
-          const timeTheirs = async () => { const t = process.hrtime.bigint(); b = await pwPage.ariaSnapshot(); theirs += Number(process.hrtime.bigint() - t) / 1e6; };
-          if (first) { await timeOurs(); await timeTheirs(); } else { await timeTheirs(); await timeOurs(); }
+          const timeOurs = async () => {
+            const t = process.hrtime.bigint();
+            a = await ariaSnapshotText(session);
+            ours += Number(process.hrtime.bigint() - t) / 1e6;
+          };
+          const timeTheirs = async () => {
+            const t = process.hrtime.bigint();
+            b = await pwPage.ariaSnapshot();
+            theirs += Number(process.hrtime.bigint() - t) / 1e6;
+          };
+          if (first) {
+            await timeOurs();
+            await timeTheirs();
+          } else {
+            await timeTheirs();
+            await timeOurs();
+          }
         }
         if (a === b) identical++;
       }
-      if (round === 0) { console.log(`warm-up round done (${pages.length} pages)`); continue; }
+      if (round === 0) {
+        console.log(`warm-up round done (${pages.length} pages)`);
+        continue;
+      }
       const ratio = ours / theirs;
       ratios.push(ratio);
       console.log(`round ${round}: ours ${ours.toFixed(1)} ms, playwright ${theirs.toFixed(1)} ms, ratio ${ratio.toFixed(3)}`);
@@ -113,4 +152,7 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
     await Promise.all([browser.close(), pwBrowser.close()]);
     server.close();
   }
-})().catch((e) => { console.error(e); process.exit(1); });
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

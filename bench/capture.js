@@ -33,9 +33,18 @@ const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextpr
 const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
 /** OURS_CHROME_PATH: our server on another engine (the headless shell it launches by default) against the peers on CHROMIUM. */
 const OURS = process.env.OURS_CHROME_PATH || CHROMIUM;
-console.log(`executable: ${require('./lib/engines').label(CHROMIUM)}${OURS === CHROMIUM ? ' (both sides)' : ` for the peer; ours: ${require('./lib/engines').label(OURS)}`}`);
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic'];
+console.log(
+  `executable: ${require('./lib/engines').label(CHROMIUM)}${OURS === CHROMIUM ? ' (both sides)' : ` for the peer; ours: ${require('./lib/engines').label(OURS)}`}`,
+);
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const ROUNDS = Number(process.argv[2] || 10);
 const BIN = path.join(__dirname, '..', 'dist', 'src', 'bin.js');
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
@@ -100,13 +109,22 @@ async function main() {
   await client.connect(transport);
   let n = 0;
   const ours = async () => {
-    const result = await client.callTool({
-      name: 'execute_capture_plan',
-      arguments: {
-        schemaVersion: 1, url, type: 'screenshot', state: 'ready', artifact_path: `evidence/bench-${n++}.png`,
-        viewport: VIEWPORT, run_root: runRoot,
+    const result = await client.callTool(
+      {
+        name: 'execute_capture_plan',
+        arguments: {
+          schemaVersion: 1,
+          url,
+          type: 'screenshot',
+          state: 'ready',
+          artifact_path: `evidence/bench-${n++}.png`,
+          viewport: VIEWPORT,
+          run_root: runRoot,
+        },
       },
-    }, undefined, { timeout: 120000 });
+      undefined,
+      { timeout: 120000 },
+    );
     const payload = result.structuredContent;
     if (!payload || payload.result !== 'captured') throw new Error(`our capture failed: ${JSON.stringify(result.content)}`);
   };

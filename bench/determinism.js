@@ -35,8 +35,15 @@ const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextpr
 /** Both sides on one executable: DESIGN_PLAYBOOK_CHROME_PATH, else the one the runtime launches (the headless shell when installed). */
 const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
 console.log(`executable (both sides): ${require('./lib/engines').label(CHROMIUM)}`);
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const ROUNDS = Number(process.argv[2] || 8);
 const BIN = path.join(__dirname, '..', 'dist', 'src', 'bin.js');
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
@@ -121,27 +128,41 @@ async function main() {
   let baseline = null;
   if (baselineBin) {
     baseline = new Client({ name: 'bench-baseline', version: '1' });
-    await baseline.connect(new StdioClientTransport({
-      command: process.execPath,
-      args: [baselineBin],
-      env: { ...getDefaultEnvironment(), DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM },
-      stderr: 'ignore',
-    }));
+    await baseline.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [baselineBin],
+        env: { ...getDefaultEnvironment(), DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM },
+        stderr: 'ignore',
+      }),
+    );
   }
   let n = 0;
-  const ours = (enabled, via = client) => async (page) => {
-    const file = `evidence/${page}-${enabled ? 'frozen' : 'unfrozen'}-${n++}.png`;
-    const result = await via.callTool({
-      name: 'execute_capture_plan',
-      arguments: {
-        schemaVersion: 1, url: `${origin}/${page}`, type: 'screenshot', state: 'ready', artifact_path: file,
-        viewport: VIEWPORT, run_root: runRoot, freeze: { enabled },
-      },
-    }, undefined, { timeout: 120000 });
-    const payload = result.structuredContent;
-    if (!payload || payload.result !== 'captured') throw new Error(`our capture failed: ${JSON.stringify(result.content)}`);
-    return payload.written_path;
-  };
+  const ours =
+    (enabled, via = client) =>
+    async (page) => {
+      const file = `evidence/${page}-${enabled ? 'frozen' : 'unfrozen'}-${n++}.png`;
+      const result = await via.callTool(
+        {
+          name: 'execute_capture_plan',
+          arguments: {
+            schemaVersion: 1,
+            url: `${origin}/${page}`,
+            type: 'screenshot',
+            state: 'ready',
+            artifact_path: file,
+            viewport: VIEWPORT,
+            run_root: runRoot,
+            freeze: { enabled },
+          },
+        },
+        undefined,
+        { timeout: 120000 },
+      );
+      const payload = result.structuredContent;
+      if (!payload || payload.result !== 'captured') throw new Error(`our capture failed: ${JSON.stringify(result.content)}`);
+      return payload.written_path;
+    };
   const warmBrowser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   const peer = (withClock) => async (page) => {
     const file = path.join(peerDir, `${page}-${withClock ? 'clock' : 'plain'}-${n++}.png`);
@@ -176,7 +197,9 @@ async function main() {
   fs.rmSync(runRoot, { recursive: true, force: true });
   fs.rmSync(peerDir, { recursive: true, force: true });
 
-  console.log(`rounds: ${ROUNDS} per page (interleaved), ${VIEWPORT.width}x${VIEWPORT.height}@${VIEWPORT.devicePixelRatio}, load ${os.loadavg()[0].toFixed(1)}`);
+  console.log(
+    `rounds: ${ROUNDS} per page (interleaved), ${VIEWPORT.width}x${VIEWPORT.height}@${VIEWPORT.devicePixelRatio}, load ${os.loadavg()[0].toFixed(1)}`,
+  );
   for (const page of Object.keys(times)) {
     console.log(`\n${page} page`);
     for (const name of Object.keys(drivers)) {

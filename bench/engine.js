@@ -21,8 +21,16 @@ const { treeCpuMs } = require('./lib/procMemory');
 
 const argv = process.argv.slice(2);
 const OPS = argv.includes('--ops') ? Number(argv[argv.indexOf('--ops') + 1]) : 20;
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-dev-shm-usage',
+];
 
 const html = (i) => `<!doctype html><html><head><style>body{font:16px sans-serif;background:hsl(${(i * 47) % 360} 50% 90%)}
 .c{padding:16px;margin:8px;border-radius:8px;background:#fff}</style></head><body data-state="p${i}">
@@ -69,12 +77,15 @@ async function main() {
       const reload = await measure(browser, (i) => page.goto(`${origin}/p${i}`, { waitUntil: 'domcontentloaded' }));
       await context.close();
       results[name] = capture;
-      console.log(`  ${name.padEnd(15)} blank page ${blank.toFixed(0)} ms, capture ${capture.toFixed(0)} ms, reload ${reload.toFixed(0)} ms  (${executablePath}, ${await browser.version()})`);
+      console.log(
+        `  ${name.padEnd(15)} blank page ${blank.toFixed(0)} ms, capture ${capture.toFixed(0)} ms, reload ${reload.toFixed(0)} ms  (${executablePath}, ${await browser.version()})`,
+      );
     } finally {
       await browser.close();
     }
   }
-  if (results['headless shell']) console.log(`a capture in the headless shell costs ${(results['headless shell'] / results['full browser']).toFixed(2)}x the full browser's CPU`);
+  if (results['headless shell'])
+    console.log(`a capture in the headless shell costs ${(results['headless shell'] / results['full browser']).toFixed(2)}x the full browser's CPU`);
   server.close();
 }
 

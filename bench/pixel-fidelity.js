@@ -94,13 +94,24 @@ async function startOurs(executable) {
       const result = await client.callTool(
         {
           name: 'execute_capture_plan',
-          arguments: { schemaVersion: 1, url, type: 'screenshot', state: 'bench', artifact_path: `evidence/shot-${n++}.png`, overwrite: true, viewport, run_root: runRoot, ...(networkIdle ? { freeze: { networkIdle: true } } : {}) },
+          arguments: {
+            schemaVersion: 1,
+            url,
+            type: 'screenshot',
+            state: 'bench',
+            artifact_path: `evidence/shot-${n++}.png`,
+            overwrite: true,
+            viewport,
+            run_root: runRoot,
+            ...(networkIdle ? { freeze: { networkIdle: true } } : {}),
+          },
         },
         undefined,
         { timeout: 180_000 },
       );
       const payload = result.structuredContent;
-      if (result.isError || !payload || payload.result !== 'captured') throw new Error(`ours failed: ${payload ? payload.error : JSON.stringify(result.content)}`);
+      if (result.isError || !payload || payload.result !== 'captured')
+        throw new Error(`ours failed: ${payload ? payload.error : JSON.stringify(result.content)}`);
       const bytes = fs.readFileSync(payload.written_path);
       fs.rmSync(payload.written_path, { force: true });
       fs.rmSync(payload.written_path.replace(/\.png$/, '.probe.json'), { force: true });
@@ -133,15 +144,22 @@ async function main() {
     const url = servers.get(page.root).url(page.name);
     const row = { page: page.name, viewport };
     try {
-      const peer = () => playwrightShot(pw, url, viewport, { networkIdle: opts.networkIdle }).catch((err) => {
-        throw new Error(`playwright failed: ${err.message}`);
-      });
+      const peer = () =>
+        playwrightShot(pw, url, viewport, { networkIdle: opts.networkIdle }).catch((err) => {
+          throw new Error(`playwright failed: ${err.message}`);
+        });
       const first = await peer();
       const mine = await ours.shot(url, viewport, opts.networkIdle);
       const second = await peer();
       const stability = comparePngs(first, second);
       const cmp = comparePngs(mine, first, { withDiff: !!opts.diffDir });
-      Object.assign(row, { verdict: cmp.verdict, reason: cmp.reason, ratio: cmp.ratio, diffPixels: cmp.diffPixels, sizes: { ours: cmp.sizes[0], playwright: cmp.sizes[1] } });
+      Object.assign(row, {
+        verdict: cmp.verdict,
+        reason: cmp.reason,
+        ratio: cmp.ratio,
+        diffPixels: cmp.diffPixels,
+        sizes: { ours: cmp.sizes[0], playwright: cmp.sizes[1] },
+      });
       row.unstable = stability.verdict !== 'identical';
       if (row.unstable) row.stability = { verdict: stability.verdict, ratio: stability.ratio, sizes: stability.sizes };
       if (opts.diffDir && cmp.verdict !== 'identical') {
@@ -155,7 +173,12 @@ async function main() {
     }
     rows.push(row);
     const flag = row.unstable ? ' [unstable]' : '';
-    const detail = row.verdict === 'error' ? row.error : row.reason === 'size' ? `size ${row.sizes.ours} vs ${row.sizes.playwright}` : `${pct(row.ratio)} (${row.diffPixels} px)`;
+    const detail =
+      row.verdict === 'error'
+        ? row.error
+        : row.reason === 'size'
+          ? `size ${row.sizes.ours} vs ${row.sizes.playwright}`
+          : `${pct(row.ratio)} (${row.diffPixels} px)`;
     console.log(`${row.verdict.padEnd(9)} ${page.name}  ${detail}${flag}`);
   }
 

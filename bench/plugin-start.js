@@ -24,7 +24,12 @@ const runsFlag = process.argv.indexOf('--runs');
 const RUNS = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 15;
 const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
 const INITIALIZE =
-  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }) + '\n';
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  }) + '\n';
 
 function cpuMs(pid) {
   try {
@@ -96,7 +101,9 @@ async function main() {
     }
     console.log(`initialize answered, median of ${RUNS} warm starts (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores):`);
     for (const [name] of subjects) {
-      console.log(`  ${name.padEnd(44)} wall ${median(results[name].wall).toFixed(0).padStart(5)} ms   cpu ${median(results[name].cpu).toFixed(0).padStart(5)} ms`);
+      console.log(
+        `  ${name.padEnd(44)} wall ${median(results[name].wall).toFixed(0).padStart(5)} ms   cpu ${median(results[name].cpu).toFixed(0).padStart(5)} ms`,
+      );
     }
     const b = results['plugin/server.cjs from a plain clone'];
     const d = results['dist/src/bin.js with node_modules (peer)'];

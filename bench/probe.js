@@ -51,7 +51,15 @@ async function main() {
   const browser = await puppeteer.launch({
     executablePath: ENGINE,
     headless: require('./lib/engines').headlessMode(ENGINE),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
   try {
     const page = await browser.newPage();
@@ -101,7 +109,9 @@ async function main() {
     const probeMs = median(probes);
     const shotMs = median(shots);
     console.log(`page: ${first.elements} rendered elements (${CARDS * 4} authored + html/body), document ${docSize[0]}x${docSize[1]} CSS px`);
-    console.log(`face: ${first.face.findings.length} findings (${first.face.findings.filter((f) => f.rule === 'concentric-radius').length} concentric), ${first.face.undecidable.length} undecidable, distinctFontSizes ${JSON.stringify(first.face.distinctFontSizes)}`);
+    console.log(
+      `face: ${first.face.findings.length} findings (${first.face.findings.filter((f) => f.rule === 'concentric-radius').length} concentric), ${first.face.undecidable.length} undecidable, distinctFontSizes ${JSON.stringify(first.face.distinctFontSizes)}`,
+    );
     console.log(`iterations: ${ITERATIONS} (medians)`);
     console.log(`  walker (DOMSnapshot + read):   ${median(walks).toFixed(1)} ms`);
     console.log(`  comparator:                    ${median(compares).toFixed(1)} ms`);

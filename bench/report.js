@@ -70,7 +70,10 @@ function referencePage(reportDir) {
   const html = fs.readFileSync(path.join(reportDir, 'index.html'), 'utf8');
   const imgs = html.match(/<img [^>]*src="(files|frames)\/[^"]+"[^>]*>/g) || [];
   const file = path.join(reportDir, 'reference.html');
-  fs.writeFileSync(file, `<!doctype html><html><head><meta charset="utf-8"><title>reference</title></head><body><ul>${imgs.map((t) => `<li>${t}</li>`).join('')}</ul></body></html>`);
+  fs.writeFileSync(
+    file,
+    `<!doctype html><html><head><meta charset="utf-8"><title>reference</title></head><body><ul>${imgs.map((t) => `<li>${t}</li>`).join('')}</ul></body></html>`,
+  );
   return file;
 }
 
@@ -108,7 +111,15 @@ async function main() {
     const browser = await puppeteer.launch({
       executablePath: CHROME,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     });
     const report = [];
     const bare = [];
@@ -125,8 +136,12 @@ async function main() {
     const fcp = median(report.map((r) => r.fcp));
     const refLoad = median(bare.map((r) => r.loadMs));
     const refFcp = median(bare.map((r) => r.fcp));
-    console.log(`run: ${made.files} evidence files, ${made.lines} manifest lines; report: ${m.items.length} artifacts, ${report[0].images} images, index.html ${(html / 1024).toFixed(0)} KiB`);
-    console.log(`generation: median ${median(generation).toFixed(0)} ms over ${ITERATIONS} builds (min ${Math.min(...generation).toFixed(0)}, max ${Math.max(...generation).toFixed(0)})`);
+    console.log(
+      `run: ${made.files} evidence files, ${made.lines} manifest lines; report: ${m.items.length} artifacts, ${report[0].images} images, index.html ${(html / 1024).toFixed(0)} KiB`,
+    );
+    console.log(
+      `generation: median ${median(generation).toFixed(0)} ms over ${ITERATIONS} builds (min ${Math.min(...generation).toFixed(0)}, max ${Math.max(...generation).toFixed(0)})`,
+    );
     console.log(`first render, report:    load ${load} ms, first contentful paint ${fcp.toFixed(0)} ms (median of ${ITERATIONS})`);
     // A list of lazy images out of view paints nothing contentful, so the reference may have no FCP.
     const refPaint = Number.isFinite(refFcp) ? `${refFcp.toFixed(0)} ms` : 'none (nothing contentful in view)';

@@ -22,8 +22,15 @@ const { utilityContext } = require('../dist/cdp/utilityWorld.js');
 /** Both sides on one executable: DESIGN_PLAYBOOK_CHROME_PATH, else the one the runtime launches (the headless shell when installed). */
 const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
 console.log(`executable (both sides): ${require('./lib/engines').label(CHROMIUM)}`);
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const ROUNDS = Number(process.argv[2] || 5);
 const REPS = 3;
 
@@ -33,7 +40,8 @@ function largePage() {
   for (let i = 0; i < 800; i++) h += `<li><a href="/p/${i}">Page <b>${i}</b></a></li>`;
   h += '</ul></nav><main><table><thead><tr><th>#</th><th>Name</th><th>Action</th></tr></thead><tbody>';
   for (let i = 0; i < 900; i++) {
-    h += `<tr id="row-${i}"><td>${i}</td><td><div><span>Item ${i}</span></div></td><td><button aria-label="Edit ${i}">Edit</button>` +
+    h +=
+      `<tr id="row-${i}"><td>${i}</td><td><div><span>Item ${i}</span></div></td><td><button aria-label="Edit ${i}">Edit</button>` +
       `<label><input type="checkbox"${i % 3 ? '' : ' checked'}> Select ${i}</label></td></tr>`;
   }
   h += '</tbody></table>';
@@ -49,22 +57,51 @@ function largePage() {
 }
 
 const SELECTORS = [
-  '#row-777 button', 'tr:nth-child(450) input', 'text=Item 777', 'text="Item 777"', 'text=/Card 39\\d/', '"Last button"',
-  'role=button[name="Edit 612"]', 'role=checkbox[name="Select 42"]', 'internal:role=link[name="Page 700"i]', 'role=heading[level=3][name="Card 250"]',
-  'button:has-text("Open 49")', 'h3:text-is("Card 251")', 'span:text("Widget 30")', 'xpath=//tr[500]/td[2]', '//a[@href="/p/700"]',
-  'data-testid=card-300', 'internal:testid=[data-testid="card-399"s]', 'id=last', 'css=.card >> nth=399', 'tr >> nth=-1',
-  'li:visible >> nth=600', 'internal:label="Select 123"i', ':nth-match(.card, 200)', 'internal:text="Card 123"s',
-  'main >> internal:has-text="card 399"i >> h3', '.card:has(em) >> nth=5', 'x-widget >> text=Open 25', '.w button >> visible=true',
-  'div.card:not(:has-text("Card 1")) >> nth=0', 'button:right-of(#last)',
+  '#row-777 button',
+  'tr:nth-child(450) input',
+  'text=Item 777',
+  'text="Item 777"',
+  'text=/Card 39\\d/',
+  '"Last button"',
+  'role=button[name="Edit 612"]',
+  'role=checkbox[name="Select 42"]',
+  'internal:role=link[name="Page 700"i]',
+  'role=heading[level=3][name="Card 250"]',
+  'button:has-text("Open 49")',
+  'h3:text-is("Card 251")',
+  'span:text("Widget 30")',
+  'xpath=//tr[500]/td[2]',
+  '//a[@href="/p/700"]',
+  'data-testid=card-300',
+  'internal:testid=[data-testid="card-399"s]',
+  'id=last',
+  'css=.card >> nth=399',
+  'tr >> nth=-1',
+  'li:visible >> nth=600',
+  'internal:label="Select 123"i',
+  ':nth-match(.card, 200)',
+  'internal:text="Card 123"s',
+  'main >> internal:has-text="card 399"i >> h3',
+  '.card:has(em) >> nth=5',
+  'x-widget >> text=Open 25',
+  '.w button >> visible=true',
+  'div.card:not(:has-text("Card 1")) >> nth=0',
+  'button:right-of(#last)',
 ];
 
 function serve() {
   const html = largePage();
-  const server = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end(html); });
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
 const ms = (t) => Number(process.hrtime.bigint() - t) / 1e6;
 
 (async () => {
@@ -87,7 +124,11 @@ const ms = (t) => Number(process.hrtime.bigint() - t) / 1e6;
     const ours = async (s) => {
       const id = await resolveSelector(session, s);
       if (!id) return null;
-      const { result } = await session.send('Runtime.callFunctionOn', { objectId: id, functionDeclaration: 'function() { return this.getAttribute("data-stamp"); }', returnByValue: true });
+      const { result } = await session.send('Runtime.callFunctionOn', {
+        objectId: id,
+        functionDeclaration: 'function() { return this.getAttribute("data-stamp"); }',
+        returnByValue: true,
+      });
       await session.send('Runtime.releaseObject', { objectId: id });
       return result.value;
     };
@@ -114,21 +155,42 @@ const ms = (t) => Number(process.hrtime.bigint() - t) / 1e6;
           let t;
           let x;
           let y;
-          if (first) { t = process.hrtime.bigint(); await ours(s); x = ms(t); t = process.hrtime.bigint(); await theirs(s); y = ms(t); }
-          else { t = process.hrtime.bigint(); await theirs(s); y = ms(t); t = process.hrtime.bigint(); await ours(s); x = ms(t); }
+          if (first) {
+            t = process.hrtime.bigint();
+            await ours(s);
+            x = ms(t);
+            t = process.hrtime.bigint();
+            await theirs(s);
+            y = ms(t);
+          } else {
+            t = process.hrtime.bigint();
+            await theirs(s);
+            y = ms(t);
+            t = process.hrtime.bigint();
+            await ours(s);
+            x = ms(t);
+          }
           a += x;
           b += y;
           if (round > 0) perSelector.get(s).push(x / y);
         }
       }
-      if (round === 0) { console.log('warm-up round done'); continue; }
+      if (round === 0) {
+        console.log('warm-up round done');
+        continue;
+      }
       ratios.push(a / b);
       console.log(`round ${round}: ours ${a.toFixed(1)} ms, playwright ${b.toFixed(1)} ms, ratio ${(a / b).toFixed(3)}`);
     }
     for (const [s, r] of perSelector) console.log(`  ${median(r).toFixed(2)}  ${s}`);
-    console.log(`selector resolution time ratio ours/playwright (median of ${ROUNDS} rounds, ${SELECTORS.length} selectors x ${REPS}): ${median(ratios).toFixed(3)}`);
+    console.log(
+      `selector resolution time ratio ours/playwright (median of ${ROUNDS} rounds, ${SELECTORS.length} selectors x ${REPS}): ${median(ratios).toFixed(3)}`,
+    );
   } finally {
     await Promise.all([browser.close(), pwBrowser.close()]);
     server.close();
   }
-})().catch((e) => { console.error(e); process.exit(1); });
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -37,8 +37,15 @@ const { findBrowser, isHeadlessShell } = require(path.join(DIST, 'browser', 'fin
 const ROUNDS = Number(process.argv[2] || 15);
 const BIN = path.join(DIST, 'bin.js');
 const ENGINE = findBrowser({ env: process.env }).executablePath;
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
 
 const STATIC = `<!doctype html><html><head><meta charset="utf-8"><title>bench</title>
@@ -99,7 +106,15 @@ async function main() {
   const capture = async (i) => {
     const result = await client.callTool({
       name: 'execute_capture_plan',
-      arguments: { schemaVersion: 1, url: `${base}/static`, type: 'screenshot', state: 'ready', artifact_path: `evidence/shot-${i}.png`, viewport: VIEWPORT, run_root: root },
+      arguments: {
+        schemaVersion: 1,
+        url: `${base}/static`,
+        type: 'screenshot',
+        state: 'ready',
+        artifact_path: `evidence/shot-${i}.png`,
+        viewport: VIEWPORT,
+        run_root: root,
+      },
     });
     if (result.isError || result.structuredContent.error) throw new Error(JSON.stringify(result.content));
     const warnings = result.structuredContent.warnings ?? [];

@@ -35,7 +35,10 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><style>body{font:
 <body data-state="idle"><h1>Soak</h1><button id="go" onclick="document.body.dataset.state='done'">Go</button>
 ${Array.from({ length: 30 }, (_, i) => `<div class="card"><h2>Card ${i}</h2><p>Text ${i} <a href="#${i}">link</a></p><input aria-label="field ${i}"></div>`).join('')}
 <img src="/pixel.png" alt="pixel"></body></html>`;
-const PIXEL = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360f8cf000003010100c9fe92ef0000000049454e44ae426082', 'hex');
+const PIXEL = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360f8cf000003010100c9fe92ef0000000049454e44ae426082',
+  'hex',
+);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -73,9 +76,18 @@ const median = (xs) => {
         {
           name: 'execute_capture_plan',
           arguments: {
-            schemaVersion: 1, url: `${origin}/?n=${i}`, type, state: 'done', artifact_path: `evidence/soak-${i % 6}${ext}`, overwrite: true, run_root: runRoot,
+            schemaVersion: 1,
+            url: `${origin}/?n=${i}`,
+            type,
+            state: 'done',
+            artifact_path: `evidence/soak-${i % 6}${ext}`,
+            overwrite: true,
+            run_root: runRoot,
             viewport: { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' },
-            actions: [{ do: 'click', selector: '#go' }, { do: 'wait_for_state', state: 'done' }],
+            actions: [
+              { do: 'click', selector: '#go' },
+              { do: 'wait_for_state', state: 'done' },
+            ],
           },
         },
         undefined,

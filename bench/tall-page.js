@@ -64,7 +64,13 @@ async function measure(bin, origin, runRoot, label) {
       {
         name: 'execute_capture_plan',
         arguments: {
-          schemaVersion: 1, url, type: 'screenshot', state: 'ready', artifact_path: `evidence/${leaf}`, overwrite: true, run_root: runRoot,
+          schemaVersion: 1,
+          url,
+          type: 'screenshot',
+          state: 'ready',
+          artifact_path: `evidence/${leaf}`,
+          overwrite: true,
+          run_root: runRoot,
           viewport: { width: 1280, height: 800, devicePixelRatio: dpr, colorScheme: 'light' },
         },
       },
@@ -83,7 +89,15 @@ async function measure(bin, origin, runRoot, label) {
     const peak = sampler.stop();
     const payload = result.structuredContent;
     if (payload.result !== 'captured') throw new Error(`tall capture failed: ${payload.error}`);
-    return { bin, idleRssMb: Math.round(idle.rssMb), idlePssMb: Math.round(idle.pssMb), ...peak, ms, bytes: fs.statSync(payload.written_path).size, file: payload.written_path };
+    return {
+      bin,
+      idleRssMb: Math.round(idle.rssMb),
+      idlePssMb: Math.round(idle.pssMb),
+      ...peak,
+      ms,
+      bytes: fs.statSync(payload.written_path).size,
+      file: payload.written_path,
+    };
   } finally {
     await client.close();
   }

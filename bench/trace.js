@@ -26,8 +26,15 @@ const { TraceRecorder } = require('../dist/cdp/trace/recorder.js');
 /** Both sides on one executable: DESIGN_PLAYBOOK_CHROME_PATH, else the one the runtime launches (the headless shell when installed). */
 const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
 console.log(`executable (both sides): ${require('./lib/engines').label(CHROMIUM)}`);
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const FIXTURES = path.join(__dirname, '..', 'test', 'trace', 'fixtures');
 const FONT = ['/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf'].find((f) => fs.existsSync(f));
 const ROUNDS = Number(process.argv[2] || 9);
@@ -37,16 +44,27 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 
 function serve(dir) {
   const server = http.createServer((req, res) => {
     const urlPath = decodeURIComponent(req.url.split('?')[0]);
-    if (urlPath === '/font.ttf' && FONT) { res.writeHead(200, { 'content-type': 'font/ttf' }); fs.createReadStream(FONT).pipe(res); return; }
+    if (urlPath === '/font.ttf' && FONT) {
+      res.writeHead(200, { 'content-type': 'font/ttf' });
+      fs.createReadStream(FONT).pipe(res);
+      return;
+    }
     const file = path.join(dir, path.normalize(urlPath));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
+    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
     res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
     fs.createReadStream(file).pipe(res);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 /** Our side: the provider's shape — recorder.action around Puppeteer calls. */
@@ -58,7 +76,10 @@ async function oursSession(browser, url, traced) {
   let recorder;
   if (traced) {
     recorder = await TraceRecorder.start(session, {
-      viewport: VIEWPORT, deviceScaleFactor: 1, colorScheme: 'light', browserName: 'chromium',
+      viewport: VIEWPORT,
+      deviceScaleFactor: 1,
+      colorScheme: 'light',
+      browserName: 'chromium',
       browserVersion: (await browser.version()).replace(/^[^/]*\//, ''),
     });
   }
@@ -66,13 +87,29 @@ async function oursSession(browser, url, traced) {
   const nav = () => page.goto(url, { waitUntil: 'load' }).then(() => undefined);
   await (recorder ? recorder.navigation(url, nav) : nav());
   await act({ method: 'fill', selector: '#name', params: { value: 'Ann' } }, () =>
-    page.$eval('#name', (el, v) => { el.value = v; el.dispatchEvent(new Event('input', { bubbles: true })); el.dispatchEvent(new Event('change', { bubbles: true })); }, 'Ann'));
+    page.$eval(
+      '#name',
+      (el, v) => {
+        el.value = v;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+      'Ann',
+    ),
+  );
   await act({ method: 'selectOption', selector: '#plan', params: { value: 'pro' } }, () => page.select('#plan', 'pro'));
-  await act({ method: 'press', selector: '#name', params: { key: 'Enter' } }, async () => { await page.focus('#name'); await page.keyboard.press('Enter'); });
-  await act({ method: 'click', selector: '#submit', params: {} }, () => page.click('#submit'), async () => {
-    const box = await (await page.$('#submit')).boundingBox();
-    return box && { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  await act({ method: 'press', selector: '#name', params: { key: 'Enter' } }, async () => {
+    await page.focus('#name');
+    await page.keyboard.press('Enter');
   });
+  await act(
+    { method: 'click', selector: '#submit', params: {} },
+    () => page.click('#submit'),
+    async () => {
+      const box = await (await page.$('#submit')).boundingBox();
+      return box && { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    },
+  );
   const bytes = recorder ? await recorder.finish() : undefined;
   const ms = performance.now() - started;
   await page.close();
@@ -114,8 +151,10 @@ async function playwrightSession(browser, url, traced, zipPath) {
       const theirsBare = await playwrightSession(pwBrowser, url, false);
       if (round === 0) continue;
       rows.push({ ours, theirs, oursBare, theirsBare });
-      console.log(`round ${round}: ours ${ours.ms.toFixed(0)} ms (${kb(ours.size)}, untraced ${oursBare.ms.toFixed(0)} ms) | ` +
-        `playwright ${theirs.ms.toFixed(0)} ms (${kb(theirs.size)}, untraced ${theirsBare.ms.toFixed(0)} ms)`);
+      console.log(
+        `round ${round}: ours ${ours.ms.toFixed(0)} ms (${kb(ours.size)}, untraced ${oursBare.ms.toFixed(0)} ms) | ` +
+          `playwright ${theirs.ms.toFixed(0)} ms (${kb(theirs.size)}, untraced ${theirsBare.ms.toFixed(0)} ms)`,
+      );
     }
     const oursMs = median(rows.map((r) => r.ours.ms));
     const theirsMs = median(rows.map((r) => r.theirs.ms));
@@ -124,14 +163,21 @@ async function playwrightSession(browser, url, traced, zipPath) {
     const theirsOverhead = theirsMs - median(rows.map((r) => r.theirsBare.ms));
     const oursSize = median(rows.map((r) => r.ours.size));
     const theirsSize = median(rows.map((r) => r.theirs.size));
-    console.log(`\nfour-action traced session, median of ${ROUNDS}: ours ${oursMs.toFixed(0)} ms, playwright ${theirsMs.toFixed(0)} ms, ` +
-      `time ratio ours/playwright = ${(oursMs / theirsMs).toFixed(2)}`);
-    console.log(`tracing overhead (median traced - median untraced): ours ${oursOverhead.toFixed(0)} ms, playwright ${theirsOverhead.toFixed(0)} ms, ` +
-      `ratio = ${(oursOverhead / theirsOverhead).toFixed(2)}`);
+    console.log(
+      `\nfour-action traced session, median of ${ROUNDS}: ours ${oursMs.toFixed(0)} ms, playwright ${theirsMs.toFixed(0)} ms, ` +
+        `time ratio ours/playwright = ${(oursMs / theirsMs).toFixed(2)}`,
+    );
+    console.log(
+      `tracing overhead (median traced - median untraced): ours ${oursOverhead.toFixed(0)} ms, playwright ${theirsOverhead.toFixed(0)} ms, ` +
+        `ratio = ${(oursOverhead / theirsOverhead).toFixed(2)}`,
+    );
     console.log(`ZIP size: ours ${kb(oursSize)}, playwright ${kb(theirsSize)}, ratio = ${(oursSize / theirsSize).toFixed(2)}`);
   } finally {
     await Promise.all([browser.close(), pwBrowser.close()]);
     server.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-})().catch((error) => { console.error(error); process.exit(1); });
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -21,13 +21,22 @@
 export type ProtocolErrorKind = 'object-gone' | 'context-gone' | 'frame-detached' | 'target-gone' | 'timed-out' | 'other';
 
 const KINDS: Array<[Exclude<ProtocolErrorKind, 'other'>, RegExp]> = [
-  ['target-gone', /Target crashed|Page crashed|Target closed|Session closed|Connection closed|browser has disconnected|session (?:was )?detached|Target detached/i],
-  ['frame-detached', /detached Frame|frame (?:was |got )?detached|Navigating frame was detached|not available in detached frame|Frame with the given id was not found|No frame for given id/i],
+  [
+    'target-gone',
+    /Target crashed|Page crashed|Target closed|Session closed|Connection closed|browser has disconnected|session (?:was )?detached|Target detached/i,
+  ],
+  [
+    'frame-detached',
+    /detached Frame|frame (?:was |got )?detached|Navigating frame was detached|not available in detached frame|Frame with the given id was not found|No frame for given id/i,
+  ],
   [
     'context-gone',
     /Execution context was destroyed|Cannot find (?:default )?(?:execution )?context|context with specified id|Inspected target navigated|execution context (?:is )?(?:not available|destroyed|detached)|context.*(?:destroyed|detached)|navigated or closed/i,
   ],
-  ['object-gone', /Could not find object|Cannot find object|No node with given id|Node with given id does not belong|object (?:was )?collected|Invalid remote object id/i],
+  [
+    'object-gone',
+    /Could not find object|Cannot find object|No node with given id|Node with given id does not belong|object (?:was )?collected|Invalid remote object id/i,
+  ],
 ];
 
 /** The kind of a failed protocol call (or of anything thrown: a non-Error reads as its text). */
@@ -41,7 +50,9 @@ export function classifyProtocolError(err: unknown): ProtocolErrorKind {
 /** The client's protocol timeout (Puppeteer's protocolTimeout), by the error's name or its wording; a page's own "timed out" text is not one. */
 function isProtocolTimeout(err: unknown, message: string): boolean {
   const name = err instanceof Error ? err.name : '';
-  return name === 'TimeoutError' || (name === 'ProtocolError' && /timed out/i.test(message)) || /\bProtocol error\b.*timed out|'protocolTimeout'/i.test(message);
+  return (
+    name === 'TimeoutError' || (name === 'ProtocolError' && /timed out/i.test(message)) || /\bProtocol error\b.*timed out|'protocolTimeout'/i.test(message)
+  );
 }
 
 /** The document (or the object in it) a call ran in is gone, while the page itself lives on: a retry in a new world can work. */

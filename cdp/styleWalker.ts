@@ -260,7 +260,7 @@ class SnapshotReader {
   }
 
   private str(index: number | undefined): string {
-    return index === undefined || index < 0 ? '' : this.strings[index] ?? '';
+    return index === undefined || index < 0 ? '' : (this.strings[index] ?? '');
   }
 
   private readDocument(docIndex: number): void {
@@ -372,7 +372,10 @@ class SnapshotReader {
         document: docIndex,
         selector: origin.selector + this.selectorOf(docIndex, node),
         box,
-        text: t && t[STYLE_INDEX.visibility] === 'visible' ? { fontSize, fontSizePx: px(fontSize), ...this.textColor(doc, node, t, placeholderOnly.has(node)) } : null,
+        text:
+          t && t[STYLE_INDEX.visibility] === 'visible'
+            ? { fontSize, fontSizePx: px(fontSize), ...this.textColor(doc, node, t, placeholderOnly.has(node)) }
+            : null,
         backgroundColor: hasArea ? s[STYLE_INDEX['background-color']] : null,
         borders,
         radii: usedRadii(computedRadii, bw, bh),

@@ -627,7 +627,13 @@ var __dpeInjected = (() => {
       interrupted = false;
       const started = scheduler.now;
       const until = Math.max(started, options.until ?? started + Math.max(0, Number(options.budgetMs) || 0));
-      const report = (state, activity2) => ({ now: scheduler.now, until, moved: scheduler.now - started, state, activity: activity2 });
+      const report = (state, activity2) => ({
+        now: scheduler.now,
+        until,
+        moved: scheduler.now - started,
+        state,
+        activity: activity2
+      });
       let activity = activityOf(scheduler, await moveBy(0), options.horizonMs);
       if (options.mode === "step") {
         if (scheduler.now < until) activity = await step(until, options.horizonMs);
@@ -1667,7 +1673,9 @@ var __dpeInjected = (() => {
     }
     return out + (pseudoText(e, "::after") || "");
   };
-  var flatten = (s) => s.split(" ").map((chunk) => chunk.replace(/\\r\\n/g, "\\n").replace(/[\\u200b\\u00ad]/g, "").replace(/\\s\\s*/g, " ")).join(" ").trim();
+  var flatten = (s) => s.split(" ").map(
+    (chunk) => chunk.replace(/\\r\\n/g, "\\n").replace(/[\\u200b\\u00ad]/g, "").replace(/\\s\\s*/g, " ")
+  ).join(" ").trim();
   function accessibleName(e, role, includeHidden = false) {
     if (NAME_PROHIBITED.has(role)) return "";
     return flatten(textAlternative(e, { seen: /* @__PURE__ */ new Set(), target: "self", includeHidden }));
@@ -2043,17 +2051,7 @@ var __dpeInjected = (() => {
         fail(i, "a lone backslash");
       } else {
         i++;
-        const single = {
-          ":": "colon",
-          ";": "semicolon",
-          ",": "comma",
-          "(": "(",
-          ")": ")",
-          "[": "[",
-          "]": "]",
-          "{": "{",
-          "}": "}"
-        };
+        const single = { ":": "colon", ";": "semicolon", ",": "comma", "(": "(", ")": ")", "[": "[", "]": "]", "{": "{", "}": "}" };
         push(single[c] || "delim", c, start);
       }
     }
@@ -2166,7 +2164,10 @@ var __dpeInjected = (() => {
             }
             pos++;
           } else if (n.kind === "colon") {
-            throw new SelectorSyntaxError(t.start, 'a pseudo-element ("::…") does not select an element' + (tok(pos + 1).raw.startsWith("-p-") ? "; Puppeteer's ::-p- selectors are not Playwright syntax" : ""));
+            throw new SelectorSyntaxError(
+              t.start,
+              'a pseudo-element ("::…") does not select an element' + (tok(pos + 1).raw.startsWith("-p-") ? "; Puppeteer's ::-p- selectors are not Playwright syntax" : "")
+            );
           } else {
             unexpected('a pseudo-class name must follow ":"');
           }
@@ -2204,7 +2205,8 @@ var __dpeInjected = (() => {
       if (TAKES_SELECTORS.includes(name) && (!args.length || selectors !== args.length)) fail("takes a list of selectors");
       if (TAKES_TEXT.includes(name) && (args.length !== 1 || typeof args[0] !== "string")) fail("takes one quoted string, e.g. :" + name + '("Sign in")');
       if (name === "text-matches") {
-        if (!args.length || args.length > 2 || args.some((a) => typeof a !== "string")) fail("takes a regular expression body and optional flags, as quoted strings");
+        if (!args.length || args.length > 2 || args.some((a) => typeof a !== "string"))
+          fail("takes a regular expression body and optional flags, as quoted strings");
         try {
           new RegExp(args[0], args[1]);
         } catch (e) {
@@ -2236,7 +2238,10 @@ var __dpeInjected = (() => {
     const peek = () => text[i] || "";
     const atEnd = () => i >= text.length;
     const fail = (detail) => {
-      throw new SelectorSyntaxError(offset + i, atEnd() ? \`unexpected end of "\${text}"\${detail ? " " + detail : ""}\` : \`unexpected "\${peek()}" in "\${text}"\${detail ? " " + detail : ""}\`);
+      throw new SelectorSyntaxError(
+        offset + i,
+        atEnd() ? \`unexpected end of "\${text}"\${detail ? " " + detail : ""}\` : \`unexpected "\${peek()}" in "\${text}"\${detail ? " " + detail : ""}\`
+      );
     };
     const skipWs = () => {
       while (!atEnd() && /\\s/.test(peek())) i++;
@@ -2479,7 +2484,10 @@ var __dpeInjected = (() => {
         throw new SelectorSyntaxError(t.position, rule);
       };
       const onlyFor = (roles2) => {
-        if (!roles2.includes(role)) fail(\`[\${t.name}] applies only to roles \${roles2.slice().sort().map((r) => \`"\${r}"\`).join(", ")}\`);
+        if (!roles2.includes(role))
+          fail(
+            \`[\${t.name}] applies only to roles \${roles2.slice().sort().map((r) => \`"\${r}"\`).join(", ")}\`
+          );
       };
       const flag = (allowed) => {
         if (t.op === "<truthy>") return true;
@@ -2610,7 +2618,7 @@ var __dpeInjected = (() => {
     parts.push(rawPart(selector, start, selector.length));
     return parts;
   }
-  var ATTRIBUTE_ENGINES = { "id": "id", "data-testid": "data-testid", "data-test-id": "data-test-id", "data-test": "data-test" };
+  var ATTRIBUTE_ENGINES = { id: "id", "data-testid": "data-testid", "data-test-id": "data-test-id", "data-test": "data-test" };
   var NESTED = {
     "internal:has": "has",
     "internal:has-not": "has-not",
@@ -2628,7 +2636,10 @@ var __dpeInjected = (() => {
     }
     const ok = Array.isArray(decoded) && decoded.length >= 1 && decoded.length <= 2 && typeof decoded[0] === "string" && (decoded.length === 1 || allowDistance && typeof decoded[1] === "number");
     if (!ok) {
-      throw new SelectorSyntaxError(raw.bodyOffset, \`\${raw.name}= takes a quoted selector\${allowDistance ? " and an optional distance" : ""}, e.g. \${raw.name}="button"\`);
+      throw new SelectorSyntaxError(
+        raw.bodyOffset,
+        \`\${raw.name}= takes a quoted selector\${allowDistance ? " and an optional distance" : ""}, e.g. \${raw.name}="button"\`
+      );
     }
     const list = decoded;
     try {
@@ -2677,7 +2688,8 @@ var __dpeInjected = (() => {
         return { kind: "describe" };
       case "nth": {
         const index2 = Number(raw.body);
-        if (!raw.body.trim() || !Number.isInteger(index2)) throw new SelectorSyntaxError(raw.bodyOffset, \`nth= takes an integer index (0 is the first match, -1 the last), not \${JSON.stringify(raw.body)}\`);
+        if (!raw.body.trim() || !Number.isInteger(index2))
+          throw new SelectorSyntaxError(raw.bodyOffset, \`nth= takes an integer index (0 is the first match, -1 the last), not \${JSON.stringify(raw.body)}\`);
         return { kind: "nth", index: index2 };
       }
       case "visible": {
@@ -2688,7 +2700,8 @@ var __dpeInjected = (() => {
       case "internal:attr":
       case "internal:testid": {
         const parsed = parseAttributeSelector(raw.body, raw.bodyOffset);
-        if (parsed.name || parsed.tests.length !== 1) throw new SelectorSyntaxError(raw.bodyOffset, \`\${name}= takes one bracketed test, e.g. \${name}=[data-testid="login"s]\`);
+        if (parsed.name || parsed.tests.length !== 1)
+          throw new SelectorSyntaxError(raw.bodyOffset, \`\${name}= takes one bracketed test, e.g. \${name}=[data-testid="login"s]\`);
         const test = parsed.tests[0];
         if (test.op === "<truthy>" || typeof test.value !== "string" && !(test.value instanceof RegExp)) {
           throw new SelectorSyntaxError(test.position, \`\${name}= needs a quoted string or a regular expression value\`);
@@ -2705,7 +2718,10 @@ var __dpeInjected = (() => {
       const { nested, distance } = nestedBody(raw, true);
       return { kind: "layout", name, nested, distance };
     }
-    throw new SelectorSyntaxError(raw.partOffset, \`unknown selector engine "\${raw.name}" (engines: css, text, role, xpath, id, data-testid, data-test-id, data-test, nth, visible, internal:…)\`);
+    throw new SelectorSyntaxError(
+      raw.partOffset,
+      \`unknown selector engine "\${raw.name}" (engines: css, text, role, xpath, id, data-testid, data-test-id, data-test, nth, visible, internal:…)\`
+    );
   }
   function parseSelector(selector) {
     if (typeof selector !== "string") throw new SelectorSyntaxError(0, "the selector must be a string");
@@ -2736,15 +2752,15 @@ var __dpeInjected = (() => {
       const gap = a.left - b.right;
       return within(gap, max) ? gap + Math.max(a.bottom - b.bottom, 0) + Math.max(b.top - a.top, 0) : void 0;
     },
-    "above": (b, a, max) => {
+    above: (b, a, max) => {
       const gap = a.top - b.bottom;
       return within(gap, max) ? gap + Math.max(b.left - a.left, 0) + Math.max(a.right - b.right, 0) : void 0;
     },
-    "below": (b, a, max) => {
+    below: (b, a, max) => {
       const gap = b.top - a.bottom;
       return within(gap, max) ? gap + Math.max(b.left - a.left, 0) + Math.max(a.right - b.right, 0) : void 0;
     },
-    "near": (b, a, max) => {
+    near: (b, a, max) => {
       const gaps = [b.left - a.right, a.left - b.right, a.top - b.bottom, b.top - a.bottom];
       const score = gaps.reduce((sum, g) => g >= 0 ? sum + g : sum, 0);
       return score > (max === void 0 ? 50 : max) ? void 0 : score;
@@ -3094,10 +3110,12 @@ var __dpeInjected = (() => {
       case "attribute": {
         const names = part.names;
         const css = names.map((n) => \`[\${cssName(n)}]\`).join(",");
-        return queryCss(context(from, true), css).filter((e) => names.some((n) => {
-          const v = e.getAttribute(n);
-          return v !== null && attributeValueMatches(v, part.test);
-        }));
+        return queryCss(context(from, true), css).filter(
+          (e) => names.some((n) => {
+            const v = e.getAttribute(n);
+            return v !== null && attributeValueMatches(v, part.test);
+          })
+        );
       }
     }
     return [];
@@ -3652,176 +3670,416 @@ ${cl}`});var QV,rPe,nPe,uR,eH,tH,rH,nH,iH=Y(()=>{"use strict";qs();fa();Dg();QV=
 `,r:"\r",t:"	",b:"\b",f:"\f",'"':'"',"\\":"\\","/":"/"};if(s in o)r+=o[s];else if(s==="x"||s==="u"){let a=s==="x"?2:4;r+=String.fromCharCode(parseInt(t.slice(n+1,n+1+a),16)),n+=a}else r+=s??""}return null}function gOt(t){let e=t.trim();if(e.startsWith('"')){let r=cH(e,0);if(r&&r.end===e.length)return r.value}return e}function yOt(t){if(t.startsWith("'")){let e=1,r="";for(;e<t.length;){if(t[e]==="'"&&t[e+1]==="'"){r+="'",e+=2;continue}if(t[e]==="'")break;r+=t[e++]}let n=t.slice(e+1);return n.startsWith(":")?{key:r,hasColon:!0,rest:n.slice(1)}:{key:r,hasColon:!1,rest:""}}for(let e=0;e<t.length;e++){let r=t[e];if(r==='"'){let n=cH(t,e);if(!n)break;e=n.end-1;continue}if(r===":"&&(e+1===t.length||t[e+1]===" "))return{key:t.slice(0,e),hasColon:!0,rest:t.slice(e+1)}}return{key:t,hasColon:!1,rest:""}}function bOt(t){let e=/^[A-Za-z][\w-]*/.exec(t);if(!e)return null;let r=e[0].length,n=null,i=[];for(;r<t.length;){if(t[r]!==" ")return null;if(r++,t[r]==='"'&&n===null&&!i.length){let s=cH(t,r);if(!s)return null;n=s.value,r=s.end;continue}if(t[r]==="/"&&n===null&&!i.length){let s=t.indexOf("/",r+1);if(s<0)return null;n=t.slice(r,s+1),r=s+1;continue}if(t[r]==="["){let s=t.indexOf("]",r);if(s<0)return null;i.push(t.slice(r+1,s)),r=s+1;continue}return null}return{role:e[0],name:n,states:i}}function vOt(t){let e=/^ */.exec(t)[0].length,r={kind:"raw",depth:Math.floor(e/2),role:"",name:null,states:[],value:null,source:t,children:[]},n=t.slice(e);if(!n.startsWith("- ")&&n!=="-")return r;let{key:i,hasColon:s,rest:o}=yOt(n.slice(2)),a=s&&o.trim()!==""?gOt(o):null;if(i==="text"&&s)return{...r,kind:"text",role:"text",value:a??""};if(i.startsWith("/")&&s)return{...r,kind:"prop",role:i.slice(1),value:a??""};let u=bOt(i);return u?{...r,kind:"node",role:u.role,name:u.name,states:u.states,value:a}:r}function mPe(t){let e=[],r=[];for(let n of t.split(`
 `)){if(n.trim()==="")continue;let i=vOt(n),s=i.depth;for(;r.length&&r[r.length-1].indent>=s;)r.pop();i.depth=r.length,(r.length?r[r.length-1].line.children:e).push(i),r.push({line:i,indent:s})}return e}var gPe=Y(()=>{"use strict"});function lH(t){return t.length>=24&&t.subarray(0,8).toString("hex")===_Ot&&t.subarray(12,16).toString("latin1")==="IHDR"?{format:"png",width:t.readUInt32BE(16),height:t.readUInt32BE(20)}:t.length>=4&&t[0]===255&&t[1]===216?wOt(t):null}function wOt(t){let e=2;for(;e+9<t.length;){if(t[e]!==255)return null;let r=t[e+1];if(r===255){e++;continue}let n=t.readUInt16BE(e+2);if(r>=192&&r<=207&&r!==196&&r!==200&&r!==204)return{format:"jpeg",height:t.readUInt16BE(e+5),width:t.readUInt16BE(e+7)};e+=2+n}return null}function dH(t){let e;try{e=Wv.openSync(t,"r");let r=Buffer.alloc(65536),n=Wv.readSync(e,r,0,r.length,0);return lH(r.subarray(0,n))}catch{return null}finally{e!==void 0&&Wv.closeSync(e)}}var Wv,_Ot,fH=Y(()=>{"use strict";Wv=ke(require("fs")),_Ot="89504e470d0a1a0a"});function EOt(t){return typeof t.url=="string"?t.url:typeof t.value=="string"?JSON.stringify(t.value):typeof t.text=="string"?JSON.stringify(t.text):typeof t.key=="string"?t.key:Array.isArray(t.options)?t.options.map(e=>e&&typeof e=="object"?Object.values(e).map(String).join(" "):String(e)).join(", "):typeof t.waitTimeout=="number"||typeof t.timeout=="number"?`${t.waitTimeout??t.timeout} ms`:""}function yPe(t){let e=[];for(let r of t.split(`
 `))if(r.trim())try{let n=JSON.parse(r);n&&typeof n=="object"&&e.push(n)}catch{}return e}function bPe(t,e){let r=null;for(let n of t){if(n.timestamp>e)break;r=n}return r}async function wPe(t){let e=await _Pe.default.loadAsync(vPe.readFileSync(t)),r=e.file("trace.trace")??Object.values(e.files).find(m=>!m.dir&&m.name.endsWith(".trace"))??null;if(!r)throw new Error("the ZIP holds no trace.trace: not a Playwright trace");let n=yPe(await r.async("string")),i=e.file("trace.network")??Object.values(e.files).find(m=>!m.dir&&m.name.endsWith(".network"))??null,s=i?yPe(await i.async("string")):[],o=[],a=new Map,u=[],c=[];for(let m of n)switch(m.type){case"screencast-frame":{let g=typeof m.file=="string"?m.file:typeof m.sha1=="string"?`resources/${m.sha1}`:"";g&&typeof m.timestamp=="number"&&o.push({entry:g,timestamp:m.timestamp,width:m.width,height:m.height});break}case"before":typeof m.callId=="string"&&!a.has(m.callId)&&(a.set(m.callId,{before:m}),u.push(m.callId));break;case"after":{let g=a.get(m.callId);g&&(g.after=m);break}case"console":m.messageType==="error"&&c.push({kind:"console",text:String(m.text??"")});break;case"event":if(m.method==="pageError"){let g=m.params?.error?.error??m.params?.error??{};c.push({kind:"pageError",text:[g.name,g.message].filter(Boolean).join(": ")||"uncaught error"})}break;default:break}o.sort((m,g)=>m.timestamp-g.timestamp);let l=u.map((m,g)=>{let{before:y,after:w}=a.get(m),_=y.params&&typeof y.params=="object"?y.params:{},S=`${y.class??""}.${y.method??""}`,O=u[g+1]?a.get(u[g+1]).before.startTime:1/0,D=typeof y.startTime=="number"?y.startTime:NaN,T=typeof w?.endTime=="number"?w.endTime:NaN,x=w?.error?.message??w?.error?.error?.message;return{callId:m,api:S,title:SOt[S]??String(y.method??S),selector:typeof _.selector=="string"?_.selector:"",detail:EOt(_),durationMs:Number.isFinite(D)&&Number.isFinite(T)?Math.max(0,T-D):null,error:typeof x=="string"?x:w?"":"the action never finished (no after event)",before:Number.isFinite(D)?bPe(o,D):null,after:bPe(o,typeof O=="number"?O:1/0)}}),d=[],f=[];for(let m of s){let g=m.type==="resource-snapshot"?m.snapshot:null;if(!g)continue;let y=typeof g.response?.status=="number"?g.response.status:-1,w=g.response?._failureText??g._failureText,_={url:String(g.request?.url??""),method:String(g.request?.method??""),status:y,reason:""};w||y<0?d.push({..._,reason:String(w??"no response")}):y>=400&&f.push({..._,reason:String(g.response?.statusText??"")})}let h=new Map,p=new Map;for(let m of l)for(let g of[m.before,m.after]){if(!g||h.has(g.entry))continue;let y=e.file(g.entry);if(!y)continue;let w=await y.async("nodebuffer");h.set(g.entry,w);let _=lH(w);p.set(g.entry,_?{width:_.width,height:_.height}:{width:g.width,height:g.height})}for(let m of l)m.before&&!h.has(m.before.entry)&&(m.before=null),m.after&&!h.has(m.after.entry)&&(m.after=null);return{actions:l,frameCount:o.length,consoleErrors:c,failedRequests:d,httpErrors:f,frameBytes:h,frameSizes:p}}var vPe,_Pe,SOt,SPe=Y(()=>{"use strict";vPe=ke(require("fs")),_Pe=ke(j5());fH();SOt={"Frame.goto":"Navigate","Frame.click":"Click","Frame.dblclick":"Double click","Frame.fill":"Fill","Frame.type":"Type","Frame.press":"Press","Page.keyboardPress":"Press","Frame.selectOption":"Select option","Frame.waitForSelector":"Wait for selector","Frame.waitForTimeout":"Wait for timeout","Frame.check":"Check","Frame.uncheck":"Uncheck","Frame.hover":"Hover"}});function Ha(t){return typeof t=="string"?t:""}function xPe(t,e){return t.localeCompare(e,"en",{numeric:!0,sensitivity:"variant"})||(t<e?-1:t>e?1:0)}function CPe(t,e,r){let n=`${t}-${e.replace(/[^A-Za-z0-9_-]+/g,"-").replace(/^-+|-+$/g,"")||"x"}`,i=n;for(let s=2;r.has(i);s++)i=`${n}-${s}`;return r.add(i),i}function pH(t){return t.split("/").map(encodeURIComponent).join("/")}function xOt(t){return/^[A-Za-z0-9_./:@%+=,-]+$/.test(t)?t:`'${t.replace(/'/g,"'\\''")}'`}function COt(t){let e;try{e=FE.readFileSync(t,"utf8")}catch{return{sidecar:null,problem:`no probe sidecar ${ti.basename(t)} beside the image`}}let r;try{r=JSON.parse(e)}catch(i){return{sidecar:null,problem:`the probe sidecar is not valid JSON: ${i.message}`}}let n=NM.safeParse(r);if(!n.success){let i=n.error.issues[0];return{sidecar:null,problem:`the probe sidecar does not read as one (${i?.path.join(".")||"sidecar"}: ${i?.message??"invalid"})`}}return{sidecar:r,problem:""}}function OOt(t,e,r){let n=[],i=s=>({left:s.x*r/e.width*100,top:s.y*r/e.height*100,width:s.width*r/e.width*100,height:s.height*r/e.height*100});return t.renderTokens.findings.forEach((s,o)=>{let a={rule:s.rule,finding:o,value:s.value};if(s.rule==="concentric-radius"){let u=s.inner??s.samples[0],c=s.outer??s.samples[1];c&&n.push({...a,part:"outer",selector:c.selector,box:c.box,pct:i(c.box)}),u&&n.push({...a,part:"inner",selector:u.selector,box:u.box,pct:i(u.box)});return}for(let u of s.samples)n.push({...a,part:"sample",selector:u.selector,box:u.box,pct:i(u.box)})}),n}function TOt(t,e,r){let n=y_(ti.basename(t.abs)),{sidecar:i,problem:s}=COt(ti.join(ti.dirname(t.abs),n)),o=r?.viewport?.devicePixelRatio,a=i?.page?.devicePixelRatio??(typeof o=="number"&&o>0?o:void 0)??(i?.page?.documentSize.width?e.width/i.page.documentSize.width:1),u="",c=i?.page;return c&&Math.abs(c.documentSize.width*a-e.width)>Math.max(2,a+1)&&(u=`the image is ${e.width} px wide, the page ${c.documentSize.width} CSS px × devicePixelRatio ${a} = ${Math.round(c.documentSize.width*a)} px: boxes are placed at devicePixelRatio ${a} and may be off`),{src:pH(`files/${t.rel}`),image:e,sidecarLeaf:n,sidecar:i,sidecarProblem:s,scale:a,boxes:i?OOt(i,e,a):[],geometryNote:u}}function kOt(t){let e;try{e=JSON.parse(FE.readFileSync(t.abs,"utf8"))}catch(o){return{problem:`not a readable aria snapshot envelope: ${o.message}`}}let r=BM(e);if(r===null)return{problem:`not an aria snapshot envelope ({"format": "${b_}", "tree": "..."})`};let n=mPe(r),i=0,s=o=>o.forEach(a=>(i++,s(a.children)));return s(n),{view:{tree:n,nodeCount:i,text:r},problem:""}}function DOt(t){if(POt.includes(ti.extname(t.rel).toLowerCase()))try{let e=FE.readFileSync(t.abs);return{text:e.subarray(0,EPe).toString("utf8"),truncated:e.length>EPe}}catch{return}}function IOt(t,e){let r=nC(t);if(r)return r.reportView;let n=e.rel.toLowerCase();if(hH.includes(ti.extname(n)))return"image";if(n.endsWith(".zip"))return"trace";if(n.endsWith(".json"))try{if(JSON.parse(FE.readFileSync(e.abs,"utf8"))?.format===b_)return"a11y"}catch{}return"file"}async function OPe(t){let e=new mH,r=new Map(t.files.map(g=>[g.rel,g])),n=t.manifest.entries,i=new Map;for(let g of n){let y=JSON.stringify([g.criterion,g.artifact]),w=i.get(y)??[];w.push(g),i.set(y,w)}let s=new Set,o=new Map,a=[],u=new Set,c=[...i.values()].sort((g,y)=>xPe(g[0].criterion,y[0].criterion)||xPe(g[0].artifact,y[0].artifact));for(let g of c){let y=uH(g,g[0].criterion,g[0].artifact),w=g.filter(D=>D!==y).map(D=>D.line),_=r.get(y.artifact)??null;_&&u.add(_.rel);let S=o.get(y.criterion);S||(S={id:y.criterion,anchor:CPe("criterion",y.criterion,s),items:[]},o.set(y.criterion,S));let O=await e.item(y,w,_,CPe("artifact",`${y.criterion}-${y.artifact}`,s));S.items.push(O),a.push(O),O.screenshot&&u.add(ti.posix.join(ti.posix.dirname(_.rel),O.screenshot.sidecarLeaf).replace(/^\.\//,""))}let l=new Map,d=new Map;for(let g of t.manifest.facts){let y=l.get(g.line);if(!y){let w=la(g.line>0?t.manifestLines[g.line-1]??"":"");y={line:g.line,text:w.slice(0,PPe),truncated:w.length>PPe,facts:[]},l.set(g.line,y);try{let _=JSON.parse(w)?.artifact;typeof _=="string"&&d.set(_,[...d.get(_)??[],g.line])}catch{}}y.facts.push({code:g.code,field:Ha(g.field),detail:g.detail})}let f=new Map,h=new Map;for(let g of t.files){if(!hH.includes(ti.extname(g.rel).toLowerCase()))continue;let y=y_(ti.posix.basename(g.rel)),w=ti.posix.dirname(g.rel),_=w==="."?y:`${w}/${y}`;f.set(_,g.rel),h.set(g.rel,_)}let p=[];for(let g of t.files){if(u.has(g.rel))continue;let y=f.get(g.rel);if(y&&r.has(y))continue;let _=g.kind==="file"&&hH.includes(ti.extname(g.rel).toLowerCase())?dH(g.abs):null,S=h.get(g.rel)??"";p.push({file:g,src:_?e.copyImage(g):"",image:_,sidecar:S&&r.has(S)?S:"",namedByFlaggedLines:d.get(g.rel)??[]})}let m=[...o.values()];return{runRoot:t.runRoot,evidenceDir:t.evidenceDir,manifestPath:t.manifestPath,manifestPresent:t.manifestPresent,criteria:m,items:a,missing:a.filter(g=>g.missing),unbound:p,flagged:[...l.values()].sort((g,y)=>g.line-y.line),copies:[...e.copies.entries()].map(([g,y])=>({from:y,to:g})),blobs:[...e.blobs.entries()].map(([g,y])=>({to:g,bytes:y}))}}var FE,ti,hH,POt,EPe,PPe,mH,TPe=Y(()=>{"use strict";FE=ke(require("fs")),ti=ke(require("path"));fR();fa();ml();rC();gPe();fH();SPe();hH=[".png",".jpg",".jpeg"],POt=[".txt",".md",".json",".jsonl",".html",".csv",".log",".yaml",".yml"],EPe=2e4,PPe=2e3;mH=class{copies=new Map;blobs=new Map;copyImage(e){let r=`files/${e.rel}`;return this.copies.set(r,e.abs),pH(r)}async item(e,r,n,i){let s=e.capture&&typeof e.capture=="object"?e.capture:{},o=e.request??null,a=Ha(s.type),u=Ha(s.state),c=Ha(e.observed_state),l=Ha(e.result),d={id:i,criterion:e.criterion,artifact:e.artifact,line:e.line,ts:e.ts,superseded:r,type:a,kind:"none",provider:Ha(s.provider),url:la(Ha(s.url)),expected:u,observed:c,result:l,error:la(Ha(e.raw?.error)||Ha(s.error)),request:o,requestSource:Ha(e.requestSource),actions:Array.isArray(s.actions)?s.actions:s.actions!==void 0?[s.actions]:[],note:la(Ha(s.note)),file:n,missing:!1,problem:"",findingCount:0,differs:u!==""&&c!==u};if(!n)return d.missing=l!=="failed",d;if(n.kind!=="file")return d.kind="file",d.problem=n.kind==="link"?"the artifact is a symbolic link; the report does not follow it":"the artifact is not a regular file",d;if(d.kind=IOt(a,n),d.kind==="image"){let f=dH(n.abs);f?(d.screenshot=TOt(n,f,o),this.copyImage(n),d.findingCount=d.screenshot.sidecar?.renderTokens.findings.length??0):(d.kind="file",d.problem="the artifact is not a PNG or JPEG image")}else if(d.kind==="a11y"){let{view:f,problem:h}=kOt(n);f?d.a11y=f:(d.kind="file",d.problem=h)}else if(d.kind==="trace")try{let f=await wPe(n.abs),h={};for(let[g,y]of f.frameBytes){let w=`frames/${ti.posix.basename(g)}`;this.blobs.set(w,y),h[g]=pH(w)}let{frameBytes:p,...m}=f;d.trace={zipPath:n.abs,command:`npx playwright show-trace ${xOt(n.abs)}`,summary:m,frameSrc:h}}catch(f){d.kind="file",d.problem=`the trace ZIP could not be read: ${f.message}`}return d.kind==="file"&&(d.text=DOt(n)),d}}});function jOt(t){return String(t??"").replace(/[&<>"']/g,e=>$Ot[e])}function kPe(t){return t==null||t===!1?"":Array.isArray(t)?t.map(kPe).join(""):t instanceof LE?t.text:jOt(t)}function le(t,...e){let r=t[0];for(let n=0;n<e.length;n++)r+=kPe(e[n])+t[n+1];return new LE(r)}function pR(t){return new LE(t)}function ri(t){return Number.isInteger(t)?String(t):String(Math.round(t*100)/100)}function qE(t){return t<1024?`${t} B`:t<1024*1024?`${ri(t/1024)} KiB`:`${ri(t/1024/1024)} MiB`}function ll(t,e,r=`${e}s`){return`${t} ${t===1?e:r}`}var $Ot,LE,gH=Y(()=>{"use strict";$Ot={"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"};LE=class{constructor(e){this.text=e}text;toString(){return this.text}}});function AOt(t){return t.replace(/[A-Z]/g,e=>"-"+e.toLowerCase())}function DPe(t){return Object.entries(t).map(([e,r])=>`--c-${AOt(e)}:${r};`).join("")}function $Pe(){let t=Object.entries(mR).map(([n,i])=>`--fs-${n}:${i}px;`).join(""),e=Object.entries(IPe).map(([n,i])=>`--r-${n}:${i}px;`).join(""),r=Object.entries(gR).map(([n,i])=>`--rule-${n}:${i};`).join("");return`:root{color-scheme:light dark;${t}${e}${r}${DPe(BE)}}@media (prefers-color-scheme: dark){:root{${DPe(UE)}}}`}function yH(t){return[...new Set(t)]}var mR,IPe,gR,BE,UE,ROt,yR=Y(()=>{"use strict";mR={small:12,body:14,h3:16,h2:20,h1:24},IPe={control:4,card:8},gR={"font-size-off-scale":"#d6336c","color-off-palette":"#d9480f","radius-off-scale":"#1c7ed6","concentric-radius":"#308f45"},BE={canvas:"#f4f5f7",surface:"#ffffff",sunken:"#eceef2",text:"#1b1e24",muted:"#4a505c",line:"#8a909c",accent:"#0b5cad",onAccent:"#ffffff",ok:"#1b6b37",bad:"#b02a20",mark:"#ffe27a",onMark:"#1b1e24"},UE={canvas:"#111317",surface:"#1b1e24",sunken:"#252932",text:"#e9ebef",muted:"#b3b9c4",line:"#6b7280",accent:"#8cc2ff",onAccent:"#111317",ok:"#7ad79a",bad:"#ff9b8f",mark:"#ffe27a",onMark:"#1b1e24"};ROt={fontSizes:yH(Object.values(mR)).sort((t,e)=>t-e),colors:yH([...Object.values(BE),...Object.values(UE),...Object.values(gR)]),radii:yH(Object.values(IPe)).sort((t,e)=>t-e)}});function APe(t){return JSON.stringify(typeof t=="string"?t:t??null)}function NOt(t){return t.length?le`<table class="grid">
-<caption class="sr-only">Undecidable comparisons</caption>
-<thead><tr><th scope="col">Axis</th><th scope="col">Kind</th><th scope="col">Literal or value</th><th scope="col">Why</th></tr></thead>
-<tbody>${t.map(e=>le`<tr><td>${e.axis}</td><td><code>${e.kind}</code></td><td>${e.kind==="literal"?le`<code>${APe(e.literal)}</code>${e.index!==void 0?` (index ${e.index})`:""}`:e.value!==void 0?le`<code>${e.value}</code>${e.count!==void 0?` on ${ll(e.count,"element")}`:""}`:"—"}</td><td>${e.reason}</td></tr>`)}</tbody></table>`:le`<p class="quiet">Nothing undecidable.</p>`}function FOt(t){return(t.corners??[]).map(e=>`${e.corner}: outer ${ri(e.outer.x)} px, inset ${ri(e.inset.x)} px → expected ${ri(e.expected.x)} px, actual ${ri(e.actual.x)} px`).join("; ")}function LOt(t,e){let r=t.sidecar.renderTokens.findings;return r.length?le`<table class="grid findings">
-<caption class="sr-only">Findings</caption>
-<thead><tr><th scope="col">Rule</th><th scope="col">Value</th><th scope="col">Elements</th><th scope="col">Samples (select one to show its box)</th></tr></thead>
-<tbody>${r.map((n,i)=>{let s=t.boxes.map((o,a)=>({b:o,at:a})).filter(({b:o})=>o.finding===i);return le`<tr data-rule="${n.rule}"><td><span class="swatch" data-rule="${n.rule}"></span>${n.rule}</td><td><code>${n.value}</code>${n.properties?.length?le`<br><span class="quiet">${n.properties.join(", ")}</span>`:""}${n.corners?.length?le`<br><span class="quiet">${FOt(n)}</span>`:""}</td><td>${n.count}</td><td><ul class="plain">${s.map(({b:o,at:a})=>le`<li><button type="button" class="sample" data-box="${e}-box-${a}" aria-describedby="${e}-tip-${a}">${o.part==="sample"?"":`${o.part}: `}<code>${o.selector}</code></button> <span class="quiet">${ri(o.box.width)} × ${ri(o.box.height)} at ${ri(o.box.x)}, ${ri(o.box.y)}</span></li>`)}</ul></td></tr>`})}</tbody></table>`:le`<p class="quiet">No findings listed. Read with the status and the undecidable list above: an empty list alone is not conformance.</p>`}function qOt(t,e){let r=t.slice(0,24),n=12,i=0,s=r.map(l=>{let d=i,f=Math.max(l*1.3,34);return i+=f+n,{size:l,at:d,width:f}}),o=Math.max(...r,12)+22,a=mR.small,u=`<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(i,1)}" height="${o}" viewBox="0 0 ${Math.max(i,1)} ${o}"><style>text{font-family:system-ui,sans-serif;fill:${BE.text}}.l{fill:${BE.muted}}.o{fill:${gR["font-size-off-scale"]}}@media (prefers-color-scheme:dark){text{fill:${UE.text}}.l{fill:${UE.muted}}}</style>`+s.map(l=>`<text x="${l.at}" y="${o-18}" font-size="${l.size}"${e.has(l.size)?' class="o"':""}>Ag</text><text class="l" x="${l.at}" y="${o-2}" font-size="${a}">${ri(l.size)}</text>`).join("")+"</svg>",c=`Rendered text sizes: ${t.map(l=>`${ri(l)} px`).join(", ")}${e.size?`; off the declared scale: ${[...e].map(l=>`${ri(l)} px`).join(", ")}`:""}`;return le`<img class="type-scale" src="${"data:image/svg+xml;charset=utf-8,"+encodeURIComponent(u)}" width="${Math.max(i,1)}" height="${o}" alt="${c}">`}function BOt(t){return t?le`<dl class="pairs">${Object.entries(t).map(([e,r])=>le`<dt>${e}</dt><dd>${Array.isArray(r)?r.map((n,i)=>le`${i?" ":""}<code>${APe(n)}</code>`):le`<code>${JSON.stringify(r)}</code>`}</dd>`)}</dl>`:le`<p class="quiet">Unbound: no design declaration, so every declared comparison is named undecidable.</p>`}function RPe(t,e){let r=e.sidecar,n=r?.renderTokens,i=r?.page,s=[...new Set(e.boxes.map(u=>u.rule))],o=new Set((n?.findings??[]).filter(u=>u.rule==="font-size-off-scale").map(u=>parseFloat(u.value)).filter(u=>Number.isFinite(u))),a=t.observed?`, observed state ${t.observed}`:"";return le`<section class="view" aria-labelledby="${t.id}-shot">
-<h4 id="${t.id}-shot">Screenshot</h4>
-<p class="quiet">${e.image.width} × ${e.image.height} px ${e.image.format.toUpperCase()}${i?` · page ${i.documentSize.width} × ${i.documentSize.height} CSS px, viewport ${i.viewport.width} × ${i.viewport.height}`:""} · devicePixelRatio ${ri(e.scale)}${i?.finalUrl?le` · <span class="url">${i.finalUrl}</span>`:""}</p>
-${e.geometryNote?le`<p class="note">${e.geometryNote}</p>`:""}
-<h4 id="${t.id}-probe">Probe sidecar <span class="quiet">${e.sidecarLeaf}</span></h4>
-${r?le`<dl class="pairs probe-order">
-<dt>1. measurement_status</dt><dd><span class="status status-${n.measurement_status}">${n.measurement_status}</span>${n.measurement_error?le` — ${n.measurement_error}`:""}</dd>
-<dt>2. undecidable</dt><dd>${n.undecidable.length}</dd>
-<dt>3. findings</dt><dd>${n.findings.length}</dd>
-</dl>
-<h5>Undecidable</h5>
-${NOt(n.undecidable)}
-<h5>Findings</h5>
-${LOt(e,t.id)}
-<h5>Declared design</h5>
-${BOt(r.design)}
-<h5>Rendered text sizes</h5>
-${n.distinctFontSizes.length?qOt(n.distinctFontSizes,o):le`<p class="quiet">None recorded.</p>`}`:le`<p class="note">${e.sidecarProblem}</p>`}
-<div class="shot-tools">
-<div class="zoom" role="group" aria-label="Zoom ${t.artifact}">
-<button type="button" data-zoom="fit" aria-pressed="true">Fit</button><button type="button" data-zoom="0.5" aria-pressed="false">50%</button><button type="button" data-zoom="1" aria-pressed="false">100%</button><button type="button" data-zoom="2" aria-pressed="false">200%</button>
-</div>
-${s.length?le`<fieldset class="legend"><legend>Finding boxes</legend>${s.map(u=>le`<label><input type="checkbox" checked data-rule-toggle="${u}"><span class="swatch" data-rule="${u}"></span>${MOt[u]??u} (${e.boxes.filter(c=>c.rule===u).length})</label>`)}</fieldset>`:""}
-</div>
-<div class="shot-frame" data-zoom="fit" tabindex="0" role="region" aria-label="Screenshot ${t.artifact}, scrollable">
-<div class="shot" data-natural-width="${e.image.width}" style="width:${e.image.width}px">
-<img src="${e.src}" width="${e.image.width}" height="${e.image.height}" loading="lazy" decoding="async" alt="Screenshot ${t.artifact}${a}${e.boxes.length?`, with ${ll(e.boxes.length,"finding box","finding boxes")} drawn`:""}">
-${e.boxes.map((u,c)=>le`<div class="box part-${u.part}" id="${t.id}-box-${c}" data-rule="${u.rule}" data-finding="${u.finding}" data-css-box="${[u.box.x,u.box.y,u.box.width,u.box.height].join(",")}" style="left:${u.pct.left.toFixed(4)}%;top:${u.pct.top.toFixed(4)}%;width:${u.pct.width.toFixed(4)}%;height:${u.pct.height.toFixed(4)}%"><span class="tip" role="tooltip" id="${t.id}-tip-${c}">${u.rule}${u.part==="sample"?"":` (${u.part})`}: <code>${u.selector}</code> · <code>${u.value}</code></span></div>`)}
-</div>
-</div>
-</section>`}function MPe(t){let e;return t.kind==="node"?e=le`<span class="role">${t.role}</span>${t.name!==null?le` <span class="name">${JSON.stringify(t.name)}</span>`:""}${t.states.map(r=>le` <span class="state">${r}</span>`)}${t.value!==null?le`<span class="punct">:</span> <span class="text">${t.value}</span>`:""}`:t.kind==="text"?e=le`<span class="role role-text">text</span><span class="punct">:</span> <span class="text">${t.value}</span>`:t.kind==="prop"?e=le`<span class="prop">/${t.role}</span><span class="punct">:</span> <span class="text">${t.value}</span>`:e=le`<span class="text">${t.source.trim()}</span>`,t.children.length?le`<li data-depth="${t.depth}"><details open><summary><span class="node">${e}</span></summary><ul>${t.children.map(MPe)}</ul></details></li>`:le`<li data-depth="${t.depth}"><span class="node">${e}</span></li>`}function NPe(t){let e=0;for(let r of t)e=Math.max(e,r.depth+1,NPe(r.children));return e}function FPe(t,e){let r=NPe(e.tree),n=Array.from({length:Math.min(r,6)},(i,s)=>s+1);return le`<section class="view aria" aria-labelledby="${t.id}-aria">
-<h4 id="${t.id}-aria">Aria snapshot <span class="quiet">${ll(e.nodeCount,"line")}, ${ll(r,"level")}</span></h4>
-<div class="tree-tools">
-<label class="search">Search the tree <input type="search" data-tree-search="${t.id}-tree" placeholder="role, name or text"></label>
-<span class="quiet" role="status" data-tree-count="${t.id}-tree"></span>
-<span role="group" aria-label="Show nesting levels" class="levels">Levels: ${n.map(i=>le`<button type="button" data-tree-level="${i}" data-tree="${t.id}-tree">${i}</button>`)}<button type="button" data-tree-level="all" data-tree="${t.id}-tree">All</button></span>
-</div>
-<ul class="aria-tree" id="${t.id}-tree" aria-label="Aria snapshot of ${t.artifact}">${e.tree.map(MPe)}</ul>
-<details class="raw"><summary>As written</summary><pre>${e.text}</pre></details>
-</section>`}function jPe(t,e,r,n){if(!e)return le`<figure class="frame empty"><div class="noframe">no frame painted yet</div><figcaption>${r}</figcaption></figure>`;let i=t.summary.frameSizes.get(e.entry),s=t.frameSrc[e.entry];return le`<figure class="frame"><a href="${s}"><img src="${s}" loading="lazy" decoding="async" ${i?pR(`width="${i.width}" height="${i.height}"`):""} alt="${r} ${n}"></a><figcaption>${r}</figcaption></figure>`}function LPe(t,e){let r=e.summary;return le`<section class="view trace" aria-labelledby="${t.id}-trace">
-<h4 id="${t.id}-trace">Interaction trace</h4>
-<ul class="counts">
-<li><strong>${r.actions.length}</strong> actions</li>
-<li><strong>${r.frameCount}</strong> screencast frames</li>
-<li class="${r.consoleErrors.length?"has":""}"><strong>${r.consoleErrors.length}</strong> console errors</li>
-<li class="${r.failedRequests.length?"has":""}"><strong>${r.failedRequests.length}</strong> failed requests</li>
-<li class="${r.httpErrors.length?"has":""}"><strong>${r.httpErrors.length}</strong> HTTP error responses</li>
-</ul>
-<p>Open it in Playwright's trace viewer:</p>
-<div class="command"><code id="${t.id}-cmd">${e.command}</code> <button type="button" data-copy="${t.id}-cmd">Copy command</button></div>
-<ol class="actions">${r.actions.map((n,i)=>{let s=`${n.title}${n.selector?` ${n.selector}`:""}`;return le`<li>
-<p class="act"><span class="step">${i+1}</span> <strong>${n.title}</strong>${n.selector?le` <code>${n.selector}</code>`:""}${n.detail?le` <span class="detail">${n.detail}</span>`:""} <span class="quiet">${n.durationMs===null?"duration unknown":`${ri(Math.round(n.durationMs))} ms`}</span></p>
-${n.error?le`<p class="note">error: ${n.error}</p>`:""}
-<div class="frames">${jPe(e,n.before,"Before",s)}${jPe(e,n.after,"After",s)}</div>
-</li>`})}</ol>
-${r.consoleErrors.length?le`<h5>Console errors</h5><ul class="plain problems">${r.consoleErrors.map(n=>le`<li><code>${n.kind==="pageError"?"uncaught":"console.error"}</code> ${n.text}</li>`)}</ul>`:""}
-${r.failedRequests.length?le`<h5>Failed requests</h5><ul class="plain problems">${r.failedRequests.map(n=>le`<li><code>${n.method}</code> <span class="url">${n.url}</span> — ${n.reason}</li>`)}</ul>`:""}
-${r.httpErrors.length?le`<h5>HTTP error responses</h5><ul class="plain problems">${r.httpErrors.map(n=>le`<li><code>${n.status}</code> <code>${n.method}</code> <span class="url">${n.url}</span></li>`)}</ul>`:""}
-</section>`}function qPe(t){let e=t.file;return le`<section class="view" aria-labelledby="${t.id}-file">
-<h4 id="${t.id}-file">File</h4>
-<p>${e.rel} · ${qE(e.size)}</p>
-${t.problem?le`<p class="note">${t.problem}</p>`:""}
-${t.text?le`<pre class="filetext">${t.text.text}</pre>${t.text.truncated?le`<p class="quiet">First ${qE(t.text.text.length)} shown.</p>`:""}`:""}
-</section>`}var MOt,BPe=Y(()=>{"use strict";gH();yR();MOt={"font-size-off-scale":"font size off the scale","color-off-palette":"colour off the palette","radius-off-scale":"radius off the scale","concentric-radius":"corners not concentric"}});var UPe,zPe,ZPe=Y(()=>{"use strict";UPe='"use strict";(()=>{function m(t,e){let n=t.getElementById(e);return n?n.value:""}function f(t,e){let n=t.getElementById(e);return!!n&&n.checked}function u(t){let e=m(t,"filter-type"),n=m(t,"filter-result"),s=f(t,"filter-differs"),o=f(t,"filter-findings"),r=Array.from(t.querySelectorAll("article.item")),l=0;for(let a of r){let c=(!e||a.dataset.type===e)&&(!n||a.dataset.result===n)&&(!s||a.dataset.differs==="true")&&(!o||a.dataset.findings==="true");a.hidden=!c,c&&l++}for(let a of Array.from(t.querySelectorAll("section.criterion"))){let c=a.querySelector("article.item:not([hidden])")!==null;a.hidden=!c;let d=t.querySelector(`nav li[data-criterion="${a.id}"]`);d&&(d.hidden=!c)}let i=t.getElementById("filter-status"),g=!!(e||n||s||o);return i&&(i.textContent=g?`Showing ${l} of ${r.length} artifact${r.length===1?"":"s"}.`:`Showing all ${r.length} artifact${r.length===1?"":"s"}.`),l}function p(t){let e=t.getElementById("filters");e&&(e.addEventListener("submit",n=>n.preventDefault()),e.addEventListener("change",()=>u(t)),e.addEventListener("input",()=>u(t)),e.addEventListener("reset",()=>setTimeout(()=>u(t),0)),u(t))}function h(t,e){let n=t.querySelector(".shot");if(!n)return;let s=Number(n.dataset.naturalWidth);t.dataset.zoom=e,n.style.width=e==="fit"?`${s}px`:`${Math.round(s*Number(e))}px`}function v(t,e){t.classList.toggle("active",e),e&&t.scrollIntoView({block:"nearest",inline:"nearest"})}function E(t){for(let e of Array.from(t.querySelectorAll("section.view"))){let n=e.querySelector(".shot-frame");if(!n)continue;let s=Array.from(e.querySelectorAll("button[data-zoom]"));for(let o of s)o.addEventListener("click",()=>{h(n,o.dataset.zoom||"fit");for(let r of s)r.setAttribute("aria-pressed",String(r===o))});for(let o of Array.from(e.querySelectorAll("input[data-rule-toggle]")))o.addEventListener("change",()=>{for(let r of Array.from(n.querySelectorAll(".box")))r.dataset.rule===o.dataset.ruleToggle&&(r.hidden=!o.checked)});for(let o of Array.from(e.querySelectorAll("button.sample"))){let r=t.getElementById(o.dataset.box||"");r&&(o.setAttribute("aria-pressed","false"),o.addEventListener("click",()=>{let l=!r.classList.contains("active");v(r,l),o.setAttribute("aria-pressed",String(l))}),o.addEventListener("mouseenter",()=>r.classList.add("active")),o.addEventListener("mouseleave",()=>{o.getAttribute("aria-pressed")!=="true"&&r.classList.remove("active")}))}}}function T(t){return Array.from(t.querySelectorAll("details"))}function S(t,e){for(let n of T(t)){let s=Number(n.parentElement.dataset.depth);n.open=e==="all"||s+1<Number(e)}}function b(t,e){let n=e.trim().toLowerCase(),s=0;for(let o of Array.from(t.querySelectorAll("li"))){let r=o.querySelector(":scope > .node, :scope > details > summary > .node"),l=n!==""&&!!r&&(r.textContent||"").toLowerCase().includes(n);if(o.classList.toggle("match",l),!!l){s++;for(let i=o.parentElement;i&&i!==t;i=i.parentElement)i instanceof HTMLDetailsElement&&(i.open=!0)}}return s}function y(t){for(let e of Array.from(t.querySelectorAll("input[data-tree-search]"))){let n=t.getElementById(e.dataset.treeSearch||""),s=t.querySelector(`[data-tree-count="${e.dataset.treeSearch}"]`);n&&e.addEventListener("input",()=>{let o=b(n,e.value);s&&(s.textContent=e.value.trim()?`${o} match${o===1?"":"es"}`:"")})}for(let e of Array.from(t.querySelectorAll("button[data-tree-level]"))){let n=t.getElementById(e.dataset.tree||"");n&&e.addEventListener("click",()=>S(n,e.dataset.treeLevel||"all"))}}function A(t){let e=document.createRange();e.selectNodeContents(t);let n=window.getSelection();n?.removeAllRanges(),n?.addRange(e)}function L(t){for(let e of Array.from(t.querySelectorAll("button[data-copy]"))){let n=t.getElementById(e.dataset.copy||"");if(!n)continue;let s=e.textContent;e.addEventListener("click",()=>{let o=n.textContent||"",r=i=>{e.textContent=i,setTimeout(()=>e.textContent=s,2e3)},l=()=>{A(n),r("Selected: press Ctrl+C")};navigator.clipboard&&window.isSecureContext?navigator.clipboard.writeText(o).then(()=>r("Copied"),l):l()})}}function M(){p(document),E(document),y(document),L(document)}M();})();',zPe='*,*:before,*:after{box-sizing:border-box}html{background:var(--c-canvas);color:var(--c-text)}body{margin:0;font:var(--fs-body)/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Liberation Sans",sans-serif;background:var(--c-canvas);color:var(--c-text)}h1,h2,h3,h4,h5{line-height:1.3;margin:0 0 8px;font-weight:600}h1{font-size:var(--fs-h1)}h2{font-size:var(--fs-h2)}h3{font-size:var(--fs-h3)}h4,h5{font-size:var(--fs-body)}h5{color:var(--c-muted);margin-top:16px}p{margin:0 0 8px}a{color:var(--c-accent)}code,pre,kbd,samp{font-family:ui-monospace,SFMono-Regular,Cascadia Mono,DejaVu Sans Mono,Liberation Mono,monospace;font-size:var(--fs-small)}pre{margin:0 0 8px;padding:8px;background:var(--c-sunken);color:var(--c-text);border-radius:var(--r-control);overflow:auto;max-height:320px;white-space:pre-wrap;word-break:break-word}table{border-collapse:collapse}:focus-visible{outline:2px solid var(--c-accent);outline-offset:2px}.sr-only{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}.skip{position:absolute;left:8px;top:-48px;padding:8px 16px;background:var(--c-accent);color:var(--c-on-accent);border-radius:var(--r-control);z-index:10}.skip:focus{top:8px}.quiet{color:var(--c-muted);font-weight:400}.note{color:var(--c-text);border-left:4px solid var(--c-line);padding-left:8px}.url{word-break:break-all}.top,nav,main,footer{max-width:1280px;margin:0 auto;padding:0 24px}.top{padding-top:24px}.top .run{color:var(--c-muted);font-weight:400}nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:8px;margin:8px 0 16px;padding:0}nav li[hidden]{display:none}nav a{display:inline-block;padding:4px 8px;border:1px solid var(--c-line);border-radius:var(--r-control);background:var(--c-surface);text-decoration:none;color:var(--c-accent)}main:focus{outline:none}main>section{margin:0 0 24px}section[hidden],article[hidden]{display:none}#summary,.criterion>h2,#missing,#unbound,#flagged{scroll-margin-top:16px}#summary,#missing,#unbound,#flagged,.item{background:var(--c-surface);border:1px solid var(--c-line);border-radius:var(--r-card);padding:16px}.criterion>h2{margin:24px 0 8px}.item{margin:0 0 16px;scroll-margin-top:16px}.item.deferred{content-visibility:auto;contain-intrinsic-size:auto 900px}.item>h3{display:flex;flex-wrap:wrap;align-items:baseline;gap:8px}.artifact{word-break:break-all}.chip,.result,.status{display:inline-block;padding:0 8px;font-size:var(--fs-small);font-weight:600;border:1px solid var(--c-line);border-radius:var(--r-control);color:var(--c-muted);background:var(--c-surface)}.result-ok,.status-measured{color:var(--c-ok);border-color:var(--c-ok)}.result-bad,.status-failed{color:var(--c-bad);border-color:var(--c-bad)}.status-unmeasured{color:var(--c-text);border-color:var(--c-text)}.totals{list-style:none;display:flex;flex-wrap:wrap;gap:8px 24px;padding:0;margin:0 0 16px}.totals a{text-decoration:none}.counts-table{margin:0 0 16px}.counts-table caption{text-align:left;font-weight:600;padding:0 0 8px}.grid th,.grid td{text-align:left;vertical-align:top;padding:4px 12px 4px 0;border-bottom:1px solid var(--c-line)}.grid thead th{color:var(--c-muted);font-weight:600}.grid td:first-child,.grid th:first-child{padding-left:0}.counts-table td{text-align:right}.filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:0 0 8px}.filters label{display:inline-flex;align-items:center;gap:8px}select,input[type=search],button{font:inherit;font-size:var(--fs-body);color:var(--c-text);background:var(--c-surface);border:1px solid var(--c-line);border-radius:var(--r-control);padding:4px 8px;margin:0}button{cursor:pointer}button[aria-pressed=true]{background:var(--c-accent);color:var(--c-on-accent);border-color:var(--c-accent)}input[type=checkbox]{accent-color:var(--c-accent);width:16px;height:16px;margin:0}#filter-status{color:var(--c-muted)}.states{display:flex;flex-wrap:wrap;gap:8px 24px;align-items:baseline;margin:0 0 8px}.states .label,.error .label,.small-h{color:var(--c-muted);font-weight:600}.states .value{font-weight:600}.states .differs{flex-basis:100%;margin:0}.error{color:var(--c-text)}.columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:0 24px}.pairs{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:0 0 8px}.pairs dt{color:var(--c-muted)}.pairs dd{margin:0;word-break:break-word}.plain,.plain-ol{margin:0;padding:0}.plain{list-style:none}.plain-ol{padding-left:20px}.view{border-top:1px solid var(--c-line);margin-top:16px;padding-top:16px}.view>h4{margin-top:8px}.shot-tools{display:flex;flex-wrap:wrap;gap:8px 24px;align-items:center;margin:16px 0 8px}.zoom{display:inline-flex;gap:4px}.legend{border:0;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center}.legend legend{float:left;margin-right:8px;color:var(--c-muted);font-weight:600}.legend label{display:inline-flex;align-items:center;gap:8px}.swatch{display:inline-block;width:16px;height:12px;border:2px solid var(--c-line);margin-right:8px;vertical-align:middle}.legend .swatch{margin-right:0}[data-rule=font-size-off-scale].swatch,.box[data-rule=font-size-off-scale]{border-color:var(--rule-font-size-off-scale)}[data-rule=color-off-palette].swatch,.box[data-rule=color-off-palette]{border-color:var(--rule-color-off-palette)}[data-rule=radius-off-scale].swatch,.box[data-rule=radius-off-scale]{border-color:var(--rule-radius-off-scale)}[data-rule=concentric-radius].swatch,.box[data-rule=concentric-radius]{border-color:var(--rule-concentric-radius)}.shot-frame{overflow:auto;max-height:80vh;border:1px solid var(--c-line);background:var(--c-sunken)}.shot{position:relative}.shot-frame[data-zoom=fit] .shot{max-width:100%}.shot img{display:block;width:100%;height:auto}.box{position:absolute;border:2px solid var(--c-line)}.box.part-outer{border-style:dashed}.box[hidden]{display:none}.box.active{outline:2px solid var(--c-text);outline-offset:1px;z-index:2}.tip{display:none;position:absolute;left:0;top:100%;margin-top:4px;z-index:3;min-width:200px;max-width:480px;padding:4px 8px;font-size:var(--fs-small);color:var(--c-text);background:var(--c-surface);border:1px solid var(--c-line);border-radius:var(--r-control)}.box:hover .tip,.box.active .tip{display:block}.sample{text-align:left;padding:0 8px}.findings td{max-width:480px;word-break:break-word}.type-scale{display:block;max-width:100%;height:auto}.tree-tools{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:0 0 8px}.tree-tools .search{display:inline-flex;align-items:center;gap:8px}.levels{display:inline-flex;gap:4px;align-items:center}.aria-tree,.aria-tree ul{list-style:none;margin:0;padding:0}.aria-tree ul{padding-left:20px;border-left:1px solid var(--c-line);margin-left:4px}.aria-tree{font-family:ui-monospace,SFMono-Regular,Cascadia Mono,DejaVu Sans Mono,Liberation Mono,monospace;font-size:var(--fs-small);background:var(--c-sunken);padding:8px;border-radius:var(--r-control);max-height:640px;overflow:auto}.aria-tree li>.node{padding-left:16px;display:inline-block}.aria-tree summary{cursor:pointer}.aria-tree summary::marker{color:var(--c-muted)}.aria-tree .role{font-weight:700;color:var(--c-text)}.aria-tree .role-text,.aria-tree .prop{font-weight:400;color:var(--c-muted)}.aria-tree .name{color:var(--c-accent)}.aria-tree .state{display:inline-block;padding:0 4px;color:var(--c-ok);border:1px solid var(--c-ok);border-radius:var(--r-control)}.aria-tree .punct{color:var(--c-muted)}.aria-tree .text{color:var(--c-text);word-break:break-word}.aria-tree .match>.node,.aria-tree .match>details>summary>.node{background:var(--c-mark)}.aria-tree .match>.node span,.aria-tree .match>details>summary>.node span{color:var(--c-on-mark);border-color:var(--c-on-mark)}.raw{margin-top:8px}.raw summary{cursor:pointer;color:var(--c-muted)}.counts{list-style:none;display:flex;flex-wrap:wrap;gap:4px 16px;padding:0;margin:0 0 8px}.counts .has strong{color:var(--c-bad)}.command{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 16px}.command code{padding:4px 8px;background:var(--c-sunken);border-radius:var(--r-control);word-break:break-all}.actions{padding-left:0;list-style:none;margin:0}.actions>li{border-top:1px solid var(--c-line);padding:8px 0}.act .step{display:inline-block;min-width:24px;color:var(--c-muted)}.act .detail{word-break:break-all}.frames{display:flex;flex-wrap:wrap;gap:16px}.frame{margin:0;width:320px;max-width:100%}.frame img{display:block;width:100%;height:auto;border:1px solid var(--c-line)}.frame figcaption{color:var(--c-muted);font-size:var(--fs-small)}.noframe{display:flex;align-items:center;justify-content:center;height:120px;border:1px dashed var(--c-line);color:var(--c-muted)}.problems li{padding:4px 0;border-bottom:1px solid var(--c-line);word-break:break-word}.unbound,.flagged{list-style:none;padding:0;margin:0}.unbound li{display:flex;gap:16px;align-items:flex-start;padding:8px 0;border-bottom:1px solid var(--c-line);word-break:break-all}.thumb img{display:block;width:160px;height:auto;border:1px solid var(--c-line)}.flagged li{padding:8px 0;border-bottom:1px solid var(--c-line);scroll-margin-top:16px}.filetext{max-height:240px}footer{padding-bottom:24px}'});function zE(t){return t.type||"(no type)"}function UOt(t){let e=t.request;if(!e)return le`<p class="quiet">No request snapshot on this line.</p>`;let r=e.viewport??{},n=e.freeze??{},i=e.design;return le`<dl class="pairs">
-<dt>viewport</dt><dd>${r.width??"?"} × ${r.height??"?"} @${r.devicePixelRatio??"?"}x, ${r.colorScheme??"?"}</dd>
-<dt>freeze</dt><dd>${Object.entries(n).map(([s,o],a)=>le`${a?", ":""}${s} ${o?"on":"off"}`)}</dd>
-<dt>design</dt><dd>${i?Object.entries(i).map(([s,o],a)=>le`${a?"; ":""}${s} ${Array.isArray(o)?o.map(u=>JSON.stringify(u)).join(" "):JSON.stringify(o)}`):"unbound"}</dd>
-<dt>schemaVersion</dt><dd>${e.schemaVersion??"—"}${t.requestSource==="capture.request"?" (from capture.request)":""}</dd>
-</dl>`}function zOt(t){return typeof t=="string"?t:JSON.stringify(t)}function WOt(t,e){let r=t.result==="captured"?"ok":t.result==="failed"?"bad":"other",n="";return t.screenshot?n=RPe(t,t.screenshot):t.a11y?n=FPe(t,t.a11y):t.trace?n=LPe(t,t.trace):t.file?n=qPe(t):n=le`<p class="note">${t.result==="failed"?"No artifact: the capture failed, and a failed capture leaves no file.":`evidence/${t.artifact} is missing.`}</p>`,le`<article class="item${e>=ZOt?" deferred":""}" id="${t.id}" data-type="${zE(t)}" data-result="${t.result}" data-differs="${String(t.differs)}" data-findings="${String(t.findingCount>0)}" aria-labelledby="${t.id}-h">
-<h3 id="${t.id}-h"><span class="artifact">${t.artifact}</span> <span class="chip">${zE(t)}</span> <span class="result result-${r}">${t.result||"(no result)"}</span>${t.findingCount?le` <span class="chip">${ll(t.findingCount,"finding")}</span>`:""}</h3>
-<div class="states" role="group" aria-label="Expected and observed state">
-<div><span class="label">Expected state</span> <span class="value">${t.expected||"—"}</span></div>
-<div><span class="label">observed_state</span> <span class="value">${t.observed||"—"}</span></div>
-${t.differs?le`<p class="differs">The observed state differs from the expected state.</p>`:""}
-</div>
-${t.error?le`<p class="error"><span class="label">error</span> ${t.error}</p>`:""}
-<div class="columns">
-<div>
-<h4 class="small-h">Capture</h4>
-<dl class="pairs">
-<dt>provider</dt><dd>${t.provider||"—"}</dd>
-<dt>url</dt><dd>${t.url?le`<span class="url">${t.url}</span>`:"—"}</dd>
-<dt>manifest line</dt><dd>${t.line}, ts ${t.ts}${t.superseded.length?le` <span class="quiet">(supersedes line${t.superseded.length>1?"s":""} ${t.superseded.join(", ")})</span>`:""}</dd>
-${t.note?le`<dt>note</dt><dd>${t.note}</dd>`:""}
-<dt>actions</dt><dd>${t.actions.length?le`<ol class="plain-ol">${t.actions.map(i=>le`<li><code>${zOt(i)}</code></li>`)}</ol>`:"none"}</dd>
-</dl>
-</div>
-<div>
-<h4 class="small-h">Request snapshot</h4>
-${UOt(t)}
-</div>
-</div>
-${n}
-</article>`}function VOt(t){let e=[...new Set(t.items.map(zE))].sort((a,u)=>{let c=VPe.indexOf(a),l=VPe.indexOf(u);return(c<0?99:c)-(l<0?99:l)||(a<u?-1:1)}),r=[...new Set(["captured","failed",...t.items.map(a=>a.result)])],n=(a,u)=>t.items.filter(c=>zE(c)===a&&c.result===u).length,i=t.items.reduce((a,u)=>a+u.findingCount,0),s=t.items.filter(a=>a.findingCount>0).length,o=t.items.filter(a=>a.differs).length;return le`<section id="summary" aria-labelledby="summary-h">
-<h2 id="summary-h">Summary</h2>
-<ul class="totals">
-<li><strong>${t.criteria.length}</strong> criteria</li>
-<li><strong>${t.items.length}</strong> bound artifacts</li>
-<li><strong>${i}</strong> findings in ${ll(s,"screenshot")}</li>
-<li><strong>${o}</strong> observed ≠ expected</li>
-<li><a href="#missing"><strong>${t.missing.length}</strong> missing artifacts</a></li>
-<li><a href="#unbound"><strong>${t.unbound.length}</strong> unbound files</a></li>
-<li><a href="#flagged"><strong>${t.flagged.length}</strong> flagged lines</a></li>
-</ul>
-<table class="grid counts-table">
-<caption>Bound artifacts by type and result</caption>
-<thead><tr><th scope="col">Type</th>${r.map(a=>le`<th scope="col">${a}</th>`)}<th scope="col">Total</th></tr></thead>
-<tbody>${e.map(a=>le`<tr><th scope="row">${a}</th>${r.map(u=>le`<td>${n(a,u)}</td>`)}<td>${t.items.filter(u=>zE(u)===a).length}</td></tr>`)}</tbody>
-<tfoot><tr><th scope="row">All</th>${r.map(a=>le`<td>${t.items.filter(u=>u.result===a).length}</td>`)}<td>${t.items.length}</td></tr></tfoot>
-</table>
-<form class="filters" id="filters" aria-label="Filter the artifacts">
-<label>Type <select id="filter-type"><option value="">All types</option>${e.map(a=>le`<option value="${a}">${a}</option>`)}</select></label>
-<label>Result <select id="filter-result"><option value="">All results</option>${r.map(a=>le`<option value="${a}">${a}</option>`)}</select></label>
-<label><input type="checkbox" id="filter-differs"> Observed ≠ expected</label>
-<label><input type="checkbox" id="filter-findings"> Has findings</label>
-<button type="reset" id="filter-reset">Show all</button>
-</form>
-<p id="filter-status" role="status">Showing all ${ll(t.items.length,"artifact")}.</p>
-</section>`}function HOt(t){return le`<section id="missing" aria-labelledby="missing-h">
-<h2 id="missing-h">Missing artifacts <span class="quiet">(${t.missing.length})</span></h2>
-${t.missing.length?le`<table class="grid"><caption class="sr-only">Lines whose artifact is not under evidence/</caption>
-<thead><tr><th scope="col">Criterion</th><th scope="col">Artifact</th><th scope="col">Line</th><th scope="col">Result</th><th scope="col">ts</th></tr></thead>
-<tbody>${t.missing.map(e=>le`<tr><td><a href="#${e.id}">${e.criterion}</a></td><td><code>evidence/${e.artifact}</code></td><td>${e.line}</td><td>${e.result}</td><td>${e.ts}</td></tr>`)}</tbody></table>`:le`<p class="quiet">Every binding line's artifact is under evidence/ (lines of failed captures name no file).</p>`}
-</section>`}function KOt(t){return le`<section id="unbound" aria-labelledby="unbound-h">
-<h2 id="unbound-h">Unbound evidence files <span class="quiet">(${t.unbound.length})</span></h2>
-${t.unbound.length?le`<ul class="unbound">${t.unbound.map(e=>le`<li>
-${e.src&&e.image?le`<a href="${e.src}" class="thumb"><img src="${e.src}" loading="lazy" decoding="async" width="${e.image.width}" height="${e.image.height}" alt="Unbound image ${e.file.rel}"></a>`:""}
-<div><code>evidence/${e.file.rel}</code> · ${qE(e.file.size)}${e.file.kind==="link"?" · symbolic link (not followed)":e.file.kind==="other"?" · not a regular file":""}${e.image?` · ${e.image.width} × ${e.image.height} px`:""}
-${e.sidecar?le`<br><span class="quiet">with its probe sidecar ${e.sidecar}</span>`:""}
-${e.namedByFlaggedLines.length?le`<br><span class="quiet">named by flagged line${e.namedByFlaggedLines.length>1?"s":""} ${e.namedByFlaggedLines.map(r=>le`<a href="#line-${r}">${r}</a>`)} (a flagged line binds nothing)</span>`:""}</div>
-</li>`)}</ul>`:le`<p class="quiet">Every file under evidence/ is bound by a manifest line.</p>`}
-</section>`}function GOt(t){return le`<section id="flagged" aria-labelledby="flagged-h">
-<h2 id="flagged-h">Flagged manifest lines <span class="quiet">(${t.flagged.length})</span></h2>
-${t.manifestPresent?t.flagged.length?le`<ul class="flagged">${t.flagged.map(e=>le`<li id="line-${e.line}">
-<p><strong>${e.line?`line ${e.line}`:"the file"}</strong> ${e.facts.map((r,n)=>le`${n?"; ":""}<code>${r.code}</code>${r.field?le` (<code>${r.field}</code>)`:""}: ${r.detail}`)}</p>
-${e.text?le`<pre>${e.text}${e.truncated?"…":""}</pre>`:""}
-</li>`)}</ul>`:le`<p class="quiet">The reader flags no line.</p>`:le`<p class="note">There is no evidence/manifest.jsonl: no line binds any file.</p>`}
-</section>`}function JOt(t){return HPe.createHash("sha256").update(t,"utf8").digest("base64")}function GPe(t,e){let r=KPe.basename(t.runRoot)||t.runRoot,n=UPe,i=`default-src 'none'; img-src 'self' data: file:; style-src 'unsafe-inline'; script-src 'sha256-${JOt(n)}'; base-uri 'none'; form-action 'none'`,s=le`<a class="skip" href="#main">Skip to the evidence</a>
-<header class="top">
-<h1>Run report <span class="run">${r}</span></h1>
-<p class="quiet">Run root <code>${t.runRoot}</code> · manifest <code>${t.manifestPath}</code>${t.manifestPresent?"":" (absent)"} · generated ${e.toISOString()}</p>
-<p class="quiet">Facts, not verdicts: this report shows what was captured and what the probe measured; it judges nothing.</p>
-</header>
-<nav aria-label="Criteria and sections">
-<h2 class="sr-only">Contents</h2>
-<ul>
-<li><a href="#summary">Summary</a></li>
-${t.criteria.map(o=>le`<li data-criterion="${o.anchor}"><a href="#${o.anchor}">${o.id}</a></li>`)}
-<li><a href="#missing">Missing (${t.missing.length})</a></li>
-<li><a href="#unbound">Unbound (${t.unbound.length})</a></li>
-<li><a href="#flagged">Flagged (${t.flagged.length})</a></li>
-</ul>
-</nav>
-<main id="main" tabindex="-1">
-${VOt(t)}
-${t.criteria.map(o=>le`<section class="criterion" id="${o.anchor}" aria-labelledby="${o.anchor}-h">
-<h2 id="${o.anchor}-h">Criterion ${o.id} <span class="quiet">${ll(o.items.length,"artifact")}</span></h2>
-${o.items.map(a=>WOt(a,t.items.indexOf(a)))}
-</section>`)}
-${t.criteria.length?"":le`<p class="note">No manifest line binds any artifact.</p>`}
-${HOt(t)}
-${KOt(t)}
-${GOt(t)}
-</main>
-<footer><p class="quiet">${WPe} · ${ri(t.items.length+t.unbound.length)} evidence files</p></footer>`;return`<!doctype html>
+    <caption class="sr-only">
+      Undecidable comparisons
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Axis</th>
+        <th scope="col">Kind</th>
+        <th scope="col">Literal or value</th>
+        <th scope="col">Why</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${t.map(e=>le`<tr>
+            <td>${e.axis}</td>
+            <td><code>${e.kind}</code></td>
+            <td>
+              ${e.kind==="literal"?le`<code>${APe(e.literal)}</code>${e.index!==void 0?` (index ${e.index})`:""}`:e.value!==void 0?le`<code>${e.value}</code>${e.count!==void 0?` on ${ll(e.count,"element")}`:""}`:"—"}
+            </td>
+            <td>${e.reason}</td>
+          </tr>`)}
+    </tbody>
+  </table>`:le`<p class="quiet">Nothing undecidable.</p>`}function FOt(t){return(t.corners??[]).map(e=>`${e.corner}: outer ${ri(e.outer.x)} px, inset ${ri(e.inset.x)} px → expected ${ri(e.expected.x)} px, actual ${ri(e.actual.x)} px`).join("; ")}function LOt(t,e){let r=t.sidecar.renderTokens.findings;return r.length?le`<table class="grid findings">
+    <caption class="sr-only">
+      Findings
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Rule</th>
+        <th scope="col">Value</th>
+        <th scope="col">Elements</th>
+        <th scope="col">Samples (select one to show its box)</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${r.map((n,i)=>{let s=t.boxes.map((o,a)=>({b:o,at:a})).filter(({b:o})=>o.finding===i);return le`<tr data-rule="${n.rule}">
+          <td><span class="swatch" data-rule="${n.rule}"></span>${n.rule}</td>
+          <td>
+            <code>${n.value}</code
+            >${n.properties?.length?le`<br /><span class="quiet">${n.properties.join(", ")}</span>`:""}${n.corners?.length?le`<br /><span class="quiet">${FOt(n)}</span>`:""}
+          </td>
+          <td>${n.count}</td>
+          <td>
+            <ul class="plain">
+              ${s.map(({b:o,at:a})=>le`<li>
+                    <button type="button" class="sample" data-box="${e}-box-${a}" aria-describedby="${e}-tip-${a}">
+                      ${o.part==="sample"?"":`${o.part}: `}<code>${o.selector}</code>
+                    </button>
+                    <span class="quiet">${ri(o.box.width)} × ${ri(o.box.height)} at ${ri(o.box.x)}, ${ri(o.box.y)}</span>
+                  </li>`)}
+            </ul>
+          </td>
+        </tr>`})}
+    </tbody>
+  </table>`:le`<p class="quiet">No findings listed. Read with the status and the undecidable list above: an empty list alone is not conformance.</p>`}function qOt(t,e){let r=t.slice(0,24),n=12,i=0,s=r.map(l=>{let d=i,f=Math.max(l*1.3,34);return i+=f+n,{size:l,at:d,width:f}}),o=Math.max(...r,12)+22,a=mR.small,u=`<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(i,1)}" height="${o}" viewBox="0 0 ${Math.max(i,1)} ${o}"><style>text{font-family:system-ui,sans-serif;fill:${BE.text}}.l{fill:${BE.muted}}.o{fill:${gR["font-size-off-scale"]}}@media (prefers-color-scheme:dark){text{fill:${UE.text}}.l{fill:${UE.muted}}}</style>`+s.map(l=>`<text x="${l.at}" y="${o-18}" font-size="${l.size}"${e.has(l.size)?' class="o"':""}>Ag</text><text class="l" x="${l.at}" y="${o-2}" font-size="${a}">${ri(l.size)}</text>`).join("")+"</svg>",c=`Rendered text sizes: ${t.map(l=>`${ri(l)} px`).join(", ")}${e.size?`; off the declared scale: ${[...e].map(l=>`${ri(l)} px`).join(", ")}`:""}`;return le`<img
+    class="type-scale"
+    src="${"data:image/svg+xml;charset=utf-8,"+encodeURIComponent(u)}"
+    width="${Math.max(i,1)}"
+    height="${o}"
+    alt="${c}"
+  />`}function BOt(t){return t?le`<dl class="pairs">
+    ${Object.entries(t).map(([e,r])=>le`<dt>${e}</dt>
+          <dd>
+            ${Array.isArray(r)?r.map((n,i)=>le`${i?" ":""}<code>${APe(n)}</code>`):le`<code>${JSON.stringify(r)}</code>`}
+          </dd>`)}
+  </dl>`:le`<p class="quiet">Unbound: no design declaration, so every declared comparison is named undecidable.</p>`}function RPe(t,e){let r=e.sidecar,n=r?.renderTokens,i=r?.page,s=[...new Set(e.boxes.map(u=>u.rule))],o=new Set((n?.findings??[]).filter(u=>u.rule==="font-size-off-scale").map(u=>parseFloat(u.value)).filter(u=>Number.isFinite(u))),a=t.observed?`, observed state ${t.observed}`:"";return le`<section class="view" aria-labelledby="${t.id}-shot">
+    <h4 id="${t.id}-shot">Screenshot</h4>
+    <p class="quiet">
+      ${e.image.width} × ${e.image.height} px
+      ${e.image.format.toUpperCase()}${i?` · page ${i.documentSize.width} × ${i.documentSize.height} CSS px, viewport ${i.viewport.width} × ${i.viewport.height}`:""}
+      · devicePixelRatio ${ri(e.scale)}${i?.finalUrl?le` · <span class="url">${i.finalUrl}</span>`:""}
+    </p>
+    ${e.geometryNote?le`<p class="note">${e.geometryNote}</p>`:""}
+    <h4 id="${t.id}-probe">Probe sidecar <span class="quiet">${e.sidecarLeaf}</span></h4>
+    ${r?le`<dl class="pairs probe-order">
+              <dt>1. measurement_status</dt>
+              <dd>
+                <span class="status status-${n.measurement_status}">${n.measurement_status}</span
+                >${n.measurement_error?le` — ${n.measurement_error}`:""}
+              </dd>
+              <dt>2. undecidable</dt>
+              <dd>${n.undecidable.length}</dd>
+              <dt>3. findings</dt>
+              <dd>${n.findings.length}</dd>
+            </dl>
+            <h5>Undecidable</h5>
+            ${NOt(n.undecidable)}
+            <h5>Findings</h5>
+            ${LOt(e,t.id)}
+            <h5>Declared design</h5>
+            ${BOt(r.design)}
+            <h5>Rendered text sizes</h5>
+            ${n.distinctFontSizes.length?qOt(n.distinctFontSizes,o):le`<p class="quiet">None recorded.</p>`}`:le`<p class="note">${e.sidecarProblem}</p>`}
+    <div class="shot-tools">
+      <div class="zoom" role="group" aria-label="Zoom ${t.artifact}">
+        <button type="button" data-zoom="fit" aria-pressed="true">Fit</button><button type="button" data-zoom="0.5" aria-pressed="false">50%</button
+        ><button type="button" data-zoom="1" aria-pressed="false">100%</button><button type="button" data-zoom="2" aria-pressed="false">200%</button>
+      </div>
+      ${s.length?le`<fieldset class="legend">
+              <legend>Finding boxes</legend>
+              ${s.map(u=>le`<label
+                    ><input type="checkbox" checked data-rule-toggle="${u}" /><span class="swatch" data-rule="${u}"></span>${MOt[u]??u}
+                    (${e.boxes.filter(c=>c.rule===u).length})</label
+                  >`)}
+            </fieldset>`:""}
+    </div>
+    <div class="shot-frame" data-zoom="fit" tabindex="0" role="region" aria-label="Screenshot ${t.artifact}, scrollable">
+      <div class="shot" data-natural-width="${e.image.width}" style="width:${e.image.width}px">
+        <img
+          src="${e.src}"
+          width="${e.image.width}"
+          height="${e.image.height}"
+          loading="lazy"
+          decoding="async"
+          alt="Screenshot ${t.artifact}${a}${e.boxes.length?`, with ${ll(e.boxes.length,"finding box","finding boxes")} drawn`:""}"
+        />
+        ${e.boxes.map((u,c)=>le`<div
+              class="box part-${u.part}"
+              id="${t.id}-box-${c}"
+              data-rule="${u.rule}"
+              data-finding="${u.finding}"
+              data-css-box="${[u.box.x,u.box.y,u.box.width,u.box.height].join(",")}"
+              style="left:${u.pct.left.toFixed(4)}%;top:${u.pct.top.toFixed(4)}%;width:${u.pct.width.toFixed(4)}%;height:${u.pct.height.toFixed(4)}%"
+            >
+              <span class="tip" role="tooltip" id="${t.id}-tip-${c}"
+                >${u.rule}${u.part==="sample"?"":` (${u.part})`}: <code>${u.selector}</code> · <code>${u.value}</code></span
+              >
+            </div>`)}
+      </div>
+    </div>
+  </section>`}function MPe(t){let e;return t.kind==="node"?e=le`<span class="role">${t.role}</span
+      >${t.name!==null?le` <span class="name">${JSON.stringify(t.name)}</span>`:""}${t.states.map(r=>le` <span class="state">${r}</span>`)}${t.value!==null?le`<span class="punct">:</span> <span class="text">${t.value}</span>`:""}`:t.kind==="text"?e=le`<span class="role role-text">text</span><span class="punct">:</span> <span class="text">${t.value}</span>`:t.kind==="prop"?e=le`<span class="prop">/${t.role}</span><span class="punct">:</span> <span class="text">${t.value}</span>`:e=le`<span class="text">${t.source.trim()}</span>`,t.children.length?le`<li data-depth="${t.depth}">
+    <details open>
+      <summary><span class="node">${e}</span></summary>
+      <ul>
+        ${t.children.map(MPe)}
+      </ul>
+    </details>
+  </li>`:le`<li data-depth="${t.depth}"><span class="node">${e}</span></li>`}function NPe(t){let e=0;for(let r of t)e=Math.max(e,r.depth+1,NPe(r.children));return e}function FPe(t,e){let r=NPe(e.tree),n=Array.from({length:Math.min(r,6)},(i,s)=>s+1);return le`<section class="view aria" aria-labelledby="${t.id}-aria">
+    <h4 id="${t.id}-aria">Aria snapshot <span class="quiet">${ll(e.nodeCount,"line")}, ${ll(r,"level")}</span></h4>
+    <div class="tree-tools">
+      <label class="search">Search the tree <input type="search" data-tree-search="${t.id}-tree" placeholder="role, name or text" /></label>
+      <span class="quiet" role="status" data-tree-count="${t.id}-tree"></span>
+      <span role="group" aria-label="Show nesting levels" class="levels"
+        >Levels: ${n.map(i=>le`<button type="button" data-tree-level="${i}" data-tree="${t.id}-tree">${i}</button>`)}<button
+          type="button"
+          data-tree-level="all"
+          data-tree="${t.id}-tree"
+        >
+          All
+        </button></span
+      >
+    </div>
+    <ul class="aria-tree" id="${t.id}-tree" aria-label="Aria snapshot of ${t.artifact}">
+      ${e.tree.map(MPe)}
+    </ul>
+    <details class="raw">
+      <summary>As written</summary>
+      <pre>${e.text}</pre>
+    </details>
+  </section>`}function jPe(t,e,r,n){if(!e)return le`<figure class="frame empty">
+      <div class="noframe">no frame painted yet</div>
+      <figcaption>${r}</figcaption>
+    </figure>`;let i=t.summary.frameSizes.get(e.entry),s=t.frameSrc[e.entry];return le`<figure class="frame">
+    <a href="${s}"
+      ><img src="${s}" loading="lazy" decoding="async" ${i?pR(`width="${i.width}" height="${i.height}"`):""} alt="${r} ${n}"
+    /></a>
+    <figcaption>${r}</figcaption>
+  </figure>`}function LPe(t,e){let r=e.summary;return le`<section class="view trace" aria-labelledby="${t.id}-trace">
+    <h4 id="${t.id}-trace">Interaction trace</h4>
+    <ul class="counts">
+      <li><strong>${r.actions.length}</strong> actions</li>
+      <li><strong>${r.frameCount}</strong> screencast frames</li>
+      <li class="${r.consoleErrors.length?"has":""}"><strong>${r.consoleErrors.length}</strong> console errors</li>
+      <li class="${r.failedRequests.length?"has":""}"><strong>${r.failedRequests.length}</strong> failed requests</li>
+      <li class="${r.httpErrors.length?"has":""}"><strong>${r.httpErrors.length}</strong> HTTP error responses</li>
+    </ul>
+    <p>Open it in Playwright's trace viewer:</p>
+    <div class="command"><code id="${t.id}-cmd">${e.command}</code> <button type="button" data-copy="${t.id}-cmd">Copy command</button></div>
+    <ol class="actions">
+      ${r.actions.map((n,i)=>{let s=`${n.title}${n.selector?` ${n.selector}`:""}`;return le`<li>
+          <p class="act">
+            <span class="step">${i+1}</span>
+            <strong>${n.title}</strong>${n.selector?le` <code>${n.selector}</code>`:""}${n.detail?le` <span class="detail">${n.detail}</span>`:""}
+            <span class="quiet">${n.durationMs===null?"duration unknown":`${ri(Math.round(n.durationMs))} ms`}</span>
+          </p>
+          ${n.error?le`<p class="note">error: ${n.error}</p>`:""}
+          <div class="frames">${jPe(e,n.before,"Before",s)}${jPe(e,n.after,"After",s)}</div>
+        </li>`})}
+    </ol>
+    ${r.consoleErrors.length?le`<h5>Console errors</h5>
+            <ul class="plain problems">
+              ${r.consoleErrors.map(n=>le`<li><code>${n.kind==="pageError"?"uncaught":"console.error"}</code> ${n.text}</li>`)}
+            </ul>`:""}
+    ${r.failedRequests.length?le`<h5>Failed requests</h5>
+            <ul class="plain problems">
+              ${r.failedRequests.map(n=>le`<li><code>${n.method}</code> <span class="url">${n.url}</span> — ${n.reason}</li>`)}
+            </ul>`:""}
+    ${r.httpErrors.length?le`<h5>HTTP error responses</h5>
+            <ul class="plain problems">
+              ${r.httpErrors.map(n=>le`<li><code>${n.status}</code> <code>${n.method}</code> <span class="url">${n.url}</span></li>`)}
+            </ul>`:""}
+  </section>`}function qPe(t){let e=t.file;return le`<section class="view" aria-labelledby="${t.id}-file">
+    <h4 id="${t.id}-file">File</h4>
+    <p>${e.rel} · ${qE(e.size)}</p>
+    ${t.problem?le`<p class="note">${t.problem}</p>`:""}
+    ${t.text?le`<pre class="filetext">${t.text.text}</pre>
+            ${t.text.truncated?le`<p class="quiet">First ${qE(t.text.text.length)} shown.</p>`:""}`:""}
+  </section>`}var MOt,BPe=Y(()=>{"use strict";gH();yR();MOt={"font-size-off-scale":"font size off the scale","color-off-palette":"colour off the palette","radius-off-scale":"radius off the scale","concentric-radius":"corners not concentric"}});var UPe,zPe,ZPe=Y(()=>{"use strict";UPe='"use strict";(()=>{function m(t,e){let n=t.getElementById(e);return n?n.value:""}function f(t,e){let n=t.getElementById(e);return!!n&&n.checked}function u(t){let e=m(t,"filter-type"),n=m(t,"filter-result"),s=f(t,"filter-differs"),o=f(t,"filter-findings"),r=Array.from(t.querySelectorAll("article.item")),l=0;for(let a of r){let c=(!e||a.dataset.type===e)&&(!n||a.dataset.result===n)&&(!s||a.dataset.differs==="true")&&(!o||a.dataset.findings==="true");a.hidden=!c,c&&l++}for(let a of Array.from(t.querySelectorAll("section.criterion"))){let c=a.querySelector("article.item:not([hidden])")!==null;a.hidden=!c;let d=t.querySelector(`nav li[data-criterion="${a.id}"]`);d&&(d.hidden=!c)}let i=t.getElementById("filter-status"),g=!!(e||n||s||o);return i&&(i.textContent=g?`Showing ${l} of ${r.length} artifact${r.length===1?"":"s"}.`:`Showing all ${r.length} artifact${r.length===1?"":"s"}.`),l}function p(t){let e=t.getElementById("filters");e&&(e.addEventListener("submit",n=>n.preventDefault()),e.addEventListener("change",()=>u(t)),e.addEventListener("input",()=>u(t)),e.addEventListener("reset",()=>setTimeout(()=>u(t),0)),u(t))}function h(t,e){let n=t.querySelector(".shot");if(!n)return;let s=Number(n.dataset.naturalWidth);t.dataset.zoom=e,n.style.width=e==="fit"?`${s}px`:`${Math.round(s*Number(e))}px`}function v(t,e){t.classList.toggle("active",e),e&&t.scrollIntoView({block:"nearest",inline:"nearest"})}function E(t){for(let e of Array.from(t.querySelectorAll("section.view"))){let n=e.querySelector(".shot-frame");if(!n)continue;let s=Array.from(e.querySelectorAll("button[data-zoom]"));for(let o of s)o.addEventListener("click",()=>{h(n,o.dataset.zoom||"fit");for(let r of s)r.setAttribute("aria-pressed",String(r===o))});for(let o of Array.from(e.querySelectorAll("input[data-rule-toggle]")))o.addEventListener("change",()=>{for(let r of Array.from(n.querySelectorAll(".box")))r.dataset.rule===o.dataset.ruleToggle&&(r.hidden=!o.checked)});for(let o of Array.from(e.querySelectorAll("button.sample"))){let r=t.getElementById(o.dataset.box||"");r&&(o.setAttribute("aria-pressed","false"),o.addEventListener("click",()=>{let l=!r.classList.contains("active");v(r,l),o.setAttribute("aria-pressed",String(l))}),o.addEventListener("mouseenter",()=>r.classList.add("active")),o.addEventListener("mouseleave",()=>{o.getAttribute("aria-pressed")!=="true"&&r.classList.remove("active")}))}}}function T(t){return Array.from(t.querySelectorAll("details"))}function S(t,e){for(let n of T(t)){let s=Number(n.parentElement.dataset.depth);n.open=e==="all"||s+1<Number(e)}}function b(t,e){let n=e.trim().toLowerCase(),s=0;for(let o of Array.from(t.querySelectorAll("li"))){let r=o.querySelector(":scope > .node, :scope > details > summary > .node"),l=n!==""&&!!r&&(r.textContent||"").toLowerCase().includes(n);if(o.classList.toggle("match",l),!!l){s++;for(let i=o.parentElement;i&&i!==t;i=i.parentElement)i instanceof HTMLDetailsElement&&(i.open=!0)}}return s}function y(t){for(let e of Array.from(t.querySelectorAll("input[data-tree-search]"))){let n=t.getElementById(e.dataset.treeSearch||""),s=t.querySelector(`[data-tree-count="${e.dataset.treeSearch}"]`);n&&e.addEventListener("input",()=>{let o=b(n,e.value);s&&(s.textContent=e.value.trim()?`${o} match${o===1?"":"es"}`:"")})}for(let e of Array.from(t.querySelectorAll("button[data-tree-level]"))){let n=t.getElementById(e.dataset.tree||"");n&&e.addEventListener("click",()=>S(n,e.dataset.treeLevel||"all"))}}function A(t){let e=document.createRange();e.selectNodeContents(t);let n=window.getSelection();n?.removeAllRanges(),n?.addRange(e)}function L(t){for(let e of Array.from(t.querySelectorAll("button[data-copy]"))){let n=t.getElementById(e.dataset.copy||"");if(!n)continue;let s=e.textContent;e.addEventListener("click",()=>{let o=n.textContent||"",r=i=>{e.textContent=i,setTimeout(()=>e.textContent=s,2e3)},l=()=>{A(n),r("Selected: press Ctrl+C")};navigator.clipboard&&window.isSecureContext?navigator.clipboard.writeText(o).then(()=>r("Copied"),l):l()})}}function M(){p(document),E(document),y(document),L(document)}M();})();',zPe='*,*:before,*:after{box-sizing:border-box}html{background:var(--c-canvas);color:var(--c-text)}body{margin:0;font:var(--fs-body)/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Liberation Sans",sans-serif;background:var(--c-canvas);color:var(--c-text)}h1,h2,h3,h4,h5{line-height:1.3;margin:0 0 8px;font-weight:600}h1{font-size:var(--fs-h1)}h2{font-size:var(--fs-h2)}h3{font-size:var(--fs-h3)}h4,h5{font-size:var(--fs-body)}h5{color:var(--c-muted);margin-top:16px}p{margin:0 0 8px}a{color:var(--c-accent)}code,pre,kbd,samp{font-family:ui-monospace,SFMono-Regular,Cascadia Mono,DejaVu Sans Mono,Liberation Mono,monospace;font-size:var(--fs-small)}pre{margin:0 0 8px;padding:8px;background:var(--c-sunken);color:var(--c-text);border-radius:var(--r-control);overflow:auto;max-height:320px;white-space:pre-wrap;word-break:break-word}table{border-collapse:collapse}:focus-visible{outline:2px solid var(--c-accent);outline-offset:2px}.sr-only{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}.skip{position:absolute;left:8px;top:-48px;padding:8px 16px;background:var(--c-accent);color:var(--c-on-accent);border-radius:var(--r-control);z-index:10}.skip:focus{top:8px}.quiet{color:var(--c-muted);font-weight:400}.note{color:var(--c-text);border-left:4px solid var(--c-line);padding-left:8px}.url{word-break:break-all}.top,nav,main,footer{max-width:1280px;margin:0 auto;padding:0 24px}.top{padding-top:24px}.top .run{color:var(--c-muted);font-weight:400}nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:8px;margin:8px 0 16px;padding:0}nav li[hidden]{display:none}nav a{display:inline-block;padding:4px 8px;border:1px solid var(--c-line);border-radius:var(--r-control);background:var(--c-surface);text-decoration:none;color:var(--c-accent)}main:focus{outline:none}main>section{margin:0 0 24px}section[hidden],article[hidden]{display:none}#summary,.criterion>h2,#missing,#unbound,#flagged{scroll-margin-top:16px}#summary,#missing,#unbound,#flagged,.item{background:var(--c-surface);border:1px solid var(--c-line);border-radius:var(--r-card);padding:16px}.criterion>h2{margin:24px 0 8px}.item{margin:0 0 16px;scroll-margin-top:16px}.item.deferred{content-visibility:auto;contain-intrinsic-size:auto 900px}.item>h3{display:flex;flex-wrap:wrap;align-items:baseline;gap:8px}.artifact{word-break:break-all}.chip,.result,.status{display:inline-block;padding:0 8px;font-size:var(--fs-small);font-weight:600;border:1px solid var(--c-line);border-radius:var(--r-control);color:var(--c-muted);background:var(--c-surface)}.result-ok,.status-measured{color:var(--c-ok);border-color:var(--c-ok)}.result-bad,.status-failed{color:var(--c-bad);border-color:var(--c-bad)}.status-unmeasured{color:var(--c-text);border-color:var(--c-text)}.totals{list-style:none;display:flex;flex-wrap:wrap;gap:8px 24px;padding:0;margin:0 0 16px}.totals a{text-decoration:none}.counts-table{margin:0 0 16px}.counts-table caption{text-align:left;font-weight:600;padding:0 0 8px}.grid th,.grid td{text-align:left;vertical-align:top;padding:4px 12px 4px 0;border-bottom:1px solid var(--c-line)}.grid thead th{color:var(--c-muted);font-weight:600}.grid td:first-child,.grid th:first-child{padding-left:0}.counts-table td{text-align:right}.filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:0 0 8px}.filters label{display:inline-flex;align-items:center;gap:8px}select,input[type=search],button{font:inherit;font-size:var(--fs-body);color:var(--c-text);background:var(--c-surface);border:1px solid var(--c-line);border-radius:var(--r-control);padding:4px 8px;margin:0}button{cursor:pointer}button[aria-pressed=true]{background:var(--c-accent);color:var(--c-on-accent);border-color:var(--c-accent)}input[type=checkbox]{accent-color:var(--c-accent);width:16px;height:16px;margin:0}#filter-status{color:var(--c-muted)}.states{display:flex;flex-wrap:wrap;gap:8px 24px;align-items:baseline;margin:0 0 8px}.states .label,.error .label,.small-h{color:var(--c-muted);font-weight:600}.states .value{font-weight:600}.states .differs{flex-basis:100%;margin:0}.error{color:var(--c-text)}.columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:0 24px}.pairs{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:0 0 8px}.pairs dt{color:var(--c-muted)}.pairs dd{margin:0;word-break:break-word}.plain,.plain-ol{margin:0;padding:0}.plain{list-style:none}.plain-ol{padding-left:20px}.view{border-top:1px solid var(--c-line);margin-top:16px;padding-top:16px}.view>h4{margin-top:8px}.shot-tools{display:flex;flex-wrap:wrap;gap:8px 24px;align-items:center;margin:16px 0 8px}.zoom{display:inline-flex;gap:4px}.legend{border:0;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center}.legend legend{float:left;margin-right:8px;color:var(--c-muted);font-weight:600}.legend label{display:inline-flex;align-items:center;gap:8px}.swatch{display:inline-block;width:16px;height:12px;border:2px solid var(--c-line);margin-right:8px;vertical-align:middle}.legend .swatch{margin-right:0}[data-rule=font-size-off-scale].swatch,.box[data-rule=font-size-off-scale]{border-color:var(--rule-font-size-off-scale)}[data-rule=color-off-palette].swatch,.box[data-rule=color-off-palette]{border-color:var(--rule-color-off-palette)}[data-rule=radius-off-scale].swatch,.box[data-rule=radius-off-scale]{border-color:var(--rule-radius-off-scale)}[data-rule=concentric-radius].swatch,.box[data-rule=concentric-radius]{border-color:var(--rule-concentric-radius)}.shot-frame{overflow:auto;max-height:80vh;border:1px solid var(--c-line);background:var(--c-sunken)}.shot{position:relative}.shot-frame[data-zoom=fit] .shot{max-width:100%}.shot img{display:block;width:100%;height:auto}.box{position:absolute;border:2px solid var(--c-line)}.box.part-outer{border-style:dashed}.box[hidden]{display:none}.box.active{outline:2px solid var(--c-text);outline-offset:1px;z-index:2}.tip{display:none;position:absolute;left:0;top:100%;margin-top:4px;z-index:3;min-width:200px;max-width:480px;padding:4px 8px;font-size:var(--fs-small);color:var(--c-text);background:var(--c-surface);border:1px solid var(--c-line);border-radius:var(--r-control)}.box:hover .tip,.box.active .tip{display:block}.sample{text-align:left;padding:0 8px}.findings td{max-width:480px;word-break:break-word}.type-scale{display:block;max-width:100%;height:auto}.tree-tools{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:0 0 8px}.tree-tools .search{display:inline-flex;align-items:center;gap:8px}.levels{display:inline-flex;gap:4px;align-items:center}.aria-tree,.aria-tree ul{list-style:none;margin:0;padding:0}.aria-tree ul{padding-left:20px;border-left:1px solid var(--c-line);margin-left:4px}.aria-tree{font-family:ui-monospace,SFMono-Regular,Cascadia Mono,DejaVu Sans Mono,Liberation Mono,monospace;font-size:var(--fs-small);background:var(--c-sunken);padding:8px;border-radius:var(--r-control);max-height:640px;overflow:auto}.aria-tree li>.node{padding-left:16px;display:inline-block}.aria-tree summary{cursor:pointer}.aria-tree summary::marker{color:var(--c-muted)}.aria-tree .role{font-weight:700;color:var(--c-text)}.aria-tree .role-text,.aria-tree .prop{font-weight:400;color:var(--c-muted)}.aria-tree .name{color:var(--c-accent)}.aria-tree .state{display:inline-block;padding:0 4px;color:var(--c-ok);border:1px solid var(--c-ok);border-radius:var(--r-control)}.aria-tree .punct{color:var(--c-muted)}.aria-tree .text{color:var(--c-text);word-break:break-word}.aria-tree .match>.node,.aria-tree .match>details>summary>.node{background:var(--c-mark)}.aria-tree .match>.node span,.aria-tree .match>details>summary>.node span{color:var(--c-on-mark);border-color:var(--c-on-mark)}.raw{margin-top:8px}.raw summary{cursor:pointer;color:var(--c-muted)}.counts{list-style:none;display:flex;flex-wrap:wrap;gap:4px 16px;padding:0;margin:0 0 8px}.counts .has strong{color:var(--c-bad)}.command{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 16px}.command code{padding:4px 8px;background:var(--c-sunken);border-radius:var(--r-control);word-break:break-all}.actions{padding-left:0;list-style:none;margin:0}.actions>li{border-top:1px solid var(--c-line);padding:8px 0}.act .step{display:inline-block;min-width:24px;color:var(--c-muted)}.act .detail{word-break:break-all}.frames{display:flex;flex-wrap:wrap;gap:16px}.frame{margin:0;width:320px;max-width:100%}.frame img{display:block;width:100%;height:auto;border:1px solid var(--c-line)}.frame figcaption{color:var(--c-muted);font-size:var(--fs-small)}.noframe{display:flex;align-items:center;justify-content:center;height:120px;border:1px dashed var(--c-line);color:var(--c-muted)}.problems li{padding:4px 0;border-bottom:1px solid var(--c-line);word-break:break-word}.unbound,.flagged{list-style:none;padding:0;margin:0}.unbound li{display:flex;gap:16px;align-items:flex-start;padding:8px 0;border-bottom:1px solid var(--c-line);word-break:break-all}.thumb img{display:block;width:160px;height:auto;border:1px solid var(--c-line)}.flagged li{padding:8px 0;border-bottom:1px solid var(--c-line);scroll-margin-top:16px}.filetext{max-height:240px}footer{padding-bottom:24px}'});function zE(t){return t.type||"(no type)"}function UOt(t){let e=t.request;if(!e)return le`<p class="quiet">No request snapshot on this line.</p>`;let r=e.viewport??{},n=e.freeze??{},i=e.design;return le`<dl class="pairs">
+    <dt>viewport</dt>
+    <dd>${r.width??"?"} × ${r.height??"?"} @${r.devicePixelRatio??"?"}x, ${r.colorScheme??"?"}</dd>
+    <dt>freeze</dt>
+    <dd>${Object.entries(n).map(([s,o],a)=>le`${a?", ":""}${s} ${o?"on":"off"}`)}</dd>
+    <dt>design</dt>
+    <dd>
+      ${i?Object.entries(i).map(([s,o],a)=>le`${a?"; ":""}${s} ${Array.isArray(o)?o.map(u=>JSON.stringify(u)).join(" "):JSON.stringify(o)}`):"unbound"}
+    </dd>
+    <dt>schemaVersion</dt>
+    <dd>${e.schemaVersion??"—"}${t.requestSource==="capture.request"?" (from capture.request)":""}</dd>
+  </dl>`}function zOt(t){return typeof t=="string"?t:JSON.stringify(t)}function WOt(t,e){let r=t.result==="captured"?"ok":t.result==="failed"?"bad":"other",n="";return t.screenshot?n=RPe(t,t.screenshot):t.a11y?n=FPe(t,t.a11y):t.trace?n=LPe(t,t.trace):t.file?n=qPe(t):n=le`<p class="note">
+      ${t.result==="failed"?"No artifact: the capture failed, and a failed capture leaves no file.":`evidence/${t.artifact} is missing.`}
+    </p>`,le`<article
+    class="item${e>=ZOt?" deferred":""}"
+    id="${t.id}"
+    data-type="${zE(t)}"
+    data-result="${t.result}"
+    data-differs="${String(t.differs)}"
+    data-findings="${String(t.findingCount>0)}"
+    aria-labelledby="${t.id}-h"
+  >
+    <h3 id="${t.id}-h">
+      <span class="artifact">${t.artifact}</span> <span class="chip">${zE(t)}</span>
+      <span class="result result-${r}">${t.result||"(no result)"}</span
+      >${t.findingCount?le` <span class="chip">${ll(t.findingCount,"finding")}</span>`:""}
+    </h3>
+    <div class="states" role="group" aria-label="Expected and observed state">
+      <div><span class="label">Expected state</span> <span class="value">${t.expected||"—"}</span></div>
+      <div><span class="label">observed_state</span> <span class="value">${t.observed||"—"}</span></div>
+      ${t.differs?le`<p class="differs">The observed state differs from the expected state.</p>`:""}
+    </div>
+    ${t.error?le`<p class="error"><span class="label">error</span> ${t.error}</p>`:""}
+    <div class="columns">
+      <div>
+        <h4 class="small-h">Capture</h4>
+        <dl class="pairs">
+          <dt>provider</dt>
+          <dd>${t.provider||"—"}</dd>
+          <dt>url</dt>
+          <dd>${t.url?le`<span class="url">${t.url}</span>`:"—"}</dd>
+          <dt>manifest line</dt>
+          <dd>
+            ${t.line}, ts
+            ${t.ts}${t.superseded.length?le` <span class="quiet">(supersedes line${t.superseded.length>1?"s":""} ${t.superseded.join(", ")})</span>`:""}
+          </dd>
+          ${t.note?le`<dt>note</dt>
+                  <dd>${t.note}</dd>`:""}
+          <dt>actions</dt>
+          <dd>
+            ${t.actions.length?le`<ol class="plain-ol">
+                    ${t.actions.map(i=>le`<li><code>${zOt(i)}</code></li>`)}
+                  </ol>`:"none"}
+          </dd>
+        </dl>
+      </div>
+      <div>
+        <h4 class="small-h">Request snapshot</h4>
+        ${UOt(t)}
+      </div>
+    </div>
+    ${n}
+  </article>`}function VOt(t){let e=[...new Set(t.items.map(zE))].sort((a,u)=>{let c=VPe.indexOf(a),l=VPe.indexOf(u);return(c<0?99:c)-(l<0?99:l)||(a<u?-1:1)}),r=[...new Set(["captured","failed",...t.items.map(a=>a.result)])],n=(a,u)=>t.items.filter(c=>zE(c)===a&&c.result===u).length,i=t.items.reduce((a,u)=>a+u.findingCount,0),s=t.items.filter(a=>a.findingCount>0).length,o=t.items.filter(a=>a.differs).length;return le`<section id="summary" aria-labelledby="summary-h">
+    <h2 id="summary-h">Summary</h2>
+    <ul class="totals">
+      <li><strong>${t.criteria.length}</strong> criteria</li>
+      <li><strong>${t.items.length}</strong> bound artifacts</li>
+      <li><strong>${i}</strong> findings in ${ll(s,"screenshot")}</li>
+      <li><strong>${o}</strong> observed ≠ expected</li>
+      <li>
+        <a href="#missing"><strong>${t.missing.length}</strong> missing artifacts</a>
+      </li>
+      <li>
+        <a href="#unbound"><strong>${t.unbound.length}</strong> unbound files</a>
+      </li>
+      <li>
+        <a href="#flagged"><strong>${t.flagged.length}</strong> flagged lines</a>
+      </li>
+    </ul>
+    <table class="grid counts-table">
+      <caption>
+        Bound artifacts by type and result
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Type</th>
+          ${r.map(a=>le`<th scope="col">${a}</th>`)}
+          <th scope="col">Total</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${e.map(a=>le`<tr>
+              <th scope="row">${a}</th>
+              ${r.map(u=>le`<td>${n(a,u)}</td>`)}
+              <td>${t.items.filter(u=>zE(u)===a).length}</td>
+            </tr>`)}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">All</th>
+          ${r.map(a=>le`<td>${t.items.filter(u=>u.result===a).length}</td>`)}
+          <td>${t.items.length}</td>
+        </tr>
+      </tfoot>
+    </table>
+    <form class="filters" id="filters" aria-label="Filter the artifacts">
+      <label
+        >Type
+        <select id="filter-type">
+          <option value="">All types</option>
+          ${e.map(a=>le`<option value="${a}">${a}</option>`)}
+        </select></label
+      >
+      <label
+        >Result
+        <select id="filter-result">
+          <option value="">All results</option>
+          ${r.map(a=>le`<option value="${a}">${a}</option>`)}
+        </select></label
+      >
+      <label><input type="checkbox" id="filter-differs" /> Observed ≠ expected</label>
+      <label><input type="checkbox" id="filter-findings" /> Has findings</label>
+      <button type="reset" id="filter-reset">Show all</button>
+    </form>
+    <p id="filter-status" role="status">Showing all ${ll(t.items.length,"artifact")}.</p>
+  </section>`}function HOt(t){return le`<section id="missing" aria-labelledby="missing-h">
+    <h2 id="missing-h">Missing artifacts <span class="quiet">(${t.missing.length})</span></h2>
+    ${t.missing.length?le`<table class="grid">
+            <caption class="sr-only">
+              Lines whose artifact is not under evidence/
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Criterion</th>
+                <th scope="col">Artifact</th>
+                <th scope="col">Line</th>
+                <th scope="col">Result</th>
+                <th scope="col">ts</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${t.missing.map(e=>le`<tr>
+                    <td><a href="#${e.id}">${e.criterion}</a></td>
+                    <td><code>evidence/${e.artifact}</code></td>
+                    <td>${e.line}</td>
+                    <td>${e.result}</td>
+                    <td>${e.ts}</td>
+                  </tr>`)}
+            </tbody>
+          </table>`:le`<p class="quiet">Every binding line's artifact is under evidence/ (lines of failed captures name no file).</p>`}
+  </section>`}function KOt(t){return le`<section id="unbound" aria-labelledby="unbound-h">
+    <h2 id="unbound-h">Unbound evidence files <span class="quiet">(${t.unbound.length})</span></h2>
+    ${t.unbound.length?le`<ul class="unbound">
+            ${t.unbound.map(e=>le`<li>
+                  ${e.src&&e.image?le`<a href="${e.src}" class="thumb"><img src="${e.src}" loading="lazy" decoding="async" width="${e.image.width}" height="${e.image.height}" alt="Unbound image ${e.file.rel}" /></a>`:""}
+                  <div>
+                    <code>evidence/${e.file.rel}</code> ·
+                    ${qE(e.file.size)}${e.file.kind==="link"?" · symbolic link (not followed)":e.file.kind==="other"?" · not a regular file":""}${e.image?` · ${e.image.width} × ${e.image.height} px`:""}
+                    ${e.sidecar?le`<br /><span class="quiet">with its probe sidecar ${e.sidecar}</span>`:""}
+                    ${e.namedByFlaggedLines.length?le`<br /><span class="quiet">named by flagged line${e.namedByFlaggedLines.length>1?"s":""} ${e.namedByFlaggedLines.map(r=>le`<a href="#line-${r}">${r}</a>`)} (a flagged line binds nothing)</span>`:""}
+                  </div>
+                </li>`)}
+          </ul>`:le`<p class="quiet">Every file under evidence/ is bound by a manifest line.</p>`}
+  </section>`}function GOt(t){return le`<section id="flagged" aria-labelledby="flagged-h">
+    <h2 id="flagged-h">Flagged manifest lines <span class="quiet">(${t.flagged.length})</span></h2>
+    ${t.manifestPresent?t.flagged.length?le`<ul class="flagged">
+              ${t.flagged.map(e=>le`<li id="line-${e.line}">
+                    <p>
+                      <strong>${e.line?`line ${e.line}`:"the file"}</strong>
+                      ${e.facts.map((r,n)=>le`${n?"; ":""}<code>${r.code}</code>${r.field?le` (<code>${r.field}</code>)`:""}: ${r.detail}`)}
+                    </p>
+                    ${e.text?le`<pre>${e.text}${e.truncated?"…":""}</pre>`:""}
+                  </li>`)}
+            </ul>`:le`<p class="quiet">The reader flags no line.</p>`:le`<p class="note">There is no evidence/manifest.jsonl: no line binds any file.</p>`}
+  </section>`}function JOt(t){return HPe.createHash("sha256").update(t,"utf8").digest("base64")}function GPe(t,e){let r=KPe.basename(t.runRoot)||t.runRoot,n=UPe,i=`default-src 'none'; img-src 'self' data: file:; style-src 'unsafe-inline'; script-src 'sha256-${JOt(n)}'; base-uri 'none'; form-action 'none'`,s=le`<a class="skip" href="#main">Skip to the evidence</a>
+    <header class="top">
+      <h1>Run report <span class="run">${r}</span></h1>
+      <p class="quiet">
+        Run root <code>${t.runRoot}</code> · manifest <code>${t.manifestPath}</code>${t.manifestPresent?"":" (absent)"} · generated
+        ${e.toISOString()}
+      </p>
+      <p class="quiet">Facts, not verdicts: this report shows what was captured and what the probe measured; it judges nothing.</p>
+    </header>
+    <nav aria-label="Criteria and sections">
+      <h2 class="sr-only">Contents</h2>
+      <ul>
+        <li><a href="#summary">Summary</a></li>
+        ${t.criteria.map(o=>le`<li data-criterion="${o.anchor}"><a href="#${o.anchor}">${o.id}</a></li>`)}
+        <li><a href="#missing">Missing (${t.missing.length})</a></li>
+        <li><a href="#unbound">Unbound (${t.unbound.length})</a></li>
+        <li><a href="#flagged">Flagged (${t.flagged.length})</a></li>
+      </ul>
+    </nav>
+    <main id="main" tabindex="-1">
+      ${VOt(t)}
+      ${t.criteria.map(o=>le`<section class="criterion" id="${o.anchor}" aria-labelledby="${o.anchor}-h">
+            <h2 id="${o.anchor}-h">Criterion ${o.id} <span class="quiet">${ll(o.items.length,"artifact")}</span></h2>
+            ${o.items.map(a=>WOt(a,t.items.indexOf(a)))}
+          </section>`)}
+      ${t.criteria.length?"":le`<p class="note">No manifest line binds any artifact.</p>`} ${HOt(t)} ${KOt(t)}
+      ${GOt(t)}
+    </main>
+    <footer><p class="quiet">${WPe} · ${ri(t.items.length+t.unbound.length)} evidence files</p></footer>`;return`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">

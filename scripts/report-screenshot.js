@@ -28,16 +28,20 @@ async function keepTop(png, height) {
   const browser = await puppeteer.launch({ executablePath: CHROME, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   try {
     const page = await browser.newPage();
-    const data = await page.evaluate(async (b64, h) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${b64}`;
-      await img.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = img.naturalWidth;
-      canvas.height = Math.min(h, img.naturalHeight);
-      canvas.getContext('2d').drawImage(img, 0, 0);
-      return canvas.toDataURL('image/png').split(',')[1];
-    }, png.toString('base64'), height);
+    const data = await page.evaluate(
+      async (b64, h) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.naturalWidth;
+        canvas.height = Math.min(h, img.naturalHeight);
+        canvas.getContext('2d').drawImage(img, 0, 0);
+        return canvas.toDataURL('image/png').split(',')[1];
+      },
+      png.toString('base64'),
+      height,
+    );
     return Buffer.from(data, 'base64');
   } finally {
     await browser.close();

@@ -11,17 +11,7 @@ import { ACTION_BUDGET_MS } from './deadline';
 
 export const DEFAULT_WAIT_MS = 200;
 
-export const ACTION_KINDS = [
-  'click',
-  'fill',
-  'type',
-  'press',
-  'select_option',
-  'wait_for_selector',
-  'wait_for_state',
-  'wait',
-  'sleep',
-] as const;
+export const ACTION_KINDS = ['click', 'fill', 'type', 'press', 'select_option', 'wait_for_selector', 'wait_for_state', 'wait', 'sleep'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
 /** One action's fields, as the parser reads them: `required` names must be given, an `alias` is read when its field is absent. */
@@ -50,8 +40,17 @@ export const ACTION_SPECS: Readonly<Record<ActionKind, ActionSpec>> = {
   },
   select_option: { required: ['selector', 'value|label'], optional: [], does: 'chooses the option of a `<select>` with that value or label' },
   wait_for_selector: { required: ['selector'], optional: [], does: 'waits until the first match is visible' },
-  wait_for_state: { required: ['state'], optional: ['selector'], does: 'waits until an element (inside the selector) with `data-state` equal to state is visible' },
-  wait: { required: [], optional: ['ms'], aliases: { ms: 'timeout_ms' }, does: `lets ms of page time pass (default ${DEFAULT_WAIT_MS}, at most ${ACTION_BUDGET_MS})` },
+  wait_for_state: {
+    required: ['state'],
+    optional: ['selector'],
+    does: 'waits until an element (inside the selector) with `data-state` equal to state is visible',
+  },
+  wait: {
+    required: [],
+    optional: ['ms'],
+    aliases: { ms: 'timeout_ms' },
+    does: `lets ms of page time pass (default ${DEFAULT_WAIT_MS}, at most ${ACTION_BUDGET_MS})`,
+  },
   sleep: { required: [], optional: ['ms'], aliases: { ms: 'timeout_ms' }, does: 'the same as wait' },
 };
 
@@ -167,7 +166,12 @@ export const actionInputSchema = z
       .string()
       .regex(DO_PATTERN)
       .describe(`one of ${ACTION_KINDS.join(', ')} (trimmed and lower-cased before use)`),
-    selector: z.string().optional().describe('Playwright selector (CSS, text=, role=, xpath=, id=, data-testid=, >> chains, nth=…; first match); required for click, fill, type, select_option, wait_for_selector'),
+    selector: z
+      .string()
+      .optional()
+      .describe(
+        'Playwright selector (CSS, text=, role=, xpath=, id=, data-testid=, >> chains, nth=…; first match); required for click, fill, type, select_option, wait_for_selector',
+      ),
     value: z.string().optional().describe('fill/type text, press key, select_option value'),
     text: z.string().optional().describe('alias of value for fill/type'),
     key: z.string().optional().describe('key for press, e.g. Enter, Tab, a'),

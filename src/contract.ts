@@ -98,7 +98,11 @@ export const VIEWPORT_RULES = {
 } satisfies Record<(typeof VIEWPORT_KEYS)[number], KeyRule>;
 
 /** Keys the request echo writes as floats (contract-facts: `devicePixelRatio` as a float); read by stringifyJson's callers. */
-export const FLOAT_KEYS: ReadonlySet<string> = new Set(Object.entries(VIEWPORT_RULES as Record<string, KeyRule>).filter(([, rule]) => rule.float).map(([key]) => key));
+export const FLOAT_KEYS: ReadonlySet<string> = new Set(
+  Object.entries(VIEWPORT_RULES as Record<string, KeyRule>)
+    .filter(([, rule]) => rule.float)
+    .map(([key]) => key),
+);
 
 /** JSON text of anything carrying a request echo (a result, a wire message, a manifest line), floats as the original writes them. */
 export function echoJson(value: unknown, space?: number): string {
@@ -143,7 +147,12 @@ function parseViewport(value: unknown): { ok: true; viewport: Viewport } | { ok:
   const v = value as Record<string, unknown>;
   return {
     ok: true,
-    viewport: { width: v.width as number, height: v.height as number, devicePixelRatio: v.devicePixelRatio as number, colorScheme: v.colorScheme as ColorScheme },
+    viewport: {
+      width: v.width as number,
+      height: v.height as number,
+      devicePixelRatio: v.devicePixelRatio as number,
+      colorScheme: v.colorScheme as ColorScheme,
+    },
   };
 }
 
@@ -238,17 +247,14 @@ export const viewportInputSchema = z.object(shapeOf(VIEWPORT_RULES, VIEWPORT_KEY
 export const freezeInputSchema = z
   .object(
     // `.default` only for the schema's `default` keyword: the parser above fills the defaults in.
-    Object.fromEntries(FREEZE_KEYS.map((k) => [k, z.boolean().default(FREEZE_DEFAULTS[k]).describe(`${FREEZE_RULES[k].does} (default ${FREEZE_DEFAULTS[k]})`)])) as Record<
-      FreezeKey,
-      z.ZodDefault<z.ZodBoolean>
-    >,
+    Object.fromEntries(
+      FREEZE_KEYS.map((k) => [k, z.boolean().default(FREEZE_DEFAULTS[k]).describe(`${FREEZE_RULES[k].does} (default ${FREEZE_DEFAULTS[k]})`)]),
+    ) as Record<FreezeKey, z.ZodDefault<z.ZodBoolean>>,
   )
   .strict();
 
 /** A complete, normalized freeze as recorded in the request echo. */
-export const freezeSnapshotSchema = z
-  .object(Object.fromEntries(FREEZE_KEYS.map((k) => [k, z.boolean()])) as Record<FreezeKey, z.ZodBoolean>)
-  .strict();
+export const freezeSnapshotSchema = z.object(Object.fromEntries(FREEZE_KEYS.map((k) => [k, z.boolean()])) as Record<FreezeKey, z.ZodBoolean>).strict();
 
 /** The request echo (result `request`, manifest request snapshot). */
 export const requestSnapshotSchema = z

@@ -70,8 +70,7 @@ const AXIS_DESCRIPTIONS: Record<DesignAxis, string> = {
     'Declared type scale: px font sizes as finite numbers (16) or "16px" strings. A literal that is not a complete CSS number + px (e.g. "1rem", "var(--x)", "16 px") is reported undecidable by the probe, not rejected.',
   colors:
     'Declared palette: opaque hex ("#0b6bcb") or rgb() ("rgb(11 107 203)") literals. Translucent, named or other colour literals are reported undecidable by the probe, not rejected.',
-  radii:
-    'Declared radius scale: px corner radii as finite numbers (8) or "8px" strings. Non-px literals are reported undecidable by the probe, not rejected.',
+  radii: 'Declared radius scale: px corner radii as finite numbers (8) or "8px" strings. Non-px literals are reported undecidable by the probe, not rejected.',
 };
 
 const literalSchema = z.union([z.number(), z.string()]);
@@ -82,9 +81,10 @@ const literalSchema = z.union([z.number(), z.string()]);
  */
 export const designInputSchema = z
   .strictObject(
-    Object.fromEntries(
-      DESIGN_AXES.map((axis) => [axis, z.array(literalSchema).optional().describe(AXIS_DESCRIPTIONS[axis])]),
-    ) as Record<DesignAxis, z.ZodOptional<z.ZodArray<typeof literalSchema>>>,
+    Object.fromEntries(DESIGN_AXES.map((axis) => [axis, z.array(literalSchema).optional().describe(AXIS_DESCRIPTIONS[axis])])) as Record<
+      DesignAxis,
+      z.ZodOptional<z.ZodArray<typeof literalSchema>>
+    >,
   )
   .describe(
     'Optional declared design binding: the token scales the page claims to use. Only the axes fontSizes, colors and radii, each an array of literals. Omit the key for an unbound capture (declared comparisons are then reported undecidable, not clean).',

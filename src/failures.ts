@@ -71,7 +71,10 @@ export function writeFailure(err: unknown, artifactPath: string): string {
 
 /** Drops any file path from a system message (Node appends the path it was given, e.g. `open '/proc/self/fd/21/.x.partial'`). */
 function scrubPaths(message: string): string {
-  return message.replace(/,?\s*\w+\s+'[^']*'/g, '').replace(/\s+/g, ' ').trim();
+  return message
+    .replace(/,?\s*\w+\s+'[^']*'/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 // -------------------------------------------------------------- navigation
@@ -82,7 +85,10 @@ const NET_ERRORS: Array<[RegExp, (host: string) => string]> = [
   [/ERR_NAME_NOT_RESOLVED|ERR_NAME_RESOLUTION_FAILED/, (host) => `the host name ${host} could not be resolved (DNS); check the URL`],
   [/ERR_TOO_MANY_REDIRECTS/, () => 'the page redirects in a loop (too many redirects); capture the final address instead'],
   [/ERR_CERT_|ERR_SSL_|ERR_BAD_SSL|ERR_TLS/, (host) => `the TLS connection to ${host} failed (certificate or handshake refused)`],
-  [/ERR_CONNECTION_RESET|ERR_CONNECTION_CLOSED|ERR_EMPTY_RESPONSE|ERR_CONNECTION_ABORTED/, (host) => `the server at ${host} closed the connection without a complete answer`],
+  [
+    /ERR_CONNECTION_RESET|ERR_CONNECTION_CLOSED|ERR_EMPTY_RESPONSE|ERR_CONNECTION_ABORTED/,
+    (host) => `the server at ${host} closed the connection without a complete answer`,
+  ],
   [/ERR_CONNECTION_TIMED_OUT|ERR_TIMED_OUT/, (host) => `the connection to ${host} timed out`],
   [/ERR_ADDRESS_UNREACHABLE|ERR_INTERNET_DISCONNECTED|ERR_NETWORK_CHANGED/, (host) => `${host} cannot be reached from this machine`],
   [/ERR_FILE_NOT_FOUND/, () => 'the file does not exist'],
@@ -134,7 +140,8 @@ export function explainStall(d: LoadDiagnosis): string {
     const got = d.bodyBytes !== undefined ? ` (${d.bodyBytes} bytes so far)` : '';
     return `the document's body was still arriving from the server${got}; the page's main thread was not the cause`;
   }
-  if (d.pendingRequests) return `the page was still waiting for ${d.pendingRequests} request${d.pendingRequests === 1 ? '' : 's'} (a script or style sheet it must load first)`;
+  if (d.pendingRequests)
+    return `the page was still waiting for ${d.pendingRequests} request${d.pendingRequests === 1 ? '' : 's'} (a script or style sheet it must load first)`;
   if (d.mainThread === 'answers') return 'the page answered but had not finished loading';
   return NO_ANSWER;
 }
@@ -305,13 +312,15 @@ export function connectHint(cause: ConnectCause, form: AddressForm): string {
             ? "check the endpoint's path (browserless: ws://host:port/chromium?token=…, or / )"
             : 'a ws://…/devtools/browser/<id> address changes each time Chrome starts: pass its http://host:port address instead, which finds the current one';
         case 429:
-          return 'lower --parallel (DESIGN_PLAYBOOK_MAX_PARALLEL) or raise the farm\'s concurrency and queue (browserless: CONCURRENT, QUEUED)';
+          return "lower --parallel (DESIGN_PLAYBOOK_MAX_PARALLEL) or raise the farm's concurrency and queue (browserless: CONCURRENT, QUEUED)";
         case 408:
           return "lower --parallel, or raise the farm's queue wait (browserless: TIMEOUT)";
         case 400:
           return 'check the query parameters of the address';
         default:
-          return cause.status >= 500 ? "captures wait for it within their budget; if it lasts, check the farm's logs and health" : 'check that the address is a DevTools WebSocket endpoint';
+          return cause.status >= 500
+            ? "captures wait for it within their budget; if it lasts, check the farm's logs and health"
+            : 'check that the address is a DevTools WebSocket endpoint';
       }
     case 'not-websocket':
     case 'not-devtools':
@@ -322,7 +331,9 @@ export function connectHint(cause: ConnectCause, form: AddressForm): string {
     case 'unreachable':
       return farm ? 'start the farm, or check its address and port; captures wait for it within their budget' : START_CHROME;
     case 'reset':
-      return farm ? 'the farm (or a proxy in front of it) dropped the connection: it may be restarting' : 'the browser dropped the connection: it may be restarting';
+      return farm
+        ? 'the farm (or a proxy in front of it) dropped the connection: it may be restarting'
+        : 'the browser dropped the connection: it may be restarting';
     case 'timeout':
       return farm
         ? 'the farm may be holding the connection in its queue, or a firewall drops it'
@@ -330,7 +341,9 @@ export function connectHint(cause: ConnectCause, form: AddressForm): string {
     case 'dns':
       return 'check the host name in the address';
     case 'tls':
-      return farm ? "use ws:// or http:// for a farm without TLS, or fix the farm's certificate" : 'use http:// or ws:// for a Chrome debugging port (it has no TLS)';
+      return farm
+        ? "use ws:// or http:// for a farm without TLS, or fix the farm's certificate"
+        : 'use http:// or ws:// for a Chrome debugging port (it has no TLS)';
     case 'other':
       return farm ? 'check the farm is running at that address' : START_CHROME;
   }

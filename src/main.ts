@@ -122,7 +122,8 @@ async function sweepTempFolder(): Promise<void> {
     const profiles = await sweepStaleProfiles();
     if (profiles.length) log(`removed ${profiles.length} stale browser profile folder${plural(profiles.length)} left by a server that was killed`);
     const singletons = await sweepStaleSingletonFolders();
-    if (singletons.length) log(`removed ${singletons.length} stale Chromium singleton folder${plural(singletons.length)} (${SINGLETON_PREFIX}*) left by a browser that was killed`);
+    if (singletons.length)
+      log(`removed ${singletons.length} stale Chromium singleton folder${plural(singletons.length)} (${SINGLETON_PREFIX}*) left by a browser that was killed`);
   } catch {
     // a sweep that fails leaves things as they were; the next start tries again
   }

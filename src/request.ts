@@ -10,7 +10,6 @@ import { describeValue, nonEmptyString } from './values';
 import { actionInputSchema, parseActions, type CaptureAction } from './actionVocabulary';
 import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, type CaptureType } from './capture/types';
 
-
 /** An existing artifact is refused unless the caller opts in. */
 export const OVERWRITE_DEFAULT = false;
 
@@ -55,7 +54,9 @@ export function checkUnknownFields(args: Record<string, unknown>): string | null
 
 /** A regular expression source matching `text` in any letter case (JSON Schema patterns take no flags). */
 function anyCase(text: string): string {
-  return [...text].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))).join('');
+  return [...text]
+    .map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')))
+    .join('');
 }
 
 /** Not only whitespace (the parsers trim). */
@@ -79,7 +80,11 @@ const RUNTIME_FIELD_RULES = {
       if (!URL_PATTERN.test(url)) refuse(`url must start with http://, https://, file:// or about: (got ${describeValue(url)})`);
       return url;
     },
-    schema: z.string().regex(SOMETHING).regex(URL_PATTERN).describe(`page to capture: ${URL_SCHEMES.join(', ')}`),
+    schema: z
+      .string()
+      .regex(SOMETHING)
+      .regex(URL_PATTERN)
+      .describe(`page to capture: ${URL_SCHEMES.join(', ')}`),
   },
   type: {
     read(value: unknown): CaptureType {
@@ -151,10 +156,7 @@ export const captureInputSchema = z
     overwrite: RUNTIME_FIELD_RULES.overwrite.schema,
     viewport: contractInputShape.viewport,
     freeze: contractInputShape.freeze,
-    run_root: z
-      .string()
-      .optional()
-      .describe('absolute run folder holding plan.md or point-back.md; binds this call only (outranks DESIGN_PLAYBOOK_RUN_ROOT)'),
+    run_root: z.string().optional().describe('absolute run folder holding plan.md or point-back.md; binds this call only (outranks DESIGN_PLAYBOOK_RUN_ROOT)'),
     design: contractInputShape.design,
   })
   .strict();

@@ -79,7 +79,13 @@ function checkedRequest<M extends string>(method: M, paramsSchema: z.ZodType, no
       .transform((raw) => {
         const params = normalize(raw);
         const checked = paramsSchema.safeParse(params);
-        if (!checked.success) throw new InvalidParams(invalidParamsMessage(method, checked.error.issues.map((issue) => ({ ...issue, path: ['params', ...issue.path] }))));
+        if (!checked.success)
+          throw new InvalidParams(
+            invalidParamsMessage(
+              method,
+              checked.error.issues.map((issue) => ({ ...issue, path: ['params', ...issue.path] })),
+            ),
+          );
         return params as Record<string, unknown> | undefined;
       }),
   });

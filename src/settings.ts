@@ -48,14 +48,14 @@ export interface EnvSetting {
 export const ENVIRONMENT = {
   runRoot: {
     name: 'DESIGN_PLAYBOOK_RUN_ROOT',
-    meaning: 'where evidence lands: the run folder (relative: against the working directory at start); a call\'s `run_root` outranks it',
+    meaning: "where evidence lands: the run folder (relative: against the working directory at start); a call's `run_root` outranks it",
     default: 'the working directory',
     readBy: 'src/boundary/runRoot.ts',
   },
   chromePath: {
     name: 'DESIGN_PLAYBOOK_CHROME_PATH',
     meaning: 'the browser to launch, used as named',
-    default: 'a headless shell in the system locations, else a full browser, else Puppeteer\'s cache',
+    default: "a headless shell in the system locations, else a full browser, else Puppeteer's cache",
     readBy: 'src/browser/findBrowser.ts',
   },
   puppeteerExecutablePath: {
@@ -70,7 +70,7 @@ export const ENVIRONMENT = {
   },
   puppeteerCacheDir: {
     name: 'PUPPETEER_CACHE_DIR',
-    meaning: 'Puppeteer\'s browser cache, searched last for an installed browser (its headless shell first, newest first)',
+    meaning: "Puppeteer's browser cache, searched last for an installed browser (its headless shell first, newest first)",
     default: '~/.cache/puppeteer',
     readBy: 'src/browser/findBrowser.ts',
   },
@@ -117,7 +117,7 @@ export const ENVIRONMENT = {
   },
   fixedTime: {
     name: 'DESIGN_PLAYBOOK_FIXED_TIME',
-    meaning: 'an ISO 8601 instant (`2026-01-01T09:00:00Z`): every capture\'s `Date` starts there and `Math.random` is seeded',
+    meaning: "an ISO 8601 instant (`2026-01-01T09:00:00Z`): every capture's `Date` starts there and `Math.random` is seeded",
     default: 'pages see the real date',
     readBy: 'src/browser/options.ts',
   },
@@ -183,8 +183,7 @@ export const FLAGS: readonly FlagSetting[] = [
     commands: ALL,
     browser: 'wsEndpoints',
     env: 'cdpUrl',
-    meaning:
-      `attach to a running Chrome: ws://127.0.0.1:9222/devtools/browser/… (or set ${ENVIRONMENT.cdpUrl.name} to either form, a comma-separated list for a pool); repeats like --browser-url`,
+    meaning: `attach to a running Chrome: ws://127.0.0.1:9222/devtools/browser/… (or set ${ENVIRONMENT.cdpUrl.name} to either form, a comma-separated list for a pool); repeats like --browser-url`,
   },
   {
     name: 'connect-per-capture',

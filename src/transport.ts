@@ -13,13 +13,7 @@
  */
 import type { Readable, Writable } from 'stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ErrorCode,
-  JSONRPCMessageSchema,
-  JSONRPCNotificationSchema,
-  JSONRPCRequestSchema,
-  type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, JSONRPCMessageSchema, JSONRPCNotificationSchema, JSONRPCRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseJsonText } from './jsonText';
 import { echoJson } from './contract';
 
@@ -101,7 +95,11 @@ export class DualFramingStdioTransport implements Transport {
     for (;;) {
       // Skip blank lines between frames.
       let start = 0;
-      while (start < this.buffer.length && (this.buffer[start] === 0x0a || this.buffer[start] === 0x0d || this.buffer[start] === 0x20 || this.buffer[start] === 0x09)) start++;
+      while (
+        start < this.buffer.length &&
+        (this.buffer[start] === 0x0a || this.buffer[start] === 0x0d || this.buffer[start] === 0x20 || this.buffer[start] === 0x09)
+      )
+        start++;
       if (start) this.buffer = this.buffer.subarray(start);
       if (!this.buffer.length) return;
 

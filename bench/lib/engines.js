@@ -8,7 +8,9 @@
  * runtime's own findBrowser (dist/ must be built).
  */
 const path = require('path');
-const { findBrowser, isHeadlessShell, systemLocations, BROWSER_PATH_VARIABLES } = require(path.join(__dirname, '..', '..', 'dist', 'src', 'browser', 'findBrowser.js'));
+const { findBrowser, isHeadlessShell, systemLocations, BROWSER_PATH_VARIABLES } = require(
+  path.join(__dirname, '..', '..', 'dist', 'src', 'browser', 'findBrowser.js'),
+);
 
 const FULL = process.env.DESIGN_PLAYBOOK_CHROME_PATH || '/usr/bin/chromium';
 
@@ -38,6 +40,14 @@ const headlessMode = (p) => (isHeadlessShell(p) ? 'shell' : true);
 const label = (p) => (isHeadlessShell(p) ? `headless shell (${p})` : `full browser (${p})`);
 
 /** The flags a bench's own browsers get (root in a container, no network): the guide's offline set. */
-const BENCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const BENCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 module.exports = { FULL, SHELL, runtimeDefault, unnamedEnv, headlessMode, label, BENCH_ARGS };

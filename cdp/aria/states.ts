@@ -18,18 +18,85 @@ export interface ElementFacts {
 
 // Which roles show which state in the snapshot.
 const CHECKED_ROLES = new Set(['checkbox', 'menuitemcheckbox', 'option', 'radio', 'switch', 'menuitemradio', 'treeitem']);
-const DISABLED_ROLES = new Set(['application', 'button', 'composite', 'gridcell', 'group', 'input', 'link', 'menuitem',
-  'scrollbar', 'separator', 'tab', 'checkbox', 'columnheader', 'combobox', 'grid', 'listbox', 'menu', 'menubar',
-  'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'radiogroup', 'row', 'rowheader', 'searchbox', 'select',
-  'slider', 'spinbutton', 'switch', 'tablist', 'textbox', 'toolbar', 'tree', 'treegrid', 'treeitem']);
-const EXPANDED_ROLES = new Set(['application', 'button', 'checkbox', 'combobox', 'gridcell', 'link', 'listbox',
-  'menuitem', 'row', 'rowheader', 'tab', 'treeitem', 'columnheader', 'menuitemcheckbox', 'menuitemradio', 'switch']);
-const INVALID_ROLES = new Set(['application', 'checkbox', 'columnheader', 'combobox', 'gridcell', 'listbox',
-  'radiogroup', 'rowheader', 'searchbox', 'slider', 'spinbutton', 'switch', 'textbox', 'tree']);
+const DISABLED_ROLES = new Set([
+  'application',
+  'button',
+  'composite',
+  'gridcell',
+  'group',
+  'input',
+  'link',
+  'menuitem',
+  'scrollbar',
+  'separator',
+  'tab',
+  'checkbox',
+  'columnheader',
+  'combobox',
+  'grid',
+  'listbox',
+  'menu',
+  'menubar',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'radio',
+  'radiogroup',
+  'row',
+  'rowheader',
+  'searchbox',
+  'select',
+  'slider',
+  'spinbutton',
+  'switch',
+  'tablist',
+  'textbox',
+  'toolbar',
+  'tree',
+  'treegrid',
+  'treeitem',
+]);
+const EXPANDED_ROLES = new Set([
+  'application',
+  'button',
+  'checkbox',
+  'combobox',
+  'gridcell',
+  'link',
+  'listbox',
+  'menuitem',
+  'row',
+  'rowheader',
+  'tab',
+  'treeitem',
+  'columnheader',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'switch',
+]);
+const INVALID_ROLES = new Set([
+  'application',
+  'checkbox',
+  'columnheader',
+  'combobox',
+  'gridcell',
+  'listbox',
+  'radiogroup',
+  'rowheader',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'switch',
+  'textbox',
+  'tree',
+]);
 const LEVEL_ROLES = new Set(['heading', 'listitem', 'row', 'treeitem']);
 const SELECTED_ROLES = new Set(['gridcell', 'option', 'row', 'tab', 'rowheader', 'columnheader', 'treeitem']);
 export function normalizeWhiteSpace(text: string): string {
-  return text.replace(/[\u200b\u00ad]/g, '').trim().replace(/\s+/g, ' ');
+  return text
+    .replace(/[\u200b\u00ad]/g, '')
+    .trim()
+    .replace(/\s+/g, ' ');
 }
 
 function tristate(v: any): boolean | 'mixed' {

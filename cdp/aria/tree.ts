@@ -43,8 +43,7 @@ function visitElement(parent: AriaNode, rec: WalkedElement): void {
   if (rec.blk) target.children.push(' ');
   if (target.children.length === 1 && target.name === target.children[0]) target.children = [];
   if (target.role === 'link' && rec.href !== undefined) target.url = truncateDataUrl(rec.href);
-  if (target.role === 'textbox' && rec.placeholder !== undefined && rec.placeholder !== target.name)
-    target.placeholder = rec.placeholder;
+  if (target.role === 'textbox' && rec.placeholder !== undefined && rec.placeholder !== target.name) target.placeholder = rec.placeholder;
 }
 
 function toAriaNode(rec: WalkedElement): AriaNode | null {
@@ -54,7 +53,13 @@ function toAriaNode(rec: WalkedElement): AriaNode | null {
   if (!role) return null;
   // An inline generic around nothing but text is just text.
   if (role === 'generic' && rec.inl && rec.oneText) return null;
-  const facts: ElementFacts = { tag, attrs: new Map(Object.entries(rec.at || {})), nativeChecked: rec.nativeChecked, nativeSelected: rec.nativeSelected, disabled: rec.disabled };
+  const facts: ElementFacts = {
+    tag,
+    attrs: new Map(Object.entries(rec.at || {})),
+    nativeChecked: rec.nativeChecked,
+    nativeSelected: rec.nativeSelected,
+    disabled: rec.disabled,
+  };
   const node: AriaNode = {
     role,
     name: normalizeWhiteSpace(rec.name || ''),

@@ -34,7 +34,10 @@ export function parsePlan(text: string): PlanLine[] {
     try {
       lines.push({ line, args: parseJsonText(source) }); // keeps `1.0` apart from `1`, as on the wire
     } catch (err) {
-      lines.push({ line, unreadable: `line ${line} is not a JSON value (${(err as Error).message}); each plan line is one execute_capture_plan argument object` });
+      lines.push({
+        line,
+        unreadable: `line ${line} is not a JSON value (${(err as Error).message}); each plan line is one execute_capture_plan argument object`,
+      });
     }
   });
   return lines;
@@ -51,6 +54,7 @@ export function readPlan(file: string): PlanLine[] {
     throw new PlanUnreadable(`cannot read the plan ${file === '-' ? '(standard input)' : file}: ${why}`);
   }
   const lines = parsePlan(text);
-  if (!lines.length) throw new PlanUnreadable(`the plan ${file === '-' ? '(standard input)' : file} holds no lines: write one execute_capture_plan argument object per line`);
+  if (!lines.length)
+    throw new PlanUnreadable(`the plan ${file === '-' ? '(standard input)' : file} holds no lines: write one execute_capture_plan argument object per line`);
   return lines;
 }

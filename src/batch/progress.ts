@@ -18,7 +18,6 @@ export interface ProgressStream {
   columns?: number;
 }
 
-
 /** 75 -> "1m15s"; whole seconds, hours when needed. */
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?';

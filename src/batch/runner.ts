@@ -217,7 +217,9 @@ export class PlanRunner {
       case 'plan': {
         const { result } = await performCapture(planned, this.options.provider);
         if (result.result !== 'captured') return failedAnyway(result);
-        return incomplete ? { ...result, warnings: [...result.warnings, `${incomplete.why}; ${incomplete.files} were captured again (overwrite: true)`] } : result;
+        return incomplete
+          ? { ...result, warnings: [...result.warnings, `${incomplete.why}; ${incomplete.files} were captured again (overwrite: true)`] }
+          : result;
       }
     }
   }

@@ -10,14 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 export const EVIDENCE_DIR = 'evidence';
-export const CONTAINMENT_CODES = [
-  'absolute_path',
-  'dotdot_segment',
-  'resolution_failure',
-  'canonical_escape',
-  'symlink_escape',
-  'not_regular_file',
-] as const;
+export const CONTAINMENT_CODES = ['absolute_path', 'dotdot_segment', 'resolution_failure', 'canonical_escape', 'symlink_escape', 'not_regular_file'] as const;
 export type ContainmentCode = (typeof CONTAINMENT_CODES)[number];
 
 /** Write-side messages, keyed by code (the wording callers match on). */
@@ -96,7 +89,13 @@ function resolve(runRoot: string, artifactPath: string): ContainmentResult {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return { ok: false, code: 'resolution_failure' };
     // evidence/ does not exist yet: nothing below it can be a link.
-    return { ok: true, path: path.join(evidenceRoot, ...segments.slice(1)), evidenceRoot, folderSegments: segments.slice(1, -1), leaf: segments[segments.length - 1] };
+    return {
+      ok: true,
+      path: path.join(evidenceRoot, ...segments.slice(1)),
+      evidenceRoot,
+      folderSegments: segments.slice(1, -1),
+      leaf: segments[segments.length - 1],
+    };
   }
   current = evidenceReal;
   const rest = segments.slice(1);

@@ -14,9 +14,7 @@ export const RUN_MARKERS = ['plan.md', 'point-back.md'] as const;
 export const START_CWD = process.cwd();
 
 export type RunRootSource = 'run_root' | 'DESIGN_PLAYBOOK_RUN_ROOT' | 'cwd';
-export type RunRootResolution =
-  | { ok: true; root: string; source: RunRootSource; warnings: string[] }
-  | { ok: false; error: string };
+export type RunRootResolution = { ok: true; root: string; source: RunRootSource; warnings: string[] } | { ok: false; error: string };
 
 let cwdWarningLogged = false;
 

@@ -399,7 +399,6 @@ export class NavigationWatch {
   }
 }
 
-
 async function perform(ctx: Ctx, action: CaptureAction): Promise<void> {
   const { page } = ctx;
   switch (action.do) {
@@ -520,4 +519,5 @@ async function selectOption(ctx: Ctx, selector: string, value: string | undefine
   }
 }
 
-const selectOn = (ctx: Ctx, objectId: string, value: string | null, label: string | null) => callRuntimeOn(ctx.session, objectId, 'selectOption', [value, label]);
+const selectOn = (ctx: Ctx, objectId: string, value: string | null, label: string | null) =>
+  callRuntimeOn(ctx.session, objectId, 'selectOption', [value, label]);

@@ -170,7 +170,8 @@ export class BrowserPool {
             }),
           ];
     this.pool = new EndpointPool(endpoints);
-    if (endpoints.length > 1) log(`browser pool: ${endpoints.map((e) => e.name).join(', ')} (${limit} at once each${this.perCapture ? ', a new connection per capture' : ''})`);
+    if (endpoints.length > 1)
+      log(`browser pool: ${endpoints.map((e) => e.name).join(', ')} (${limit} at once each${this.perCapture ? ', a new connection per capture' : ''})`);
     return this.pool;
   }
 
@@ -255,7 +256,9 @@ export class BrowserPool {
             // One farm URL: a new connection is a new browser, so the retry may go to the same URL.
             if (this.perCapture && pool.endpoints.every((e) => wait.passedOver.has(e) || wait.refused.has(e))) wait.passedOver.clear();
             const sameUrl = this.perCapture && pool.endpoints.length === 1;
-            log(`${endpoint.name} ${lostOn.happened} during a capture; capturing it again ${sameUrl ? `over a new connection to ${endpoint.name}` : 'on another browser'}`);
+            log(
+              `${endpoint.name} ${lostOn.happened} during a capture; capturing it again ${sameUrl ? `over a new connection to ${endpoint.name}` : 'on another browser'}`,
+            );
             retry = this.startRetryCap(endpoint.name, why, budgetMs);
             continue;
           }
@@ -293,7 +296,14 @@ export class BrowserPool {
    * for good is left to the other endpoints), and this capture notes where
    * it stands.
    */
-  private connectFailed(pool: EndpointPool<EndpointSetup>, lease: Lease<EndpointSetup>, err: BrowserUnavailableError, attemptedAt: number, wait: CaptureWait, budgetMs: number): void {
+  private connectFailed(
+    pool: EndpointPool<EndpointSetup>,
+    lease: Lease<EndpointSetup>,
+    err: BrowserUnavailableError,
+    attemptedAt: number,
+    wait: CaptureWait,
+    budgetMs: number,
+  ): void {
     const endpoint = lease.endpoint;
     wait.lastFailure = err;
     const several = pool.endpoints.length > 1;
@@ -312,7 +322,9 @@ export class BrowserPool {
       const lowest = this.lowestCeiling.get(endpoint);
       if (lowest === undefined || ceiling < lowest) {
         this.lowestCeiling.set(endpoint, ceiling);
-        log(`${endpoint.name} is full (${firstLine(err.summary)}); sending it at most ${ceiling} capture${ceiling === 1 ? '' : 's'} at once for now, the others wait for a slot`);
+        log(
+          `${endpoint.name} is full (${firstLine(err.summary)}); sending it at most ${ceiling} capture${ceiling === 1 ? '' : 's'} at once for now, the others wait for a slot`,
+        );
       }
       return;
     }
@@ -382,7 +394,8 @@ export class BrowserPool {
   ): Promise<Lease<EndpointSetup>> {
     // Every endpoint still open to it is out while one it passed over answers again: that one is a candidate again.
     const open = pool.endpoints.filter((e) => !wait.refused.has(e));
-    if (open.filter((e) => !wait.passedOver.has(e)).every((e) => !e.answering()) && open.some((e) => wait.passedOver.has(e) && e.answering())) wait.passedOver.clear();
+    if (open.filter((e) => !wait.passedOver.has(e)).every((e) => !e.answering()) && open.some((e) => wait.passedOver.has(e) && e.answering()))
+      wait.passedOver.clear();
     const exclude = new Set([...wait.passedOver, ...wait.refused]);
     try {
       return await pool.acquire(exclude, { front: !!retry, signal: retry?.cap.signal, outage: { budgetMs, since: wait.since } });

@@ -176,7 +176,12 @@ export class BrowserSession {
     browser.once('disconnected', () => {
       if (this.browser === browser) this.browser = null;
       this.generationCounter++;
-      if (!this.shuttingDown) log(target ? `attached browser ${redactUrl(target.url)} disconnected; the next capture reconnects` : 'browser exited; the next capture launches a new one');
+      if (!this.shuttingDown)
+        log(
+          target
+            ? `attached browser ${redactUrl(target.url)} disconnected; the next capture reconnects`
+            : 'browser exited; the next capture launches a new one',
+        );
       void this.removeProfile(browser);
     });
     return browser;

@@ -97,7 +97,8 @@ export function classifyError(err: unknown, address: URL, timeoutMs: number): Co
   const message = (e instanceof Error ? e.message : String(err)).split('\n')[0];
   if (code === 'ECONNREFUSED') return { kind: 'refused', address: hostPort(address), code };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL') return { kind: 'dns', host: address.hostname, code };
-  if (['EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL'].includes(code)) return { kind: 'unreachable', address: hostPort(address), code };
+  if (['EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL'].includes(code))
+    return { kind: 'unreachable', address: hostPort(address), code };
   if (code === 'ETIMEDOUT' || /handshake has timed out/i.test(message)) return { kind: 'timeout', ms: timeoutMs };
   if (TLS_CODE.test(code) || /\b(SSL|TLS)\b|certificate/i.test(message)) return { kind: 'tls', code: code || 'TLS', detail: code ? '' : message };
   if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up|closed before the connection was established/i.test(message)) {
@@ -199,7 +200,11 @@ function wrap(ws: WebSocket): OpenTransport {
   ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
     // DevTools speaks text frames only; a screenshot's is megabytes, so it is decoded once, not copied.
     if (isBinary) return;
-    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+    const text = Array.isArray(data)
+      ? Buffer.concat(data).toString('utf8')
+      : Buffer.isBuffer(data)
+        ? data.toString('utf8')
+        : Buffer.from(data).toString('utf8');
     transport.onmessage?.(text);
   });
   ws.once('close', () => {

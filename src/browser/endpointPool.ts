@@ -308,7 +308,7 @@ export class EndpointPool<S> {
 
   /** Hands free slots to waiters in arrival order (a waiter that fits nowhere keeps its place); ends the waits whose outage budget ran out. */
   private drain(): void {
-    for (let i = 0; i < this.waiting.length; ) {
+    for (let i = 0; i < this.waiting.length;) {
       const waiter = this.waiting[i];
       const lease = this.tryLease(waiter.exclude);
       if (lease) {

@@ -17,8 +17,7 @@ import { PageClock } from './pageClock';
 /** The document a step ran in went away under it: an action's navigation replaced it. */
 const replacedDocument = (err: unknown) => ['context-gone', 'frame-detached'].includes(classifyProtocolError(err));
 
-export const FREEZE_CSS =
-  '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
+export const FREEZE_CSS = '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
 
 async function adoptFreezeSheet(frame: Frame): Promise<void> {
   await frame.evaluate((css) => {
@@ -80,15 +79,17 @@ async function waitForParsedDocument(page: Page, signal?: AbortSignal): Promise<
 export async function applyFreeze(page: Page, freeze: Freeze, signal?: AbortSignal): Promise<string[]> {
   const warnings: string[] = [];
   if (!freeze.enabled) return warnings;
-  await onSettledDocument(page, () =>
-    Promise.all(
-      page.frames().map((frame) =>
-        adoptFreezeSheet(frame).catch((err) => {
-          // A detached or navigating subframe is not worth failing the capture for; the main frame is.
-          if (frame === page.mainFrame()) throw err;
-        }),
+  await onSettledDocument(
+    page,
+    () =>
+      Promise.all(
+        page.frames().map((frame) =>
+          adoptFreezeSheet(frame).catch((err) => {
+            // A detached or navigating subframe is not worth failing the capture for; the main frame is.
+            if (frame === page.mainFrame()) throw err;
+          }),
+        ),
       ),
-    ),
     signal,
   );
   // Virtual time settles before the fonts wait, so text the page's timers add still gets its fonts.

@@ -112,7 +112,12 @@ function followChildFrames(session: CDPSession, viewport: Viewport, platform: Pr
       await Promise.all([sendAll(child, frameSettings(viewport, await platform)), followChildFrames(child, viewport, platform)]);
     })().catch(() => undefined); // a frame that went away before its settings arrived needs none
   });
-  return session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true, filter: [{ type: 'iframe' }] } as Protocol.Target.SetAutoAttachRequest);
+  return session.send('Target.setAutoAttach', {
+    autoAttach: true,
+    waitForDebuggerOnStart: false,
+    flatten: true,
+    filter: [{ type: 'iframe' }],
+  } as Protocol.Target.SetAutoAttachRequest);
 }
 
 export async function emulate(page: Page, cdp: CDPSession, viewport: Viewport): Promise<void> {
@@ -151,7 +156,8 @@ export function blockPopups(): void {
     'click',
     (event) => {
       const link = (event.target as Element | null)?.closest?.('a[href], area[href]') as HTMLAnchorElement | null;
-      if (link && (opensWindow(link.target) || (event as MouseEvent).ctrlKey || (event as MouseEvent).metaKey || (event as MouseEvent).shiftKey)) event.preventDefault();
+      if (link && (opensWindow(link.target) || (event as MouseEvent).ctrlKey || (event as MouseEvent).metaKey || (event as MouseEvent).shiftKey))
+        event.preventDefault();
     },
     true,
   );
@@ -272,7 +278,9 @@ export async function navigate(page: Page, url: string, freeze: Freeze, options:
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof Error && err.name === 'TimeoutError') {
-      const diagnosis = options.watch ? await options.watch.diagnose(options.cdp ?? null) : { document: 'loaded' as const, mainThread: await mainThread(options.cdp ?? null) };
+      const diagnosis = options.watch
+        ? await options.watch.diagnose(options.cdp ?? null)
+        : { document: 'loaded' as const, mainThread: await mainThread(options.cdp ?? null) };
       throw new NavigationError(navigationTimeout(url, milestone, budgetMs, diagnosis));
     }
     throw new NavigationError(navigationFailure(url, message));

@@ -70,8 +70,9 @@ export type TakenBrowserFlags = Record<string, string | string[] | boolean | und
 export function takeBrowserFlags(argv: string[]): { browser: TakenBrowserFlags; rest: string[] } {
   const settings = browserFlagSettings();
   const browser: TakenBrowserFlags = {};
-  for (const f of settings) if (f.value === undefined) browser[f.name] = false;
-  else if (f.repeat) browser[f.name] = [];
+  for (const f of settings)
+    if (f.value === undefined) browser[f.name] = false;
+    else if (f.repeat) browser[f.name] = [];
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];

@@ -218,8 +218,7 @@ export async function runDemo(argv: string[], program: Program): Promise<number>
   out.write(
     failures
       ? `\n${failures} capture(s) failed; run \`design-playbook-evidence doctor\` to check the browser.\n`
-      : `\nIn a sidecar read ${READING_ORDER}\n` +
-          'Open the trace ZIP at https://trace.playwright.dev or with `npx playwright show-trace`.\n',
+      : `\nIn a sidecar read ${READING_ORDER}\n` + 'Open the trace ZIP at https://trace.playwright.dev or with `npx playwright show-trace`.\n',
   );
   return failures ? 1 : 0;
 }

@@ -60,10 +60,7 @@ function binaryVersion(executable: string): Promise<string | undefined> {
   });
 }
 
-export async function doctorReport(
-  env: NodeJS.ProcessEnv = process.env,
-  flags: BrowserFlags = {},
-): Promise<DoctorReport> {
+export async function doctorReport(env: NodeJS.ProcessEnv = process.env, flags: BrowserFlags = {}): Promise<DoctorReport> {
   const session = new BrowserSession(() => flags, env);
   const browser: DoctorReport['browser'] = { mode: 'none', works: false, detail: '' };
   try {
@@ -115,7 +112,14 @@ export async function doctorReport(
     runRoot,
     limits: { maxParallel: maxParallel(env), captureTimeoutMs: captureTimeoutMs(env) },
     clock,
-    settings: settingsInForce(flags, env, (key, value) => (key === 'cdpUrl' ? value.split(',').map((url) => redactUrl(url.trim())).join(',') : value)),
+    settings: settingsInForce(flags, env, (key, value) =>
+      key === 'cdpUrl'
+        ? value
+            .split(',')
+            .map((url) => redactUrl(url.trim()))
+            .join(',')
+        : value,
+    ),
   };
 }
 

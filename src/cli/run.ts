@@ -93,7 +93,8 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
   let skipExisting: boolean;
   try {
     const flags = parseFlags(argv, SPEC);
-    if (flags.positionals.length !== 1) throw new UsageError(flags.positionals.length ? `one plan file, not ${flags.positionals.length}` : 'the plan file is required: run PLAN.jsonl');
+    if (flags.positionals.length !== 1)
+      throw new UsageError(flags.positionals.length ? `one plan file, not ${flags.positionals.length}` : 'the plan file is required: run PLAN.jsonl');
     const given = parseParallel(single(flags, 'parallel'));
     if (given !== undefined) program.configureBrowser({ ...program.browserFlags, parallel: given });
     // Enough lines in flight to keep every browser of the pool at its limit.
@@ -165,7 +166,9 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
     else {
       // A third Ctrl-C leaves now; what finished is already on stdout, and the summary still goes out.
       const inFlight = runner.counts().inFlight;
-      progress?.note(`interrupted a third time: leaving now${inFlight ? ` without waiting for ${inFlight} capture${inFlight === 1 ? '' : 's'} in flight (counted as not run; nothing partial is written)` : ''}`);
+      progress?.note(
+        `interrupted a third time: leaving now${inFlight ? ` without waiting for ${inFlight} capture${inFlight === 1 ? '' : 's'} in flight (counted as not run; nothing partial is written)` : ''}`,
+      );
       progress?.finish();
       printSummary(runner.summary());
       process.exit(EXIT_INTERRUPTED);

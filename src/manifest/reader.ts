@@ -108,13 +108,30 @@ export function readManifest(filePath: string): ManifestReport {
   try {
     const st = fs.statSync(filePath);
     if (!st.isFile()) {
-      return { entries: [], facts: [{ line: 0, code: 'unreadable', detail: `${filePath} is not a regular file`, repair: 'name the manifest file itself, e.g. <run root>/evidence/manifest.jsonl' }] };
+      return {
+        entries: [],
+        facts: [
+          {
+            line: 0,
+            code: 'unreadable',
+            detail: `${filePath} is not a regular file`,
+            repair: 'name the manifest file itself, e.g. <run root>/evidence/manifest.jsonl',
+          },
+        ],
+      };
     }
     text = fs.readFileSync(filePath, 'utf8');
   } catch (err) {
     return {
       entries: [],
-      facts: [{ line: 0, code: 'unreadable', detail: `cannot read ${filePath}: ${(err as Error).message}`, repair: 'check the path and its permissions; the manifest is <run root>/evidence/manifest.jsonl' }],
+      facts: [
+        {
+          line: 0,
+          code: 'unreadable',
+          detail: `cannot read ${filePath}: ${(err as Error).message}`,
+          repair: 'check the path and its permissions; the manifest is <run root>/evidence/manifest.jsonl',
+        },
+      ],
     };
   }
   return parseManifest(text);

@@ -54,8 +54,7 @@ export const CRITERION_PATTERN = '^L6\\.(?:0|[1-9][0-9]*)$';
  * character, not absolute (POSIX or a Windows drive), and without an
  * `evidence/` prefix (that belongs to `capture.artifact_path`).
  */
-export const ARTIFACT_PATTERN =
-  '^(?!evidence/)(?![A-Za-z]:)(?!(?:[^/]*/)*\\.{1,2}(?:/|$))[^/\\\\\\u0000-\\u001f]+(?:/[^/\\\\\\u0000-\\u001f]+)*$';
+export const ARTIFACT_PATTERN = '^(?!evidence/)(?![A-Za-z]:)(?!(?:[^/]*/)*\\.{1,2}(?:/|$))[^/\\\\\\u0000-\\u001f]+(?:/[^/\\\\\\u0000-\\u001f]+)*$';
 
 /**
  * `capture.artifact_path`: the tool argument as the caller sent it — relative,

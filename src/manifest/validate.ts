@@ -78,8 +78,8 @@ const SNAPSHOT_REPAIRS: Record<SnapshotFact, string> = {
 const FIELD_GUIDE: Record<string, string> = {
   criterion: 'the L6 criterion id the artifact is evidence for, e.g. "L6.3"',
   artifact: 'the artifact path relative to evidence/, without the evidence/ prefix, e.g. "L6.3-error.png"',
-  observed_state: "the capture result's observed_state, verbatim (\"unknown\" when the page had none)",
-  result: "the capture result's result: \"captured\" or \"failed\" (a verdict belongs elsewhere, e.g. point-back.md)",
+  observed_state: 'the capture result\'s observed_state, verbatim ("unknown" when the page had none)',
+  result: 'the capture result\'s result: "captured" or "failed" (a verdict belongs elsewhere, e.g. point-back.md)',
   ts: 'when the capture was recorded, with an offset, e.g. "2026-07-16T15:00:00+08:00" or "2026-07-16T07:00:00Z"',
   capture: 'an object saying how the capture was made: {"provider": ..., "type": ..., "state": ...}',
   'capture.provider': 'who captured, e.g. "design-playbook-evidence", "playwright" or "manual"',
@@ -148,13 +148,28 @@ export function checkRequestSnapshot(snapshot: unknown, field: string): LineFact
   }
   const top = issue.path[0];
   if (top === 'viewport') {
-    return { code: 'bad_viewport_shape', field, detail: `${field} ${SNAPSHOT_DETAILS.bad_viewport_shape} (${where}: ${issue.message})`, repair: SNAPSHOT_REPAIRS.bad_viewport_shape };
+    return {
+      code: 'bad_viewport_shape',
+      field,
+      detail: `${field} ${SNAPSHOT_DETAILS.bad_viewport_shape} (${where}: ${issue.message})`,
+      repair: SNAPSHOT_REPAIRS.bad_viewport_shape,
+    };
   }
   if (top === 'freeze') {
-    return { code: 'bad_freeze_shape', field, detail: `${field} ${SNAPSHOT_DETAILS.bad_freeze_shape} (${where}: ${issue.message})`, repair: SNAPSHOT_REPAIRS.bad_freeze_shape };
+    return {
+      code: 'bad_freeze_shape',
+      field,
+      detail: `${field} ${SNAPSHOT_DETAILS.bad_freeze_shape} (${where}: ${issue.message})`,
+      repair: SNAPSHOT_REPAIRS.bad_freeze_shape,
+    };
   }
   if (top === 'schemaVersion') {
-    return { code: 'unsupported_schema_version', field, detail: `${field} ${SNAPSHOT_DETAILS.unsupported_schema_version}`, repair: SNAPSHOT_REPAIRS.unsupported_schema_version };
+    return {
+      code: 'unsupported_schema_version',
+      field,
+      detail: `${field} ${SNAPSHOT_DETAILS.unsupported_schema_version}`,
+      repair: SNAPSHOT_REPAIRS.unsupported_schema_version,
+    };
   }
   // design is the only key left.
   return {
@@ -200,7 +215,8 @@ export function checkManifestLine(entry: unknown): LineFact[] {
       {
         code: 'invalid_entry',
         detail: `a manifest line must be a JSON object (got ${typeName(entry)})`,
-        repair: 'write one JSON object per line: {"criterion": ..., "artifact": ..., "observed_state": ..., "result": ..., "ts": ..., "capture": {...}, "request": {...}}',
+        repair:
+          'write one JSON object per line: {"criterion": ..., "artifact": ..., "observed_state": ..., "result": ..., "ts": ..., "capture": {...}, "request": {...}}',
       },
     ];
   }
@@ -208,8 +224,10 @@ export function checkManifestLine(entry: unknown): LineFact[] {
   for (const key of MANIFEST_REQUIRED_FIELDS) {
     if (!(key in entry)) facts.push({ code: 'missing_field', field: key, detail: `${key} is required`, repair: addRepair(key) });
   }
-  const bad = (key: string, rule: string) => facts.push({ code: 'bad_field', field: key, detail: `${key} ${rule} (got ${show(entry[key])})`, repair: setRepair(key) });
-  if ('criterion' in entry && (typeof entry.criterion !== 'string' || !criterionRe.test(entry.criterion))) bad('criterion', "must be an L6 criterion id 'L6.<n>'");
+  const bad = (key: string, rule: string) =>
+    facts.push({ code: 'bad_field', field: key, detail: `${key} ${rule} (got ${show(entry[key])})`, repair: setRepair(key) });
+  if ('criterion' in entry && (typeof entry.criterion !== 'string' || !criterionRe.test(entry.criterion)))
+    bad('criterion', "must be an L6 criterion id 'L6.<n>'");
   if ('artifact' in entry && (typeof entry.artifact !== 'string' || !artifactRe.test(entry.artifact))) {
     bad('artifact', "must be a path relative to evidence/ without the 'evidence/' prefix: not absolute, no '.' or '..' segments, '/' separators");
   }
@@ -217,7 +235,8 @@ export function checkManifestLine(entry: unknown): LineFact[] {
   if ('result' in entry && !(MANIFEST_RESULTS as readonly unknown[]).includes(entry.result)) {
     bad('result', "must be 'captured' or 'failed' (whether the capture happened), never a verdict");
   }
-  if ('ts' in entry && (typeof entry.ts !== 'string' || !Number.isFinite(tsInstant(entry.ts)))) bad('ts', 'must be an RFC 3339 date-time with an offset (Z or +hh:mm)');
+  if ('ts' in entry && (typeof entry.ts !== 'string' || !Number.isFinite(tsInstant(entry.ts))))
+    bad('ts', 'must be an RFC 3339 date-time with an offset (Z or +hh:mm)');
   const capture = entry.capture;
   if ('capture' in entry) {
     if (isPlainObject(capture)) checkCapture(capture, facts);

@@ -62,8 +62,7 @@ export class PngAssembler {
     if (!this.header) {
       this.header = header;
       this.ancillary = before.map((c) => ({ type: c.type, data: Buffer.from(c.data) }));
-    }
-    else if (header.width !== this.header.width || header.colorType !== this.header.colorType || header.bitDepth !== this.header.bitDepth) {
+    } else if (header.width !== this.header.width || header.colorType !== this.header.colorType || header.bitDepth !== this.header.bitDepth) {
       throw new PngFormatError(
         `tile ${header.width}px wide (colour type ${header.colorType}, ${header.bitDepth}-bit) does not match the first tile ` +
           `(${this.header.width}px, colour type ${this.header.colorType}, ${this.header.bitDepth}-bit)`,

@@ -10,7 +10,6 @@ import { compareRenderTokens } from './comparator';
 import { unmeasuredFace, type RenderTokensFace } from './face';
 import { PROBE_TIMEOUT_MS, withDeadline } from '../deadline';
 
-
 export async function renderTokenProbe(
   session: CdpSession,
   design: DesignDeclaration | undefined,
@@ -29,12 +28,5 @@ export async function renderTokenProbe(
 
 export { compareRenderTokens } from './comparator';
 export { buildProbeSidecar, probeSidecarSchema, type ProbePageFacts, type ProbeSidecar } from './sidecar';
-export {
-  renderTokensFaceSchema,
-  unmeasuredFace,
-  type RenderTokensFace,
-  type Finding,
-  type Undecidable,
-  type MeasurementStatus,
-} from './face';
+export { renderTokensFaceSchema, unmeasuredFace, type RenderTokensFace, type Finding, type Undecidable, type MeasurementStatus } from './face';
 export { classifyLiteral, classifyPxLiteral, classifyColorLiteral } from './literals';

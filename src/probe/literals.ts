@@ -33,9 +33,7 @@
 import type { DesignAxis } from '../design';
 
 export type PxLiteral = { comparable: true; px: number } | { comparable: false; reason: string };
-export type ColorLiteral =
-  | { comparable: true; rgb: [number, number, number]; serialized: string }
-  | { comparable: false; reason: string };
+export type ColorLiteral = { comparable: true; rgb: [number, number, number]; serialized: string } | { comparable: false; reason: string };
 
 /** Largest font-size Chromium computes; larger declared values are clamped, so never painted as written. */
 export const CHROMIUM_MAX_FONT_SIZE_PX = 10000;
@@ -161,7 +159,13 @@ function classifyHex(token: string): ColorLiteral {
   if (!/^[0-9a-fA-F]+$/.test(digits) || ![3, 4, 6, 8].includes(digits.length)) {
     return { comparable: false, reason: `${token} is not a hex colour (#rgb, #rgba, #rrggbb or #rrggbbaa)` };
   }
-  const full = digits.length <= 4 ? digits.split('').map((d) => d + d).join('') : digits;
+  const full =
+    digits.length <= 4
+      ? digits
+          .split('')
+          .map((d) => d + d)
+          .join('')
+      : digits;
   const channels = [0, 2, 4, 6].slice(0, full.length / 2).map((i) => parseInt(full.slice(i, i + 2), 16));
   if (channels.length === 4 && channels[3] !== 255) {
     return { comparable: false, reason: `hex alpha ${Number((channels[3] / 255).toFixed(3))} is ${TRANSLUCENT}` };
@@ -257,9 +261,7 @@ export function classifyColorLiteral(literal: unknown): ColorLiteral {
 }
 
 export type LiteralReading =
-  | { comparable: true; px: number; key: string }
-  | { comparable: true; rgb: [number, number, number]; key: string }
-  | { comparable: false; reason: string };
+  { comparable: true; px: number; key: string } | { comparable: true; rgb: [number, number, number]; key: string } | { comparable: false; reason: string };
 
 /** Reads a literal on any axis; `key` is how the comparator matches rendered values. */
 export function classifyLiteral(axis: DesignAxis, literal: unknown): LiteralReading {

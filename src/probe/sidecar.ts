@@ -52,9 +52,7 @@ export const NOT_PROBED_ERROR = 'the capture provider returned no render-token f
 export function buildProbeSidecar(measured: ProbeSidecarSource, design?: DesignDeclaration): ProbeSidecar {
   const facts = measured.page_facts;
   const sidecar: ProbeSidecar = {
-    page: facts
-      ? { finalUrl: facts.finalUrl, documentSize: facts.documentSize, viewport: facts.viewport, devicePixelRatio: facts.devicePixelRatio }
-      : null,
+    page: facts ? { finalUrl: facts.finalUrl, documentSize: facts.documentSize, viewport: facts.viewport, devicePixelRatio: facts.devicePixelRatio } : null,
     renderTokens: readFace(measured.render_tokens, design),
   };
   // The caller's declaration object itself, so it serializes byte-for-byte as given.

@@ -72,7 +72,11 @@ export function readRun(runRoot: string): RunContents {
   let manifestLines: string[] = [];
   if (manifestPresent) {
     try {
-      manifestLines = fs.readFileSync(manifestPath, 'utf8').replace(/^\uFEFF/, '').split('\n').map((line) => line.replace(/\r$/, ''));
+      manifestLines = fs
+        .readFileSync(manifestPath, 'utf8')
+        .replace(/^\uFEFF/, '')
+        .split('\n')
+        .map((line) => line.replace(/\r$/, ''));
     } catch {
       manifestLines = [];
     }

@@ -31,11 +31,17 @@ function requestBlock(item: ReportItem): Html {
   const f = r.freeze ?? {};
   const design = r.design as Record<string, unknown[]> | undefined;
   return html`<dl class="pairs">
-<dt>viewport</dt><dd>${v.width ?? '?'} × ${v.height ?? '?'} @${v.devicePixelRatio ?? '?'}x, ${v.colorScheme ?? '?'}</dd>
-<dt>freeze</dt><dd>${Object.entries(f).map(([k, on], i) => html`${i ? ', ' : ''}${k} ${on ? 'on' : 'off'}`)}</dd>
-<dt>design</dt><dd>${design ? Object.entries(design).map(([axis, list], i) => html`${i ? '; ' : ''}${axis} ${Array.isArray(list) ? list.map((l) => JSON.stringify(l)).join(' ') : JSON.stringify(list)}`) : 'unbound'}</dd>
-<dt>schemaVersion</dt><dd>${r.schemaVersion ?? '—'}${item.requestSource === 'capture.request' ? ' (from capture.request)' : ''}</dd>
-</dl>`;
+    <dt>viewport</dt>
+    <dd>${v.width ?? '?'} × ${v.height ?? '?'} @${v.devicePixelRatio ?? '?'}x, ${v.colorScheme ?? '?'}</dd>
+    <dt>freeze</dt>
+    <dd>${Object.entries(f).map(([k, on], i) => html`${i ? ', ' : ''}${k} ${on ? 'on' : 'off'}`)}</dd>
+    <dt>design</dt>
+    <dd>
+      ${design ? Object.entries(design).map(([axis, list], i) => html`${i ? '; ' : ''}${axis} ${Array.isArray(list) ? list.map((l) => JSON.stringify(l)).join(' ') : JSON.stringify(list)}`) : 'unbound'}
+    </dd>
+    <dt>schemaVersion</dt>
+    <dd>${r.schemaVersion ?? '—'}${item.requestSource === 'capture.request' ? ' (from capture.request)' : ''}</dd>
+  </dl>`;
 }
 
 function actionText(action: unknown): string {
@@ -54,33 +60,67 @@ function itemArticle(item: ReportItem, index: number): Html {
   else if (item.trace) view = traceSection(item, item.trace);
   else if (item.file) view = fileSection(item);
   else
-    view = html`<p class="note">${item.result === 'failed' ? 'No artifact: the capture failed, and a failed capture leaves no file.' : `evidence/${item.artifact} is missing.`}</p>`;
-  return html`<article class="item${index >= EAGER_ITEMS ? ' deferred' : ''}" id="${item.id}" data-type="${typeLabel(item)}" data-result="${item.result}" data-differs="${String(item.differs)}" data-findings="${String(item.findingCount > 0)}" aria-labelledby="${item.id}-h">
-<h3 id="${item.id}-h"><span class="artifact">${item.artifact}</span> <span class="chip">${typeLabel(item)}</span> <span class="result result-${resultClass}">${item.result || '(no result)'}</span>${item.findingCount ? html` <span class="chip">${plural(item.findingCount, 'finding')}</span>` : ''}</h3>
-<div class="states" role="group" aria-label="Expected and observed state">
-<div><span class="label">Expected state</span> <span class="value">${item.expected || '—'}</span></div>
-<div><span class="label">observed_state</span> <span class="value">${item.observed || '—'}</span></div>
-${item.differs ? html`<p class="differs">The observed state differs from the expected state.</p>` : ''}
-</div>
-${item.error ? html`<p class="error"><span class="label">error</span> ${item.error}</p>` : ''}
-<div class="columns">
-<div>
-<h4 class="small-h">Capture</h4>
-<dl class="pairs">
-<dt>provider</dt><dd>${item.provider || '—'}</dd>
-<dt>url</dt><dd>${item.url ? html`<span class="url">${item.url}</span>` : '—'}</dd>
-<dt>manifest line</dt><dd>${item.line}, ts ${item.ts}${item.superseded.length ? html` <span class="quiet">(supersedes line${item.superseded.length > 1 ? 's' : ''} ${item.superseded.join(', ')})</span>` : ''}</dd>
-${item.note ? html`<dt>note</dt><dd>${item.note}</dd>` : ''}
-<dt>actions</dt><dd>${item.actions.length ? html`<ol class="plain-ol">${item.actions.map((a) => html`<li><code>${actionText(a)}</code></li>`)}</ol>` : 'none'}</dd>
-</dl>
-</div>
-<div>
-<h4 class="small-h">Request snapshot</h4>
-${requestBlock(item)}
-</div>
-</div>
-${view}
-</article>`;
+    view = html`<p class="note">
+      ${item.result === 'failed' ? 'No artifact: the capture failed, and a failed capture leaves no file.' : `evidence/${item.artifact} is missing.`}
+    </p>`;
+  return html`<article
+    class="item${index >= EAGER_ITEMS ? ' deferred' : ''}"
+    id="${item.id}"
+    data-type="${typeLabel(item)}"
+    data-result="${item.result}"
+    data-differs="${String(item.differs)}"
+    data-findings="${String(item.findingCount > 0)}"
+    aria-labelledby="${item.id}-h"
+  >
+    <h3 id="${item.id}-h">
+      <span class="artifact">${item.artifact}</span> <span class="chip">${typeLabel(item)}</span>
+      <span class="result result-${resultClass}">${item.result || '(no result)'}</span
+      >${item.findingCount ? html` <span class="chip">${plural(item.findingCount, 'finding')}</span>` : ''}
+    </h3>
+    <div class="states" role="group" aria-label="Expected and observed state">
+      <div><span class="label">Expected state</span> <span class="value">${item.expected || '—'}</span></div>
+      <div><span class="label">observed_state</span> <span class="value">${item.observed || '—'}</span></div>
+      ${item.differs ? html`<p class="differs">The observed state differs from the expected state.</p>` : ''}
+    </div>
+    ${item.error ? html`<p class="error"><span class="label">error</span> ${item.error}</p>` : ''}
+    <div class="columns">
+      <div>
+        <h4 class="small-h">Capture</h4>
+        <dl class="pairs">
+          <dt>provider</dt>
+          <dd>${item.provider || '—'}</dd>
+          <dt>url</dt>
+          <dd>${item.url ? html`<span class="url">${item.url}</span>` : '—'}</dd>
+          <dt>manifest line</dt>
+          <dd>
+            ${item.line}, ts
+            ${item.ts}${item.superseded.length ? html` <span class="quiet">(supersedes line${item.superseded.length > 1 ? 's' : ''} ${item.superseded.join(', ')})</span>` : ''}
+          </dd>
+          ${
+            item.note
+              ? html`<dt>note</dt>
+                  <dd>${item.note}</dd>`
+              : ''
+          }
+          <dt>actions</dt>
+          <dd>
+            ${
+              item.actions.length
+                ? html`<ol class="plain-ol">
+                    ${item.actions.map((a) => html`<li><code>${actionText(a)}</code></li>`)}
+                  </ol>`
+                : 'none'
+            }
+          </dd>
+        </dl>
+      </div>
+      <div>
+        <h4 class="small-h">Request snapshot</h4>
+        ${requestBlock(item)}
+      </div>
+    </div>
+    ${view}
+  </article>`;
 }
 
 function summarySection(model: ReportModel): Html {
@@ -95,82 +135,156 @@ function summarySection(model: ReportModel): Html {
   const withFindings = model.items.filter((i) => i.findingCount > 0).length;
   const differs = model.items.filter((i) => i.differs).length;
   return html`<section id="summary" aria-labelledby="summary-h">
-<h2 id="summary-h">Summary</h2>
-<ul class="totals">
-<li><strong>${model.criteria.length}</strong> criteria</li>
-<li><strong>${model.items.length}</strong> bound artifacts</li>
-<li><strong>${findings}</strong> findings in ${plural(withFindings, 'screenshot')}</li>
-<li><strong>${differs}</strong> observed ≠ expected</li>
-<li><a href="#missing"><strong>${model.missing.length}</strong> missing artifacts</a></li>
-<li><a href="#unbound"><strong>${model.unbound.length}</strong> unbound files</a></li>
-<li><a href="#flagged"><strong>${model.flagged.length}</strong> flagged lines</a></li>
-</ul>
-<table class="grid counts-table">
-<caption>Bound artifacts by type and result</caption>
-<thead><tr><th scope="col">Type</th>${results.map((r) => html`<th scope="col">${r}</th>`)}<th scope="col">Total</th></tr></thead>
-<tbody>${types.map(
-    (t) => html`<tr><th scope="row">${t}</th>${results.map((r) => html`<td>${count(t, r)}</td>`)}<td>${model.items.filter((i) => typeLabel(i) === t).length}</td></tr>`,
-  )}</tbody>
-<tfoot><tr><th scope="row">All</th>${results.map((r) => html`<td>${model.items.filter((i) => i.result === r).length}</td>`)}<td>${model.items.length}</td></tr></tfoot>
-</table>
-<form class="filters" id="filters" aria-label="Filter the artifacts">
-<label>Type <select id="filter-type"><option value="">All types</option>${types.map((t) => html`<option value="${t}">${t}</option>`)}</select></label>
-<label>Result <select id="filter-result"><option value="">All results</option>${results.map((r) => html`<option value="${r}">${r}</option>`)}</select></label>
-<label><input type="checkbox" id="filter-differs"> Observed ≠ expected</label>
-<label><input type="checkbox" id="filter-findings"> Has findings</label>
-<button type="reset" id="filter-reset">Show all</button>
-</form>
-<p id="filter-status" role="status">Showing all ${plural(model.items.length, 'artifact')}.</p>
-</section>`;
+    <h2 id="summary-h">Summary</h2>
+    <ul class="totals">
+      <li><strong>${model.criteria.length}</strong> criteria</li>
+      <li><strong>${model.items.length}</strong> bound artifacts</li>
+      <li><strong>${findings}</strong> findings in ${plural(withFindings, 'screenshot')}</li>
+      <li><strong>${differs}</strong> observed ≠ expected</li>
+      <li>
+        <a href="#missing"><strong>${model.missing.length}</strong> missing artifacts</a>
+      </li>
+      <li>
+        <a href="#unbound"><strong>${model.unbound.length}</strong> unbound files</a>
+      </li>
+      <li>
+        <a href="#flagged"><strong>${model.flagged.length}</strong> flagged lines</a>
+      </li>
+    </ul>
+    <table class="grid counts-table">
+      <caption>
+        Bound artifacts by type and result
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Type</th>
+          ${results.map((r) => html`<th scope="col">${r}</th>`)}
+          <th scope="col">Total</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${types.map(
+          (t) =>
+            html`<tr>
+              <th scope="row">${t}</th>
+              ${results.map((r) => html`<td>${count(t, r)}</td>`)}
+              <td>${model.items.filter((i) => typeLabel(i) === t).length}</td>
+            </tr>`,
+        )}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">All</th>
+          ${results.map((r) => html`<td>${model.items.filter((i) => i.result === r).length}</td>`)}
+          <td>${model.items.length}</td>
+        </tr>
+      </tfoot>
+    </table>
+    <form class="filters" id="filters" aria-label="Filter the artifacts">
+      <label
+        >Type
+        <select id="filter-type">
+          <option value="">All types</option>
+          ${types.map((t) => html`<option value="${t}">${t}</option>`)}
+        </select></label
+      >
+      <label
+        >Result
+        <select id="filter-result">
+          <option value="">All results</option>
+          ${results.map((r) => html`<option value="${r}">${r}</option>`)}
+        </select></label
+      >
+      <label><input type="checkbox" id="filter-differs" /> Observed ≠ expected</label>
+      <label><input type="checkbox" id="filter-findings" /> Has findings</label>
+      <button type="reset" id="filter-reset">Show all</button>
+    </form>
+    <p id="filter-status" role="status">Showing all ${plural(model.items.length, 'artifact')}.</p>
+  </section>`;
 }
 
 function missingSection(model: ReportModel): Html {
   return html`<section id="missing" aria-labelledby="missing-h">
-<h2 id="missing-h">Missing artifacts <span class="quiet">(${model.missing.length})</span></h2>
-${
-  model.missing.length
-    ? html`<table class="grid"><caption class="sr-only">Lines whose artifact is not under evidence/</caption>
-<thead><tr><th scope="col">Criterion</th><th scope="col">Artifact</th><th scope="col">Line</th><th scope="col">Result</th><th scope="col">ts</th></tr></thead>
-<tbody>${model.missing.map((i) => html`<tr><td><a href="#${i.id}">${i.criterion}</a></td><td><code>evidence/${i.artifact}</code></td><td>${i.line}</td><td>${i.result}</td><td>${i.ts}</td></tr>`)}</tbody></table>`
-    : html`<p class="quiet">Every binding line's artifact is under evidence/ (lines of failed captures name no file).</p>`
-}
-</section>`;
+    <h2 id="missing-h">Missing artifacts <span class="quiet">(${model.missing.length})</span></h2>
+    ${
+      model.missing.length
+        ? html`<table class="grid">
+            <caption class="sr-only">
+              Lines whose artifact is not under evidence/
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Criterion</th>
+                <th scope="col">Artifact</th>
+                <th scope="col">Line</th>
+                <th scope="col">Result</th>
+                <th scope="col">ts</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${model.missing.map(
+                (i) =>
+                  html`<tr>
+                    <td><a href="#${i.id}">${i.criterion}</a></td>
+                    <td><code>evidence/${i.artifact}</code></td>
+                    <td>${i.line}</td>
+                    <td>${i.result}</td>
+                    <td>${i.ts}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+        : html`<p class="quiet">Every binding line's artifact is under evidence/ (lines of failed captures name no file).</p>`
+    }
+  </section>`;
 }
 
 function unboundSection(model: ReportModel): Html {
   return html`<section id="unbound" aria-labelledby="unbound-h">
-<h2 id="unbound-h">Unbound evidence files <span class="quiet">(${model.unbound.length})</span></h2>
-${
-  model.unbound.length
-    ? html`<ul class="unbound">${model.unbound.map(
-        (u) => html`<li>
-${u.src && u.image ? html`<a href="${u.src}" class="thumb"><img src="${u.src}" loading="lazy" decoding="async" width="${u.image.width}" height="${u.image.height}" alt="Unbound image ${u.file.rel}"></a>` : ''}
-<div><code>evidence/${u.file.rel}</code> · ${bytes(u.file.size)}${u.file.kind === 'link' ? ' · symbolic link (not followed)' : u.file.kind === 'other' ? ' · not a regular file' : ''}${u.image ? ` · ${u.image.width} × ${u.image.height} px` : ''}
-${u.sidecar ? html`<br><span class="quiet">with its probe sidecar ${u.sidecar}</span>` : ''}
-${u.namedByFlaggedLines.length ? html`<br><span class="quiet">named by flagged line${u.namedByFlaggedLines.length > 1 ? 's' : ''} ${u.namedByFlaggedLines.map((l) => html`<a href="#line-${l}">${l}</a>`)} (a flagged line binds nothing)</span>` : ''}</div>
-</li>`,
-      )}</ul>`
-    : html`<p class="quiet">Every file under evidence/ is bound by a manifest line.</p>`
-}
-</section>`;
+    <h2 id="unbound-h">Unbound evidence files <span class="quiet">(${model.unbound.length})</span></h2>
+    ${
+      model.unbound.length
+        ? html`<ul class="unbound">
+            ${model.unbound.map(
+              (u) =>
+                html`<li>
+                  ${u.src && u.image ? html`<a href="${u.src}" class="thumb"><img src="${u.src}" loading="lazy" decoding="async" width="${u.image.width}" height="${u.image.height}" alt="Unbound image ${u.file.rel}" /></a>` : ''}
+                  <div>
+                    <code>evidence/${u.file.rel}</code> ·
+                    ${bytes(u.file.size)}${u.file.kind === 'link' ? ' · symbolic link (not followed)' : u.file.kind === 'other' ? ' · not a regular file' : ''}${u.image ? ` · ${u.image.width} × ${u.image.height} px` : ''}
+                    ${u.sidecar ? html`<br /><span class="quiet">with its probe sidecar ${u.sidecar}</span>` : ''}
+                    ${u.namedByFlaggedLines.length ? html`<br /><span class="quiet">named by flagged line${u.namedByFlaggedLines.length > 1 ? 's' : ''} ${u.namedByFlaggedLines.map((l) => html`<a href="#line-${l}">${l}</a>`)} (a flagged line binds nothing)</span>` : ''}
+                  </div>
+                </li>`,
+            )}
+          </ul>`
+        : html`<p class="quiet">Every file under evidence/ is bound by a manifest line.</p>`
+    }
+  </section>`;
 }
 
 function flaggedSection(model: ReportModel): Html {
   return html`<section id="flagged" aria-labelledby="flagged-h">
-<h2 id="flagged-h">Flagged manifest lines <span class="quiet">(${model.flagged.length})</span></h2>
-${
-  !model.manifestPresent
-    ? html`<p class="note">There is no evidence/manifest.jsonl: no line binds any file.</p>`
-    : model.flagged.length
-      ? html`<ul class="flagged">${model.flagged.map(
-          (f) => html`<li id="line-${f.line}">
-<p><strong>${f.line ? `line ${f.line}` : 'the file'}</strong> ${f.facts.map((fact, i) => html`${i ? '; ' : ''}<code>${fact.code}</code>${fact.field ? html` (<code>${fact.field}</code>)` : ''}: ${fact.detail}`)}</p>
-${f.text ? html`<pre>${f.text}${f.truncated ? '…' : ''}</pre>` : ''}
-</li>`,
-        )}</ul>`
-      : html`<p class="quiet">The reader flags no line.</p>`
-}
-</section>`;
+    <h2 id="flagged-h">Flagged manifest lines <span class="quiet">(${model.flagged.length})</span></h2>
+    ${
+      !model.manifestPresent
+        ? html`<p class="note">There is no evidence/manifest.jsonl: no line binds any file.</p>`
+        : model.flagged.length
+          ? html`<ul class="flagged">
+              ${model.flagged.map(
+                (f) =>
+                  html`<li id="line-${f.line}">
+                    <p>
+                      <strong>${f.line ? `line ${f.line}` : 'the file'}</strong>
+                      ${f.facts.map((fact, i) => html`${i ? '; ' : ''}<code>${fact.code}</code>${fact.field ? html` (<code>${fact.field}</code>)` : ''}: ${fact.detail}`)}
+                    </p>
+                    ${f.text ? html`<pre>${f.text}${f.truncated ? '…' : ''}</pre>` : ''}
+                  </li>`,
+              )}
+            </ul>`
+          : html`<p class="quiet">The reader flags no line.</p>`
+    }
+  </section>`;
 }
 
 export function scriptHash(script: string): string {
@@ -182,35 +296,37 @@ export function renderReport(model: ReportModel, generatedAt: Date): string {
   const script = pageScript;
   const csp = `default-src 'none'; img-src 'self' data: file:; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash(script)}'; base-uri 'none'; form-action 'none'`;
   const body = html`<a class="skip" href="#main">Skip to the evidence</a>
-<header class="top">
-<h1>Run report <span class="run">${runName}</span></h1>
-<p class="quiet">Run root <code>${model.runRoot}</code> · manifest <code>${model.manifestPath}</code>${model.manifestPresent ? '' : ' (absent)'} · generated ${generatedAt.toISOString()}</p>
-<p class="quiet">Facts, not verdicts: this report shows what was captured and what the probe measured; it judges nothing.</p>
-</header>
-<nav aria-label="Criteria and sections">
-<h2 class="sr-only">Contents</h2>
-<ul>
-<li><a href="#summary">Summary</a></li>
-${model.criteria.map((c) => html`<li data-criterion="${c.anchor}"><a href="#${c.anchor}">${c.id}</a></li>`)}
-<li><a href="#missing">Missing (${model.missing.length})</a></li>
-<li><a href="#unbound">Unbound (${model.unbound.length})</a></li>
-<li><a href="#flagged">Flagged (${model.flagged.length})</a></li>
-</ul>
-</nav>
-<main id="main" tabindex="-1">
-${summarySection(model)}
-${model.criteria.map(
-  (c) => html`<section class="criterion" id="${c.anchor}" aria-labelledby="${c.anchor}-h">
-<h2 id="${c.anchor}-h">Criterion ${c.id} <span class="quiet">${plural(c.items.length, 'artifact')}</span></h2>
-${c.items.map((item) => itemArticle(item, model.items.indexOf(item)))}
-</section>`,
-)}
-${model.criteria.length ? '' : html`<p class="note">No manifest line binds any artifact.</p>`}
-${missingSection(model)}
-${unboundSection(model)}
-${flaggedSection(model)}
-</main>
-<footer><p class="quiet">${GENERATOR} · ${num(model.items.length + model.unbound.length)} evidence files</p></footer>`;
+    <header class="top">
+      <h1>Run report <span class="run">${runName}</span></h1>
+      <p class="quiet">
+        Run root <code>${model.runRoot}</code> · manifest <code>${model.manifestPath}</code>${model.manifestPresent ? '' : ' (absent)'} · generated
+        ${generatedAt.toISOString()}
+      </p>
+      <p class="quiet">Facts, not verdicts: this report shows what was captured and what the probe measured; it judges nothing.</p>
+    </header>
+    <nav aria-label="Criteria and sections">
+      <h2 class="sr-only">Contents</h2>
+      <ul>
+        <li><a href="#summary">Summary</a></li>
+        ${model.criteria.map((c) => html`<li data-criterion="${c.anchor}"><a href="#${c.anchor}">${c.id}</a></li>`)}
+        <li><a href="#missing">Missing (${model.missing.length})</a></li>
+        <li><a href="#unbound">Unbound (${model.unbound.length})</a></li>
+        <li><a href="#flagged">Flagged (${model.flagged.length})</a></li>
+      </ul>
+    </nav>
+    <main id="main" tabindex="-1">
+      ${summarySection(model)}
+      ${model.criteria.map(
+        (c) =>
+          html`<section class="criterion" id="${c.anchor}" aria-labelledby="${c.anchor}-h">
+            <h2 id="${c.anchor}-h">Criterion ${c.id} <span class="quiet">${plural(c.items.length, 'artifact')}</span></h2>
+            ${c.items.map((item) => itemArticle(item, model.items.indexOf(item)))}
+          </section>`,
+      )}
+      ${model.criteria.length ? '' : html`<p class="note">No manifest line binds any artifact.</p>`} ${missingSection(model)} ${unboundSection(model)}
+      ${flaggedSection(model)}
+    </main>
+    <footer><p class="quiet">${GENERATOR} · ${num(model.items.length + model.unbound.length)} evidence files</p></footer>`;
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -103,10 +103,7 @@ export function tokensCss(): string {
   const rules = Object.entries(RULE_COLORS)
     .map(([rule, value]) => `--rule-${rule}:${value};`)
     .join('');
-  return (
-    `:root{color-scheme:light dark;${sizes}${radii}${rules}${paletteVars(LIGHT)}}` +
-    `@media (prefers-color-scheme: dark){:root{${paletteVars(DARK)}}}`
-  );
+  return `:root{color-scheme:light dark;${sizes}${radii}${rules}${paletteVars(LIGHT)}}` + `@media (prefers-color-scheme: dark){:root{${paletteVars(DARK)}}}`;
 }
 
 function unique<T>(values: T[]): T[] {

@@ -86,7 +86,13 @@ function detailOf(params: Record<string, unknown>): string {
   if (typeof params.key === 'string') return params.key;
   if (Array.isArray(params.options)) {
     return params.options
-      .map((o) => (o && typeof o === 'object' ? Object.values(o as Record<string, unknown>).map(String).join(' ') : String(o)))
+      .map((o) =>
+        o && typeof o === 'object'
+          ? Object.values(o as Record<string, unknown>)
+              .map(String)
+              .join(' ')
+          : String(o),
+      )
       .join(', ');
   }
   if (typeof params.waitTimeout === 'number' || typeof params.timeout === 'number') return `${params.waitTimeout ?? params.timeout} ms`;

@@ -44,8 +44,14 @@ function realOrSelf(p: string): string {
 export function checkOutputFolder(outDir: string, evidenceDir: string): void {
   const out = realOrSelf(path.resolve(outDir));
   const evidence = realOrSelf(path.resolve(evidenceDir));
-  if (isInside(out, evidence)) throw new ReportOutputError(`--out ${outDir} is inside ${evidenceDir}: the report never writes inside evidence/; choose a folder outside it (default <run root>/report)`);
-  if (isInside(evidence, out)) throw new ReportOutputError(`--out ${outDir} holds ${evidenceDir}: the report replaces its output folder, so it must not contain the evidence; choose a folder of its own (default <run root>/report)`);
+  if (isInside(out, evidence))
+    throw new ReportOutputError(
+      `--out ${outDir} is inside ${evidenceDir}: the report never writes inside evidence/; choose a folder outside it (default <run root>/report)`,
+    );
+  if (isInside(evidence, out))
+    throw new ReportOutputError(
+      `--out ${outDir} holds ${evidenceDir}: the report replaces its output folder, so it must not contain the evidence; choose a folder of its own (default <run root>/report)`,
+    );
   if (!fs.existsSync(out)) return;
   const st = fs.lstatSync(out);
   if (!st.isDirectory()) throw new ReportOutputError(`--out ${outDir} exists and is not a folder; choose a new or empty folder`);

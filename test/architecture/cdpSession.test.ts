@@ -12,7 +12,11 @@ const REPO = path.join(__dirname, '..', '..');
 const PROBE = path.join(REPO, 'test', 'architecture', '__cdpSessionFit.ts');
 
 function diagnosticsOf(source: string): string[] {
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(REPO, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    path.join(REPO, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  )!;
   const options = { ...parsed.options, noEmit: true, declaration: false };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
@@ -20,9 +24,7 @@ function diagnosticsOf(source: string): string[] {
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (file) => path.resolve(file) === PROBE || fileExists(file);
   const program = ts.createProgram([PROBE], options, host);
-  return ts
-    .getPreEmitDiagnostics(program, program.getSourceFile(PROBE))
-    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0]);
+  return ts.getPreEmitDiagnostics(program, program.getSourceFile(PROBE)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0]);
 }
 
 const IMPORTS = `

@@ -66,7 +66,8 @@ export function repositorySources(): SourceFile[] {
  * per document.
  */
 export const ALLOWED_STATE: Record<string, string> = {
-  'src/boundary/runRoot.ts': 'cwdWarningLogged: the unmarked-cwd warning is logged to stderr once per process (test/foundation/runRoot.test.ts asserts it of the module)',
+  'src/boundary/runRoot.ts':
+    'cwdWarningLogged: the unmarked-cwd warning is logged to stderr once per process (test/foundation/runRoot.test.ts asserts it of the module)',
 };
 
 /** Modules src/browser/ must not import: the server, the boundary (its plan, its perform step and their file-system rules), the registry, the CLI, the root. */
@@ -133,7 +134,8 @@ function parseModuleText(source: SourceFile, known: Set<string>): ParsedModule {
     if (!spec.text.startsWith('.')) parsed.packages.push({ name: spec.text, line: lineOf(node) });
     const target = resolveRelative(source.file, spec.text, known);
     if (target) parsed.imports.push({ target, line: lineOf(node) });
-    else if (spec.text.startsWith('.')) parsed.imports.push({ target: path.posix.normalize(path.posix.join(path.posix.dirname(source.file), spec.text)), line: lineOf(node) });
+    else if (spec.text.startsWith('.'))
+      parsed.imports.push({ target: path.posix.normalize(path.posix.join(path.posix.dirname(source.file), spec.text)), line: lineOf(node) });
   };
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) addImport(node.moduleSpecifier, node);
@@ -240,7 +242,8 @@ export function checkLayering(sources: SourceFile[]): Violation[] {
       }
     }
     for (const p of m.packages) {
-      if (m.file.startsWith('cdp/injected/')) violations.push({ rule: 'injected-imports-outside', file: m.file, detail: `line ${p.line} imports the package ${p.name}` });
+      if (m.file.startsWith('cdp/injected/'))
+        violations.push({ rule: 'injected-imports-outside', file: m.file, detail: `line ${p.line} imports the package ${p.name}` });
       else if (m.file.startsWith('cdp/') && PUPPETEER_PACKAGES.some((name) => p.name === name || p.name.startsWith(`${name}/`))) {
         violations.push({ rule: 'cdp-imports-puppeteer', file: m.file, detail: `line ${p.line} imports ${p.name}` });
       }

@@ -55,7 +55,7 @@ function exportedBlocks(text: string): Array<{ name: string; body: string }> {
 function starters(direct: Rule): Set<string> {
   const found = new Set<string>();
   const helpers = [...TEXT].filter(([file]) => !file.endsWith('.test.ts'));
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [, text] of helpers) {
       for (const { name, body } of exportedBlocks(text)) {

@@ -48,7 +48,11 @@ test('every module a deadline header names as a home holds a time constant (the 
     const named = [...header.matchAll(/\b((?:src|cdp)\/[\w/]+\.ts)\b/g)].map((m) => m[1]).filter((f) => !f.endsWith('/deadline.ts'));
     for (const file of named) {
       const source = tree.find((s) => s.file === file);
-      expect({ file, exists: !!source, holds: !!source && /^(?:export )?const [A-Z][A-Z0-9_]*_MS\b/m.test(source.text) }).toEqual({ file, exists: true, holds: true });
+      expect({ file, exists: !!source, holds: !!source && /^(?:export )?const [A-Z][A-Z0-9_]*_MS\b/m.test(source.text) }).toEqual({
+        file,
+        exists: true,
+        holds: true,
+      });
     }
   }
 });

@@ -15,7 +15,10 @@ import { ariaSnapshotText } from '../../cdp/ariaSnapshot';
 import { KNOWN_DIFFERENCES } from './knownDifferences';
 
 const CORPUS = path.join(__dirname, 'corpus');
-const PAGES = fs.readdirSync(CORPUS).filter((f) => f.endsWith('.html')).sort();
+const PAGES = fs
+  .readdirSync(CORPUS)
+  .filter((f) => f.endsWith('.html'))
+  .sort();
 
 jest.setTimeout(240_000);
 
@@ -26,15 +29,16 @@ let page: Page;
 let pwPage: PwPage;
 let pwNoJsPage: PwPage;
 
-interface Outcome { page: string; ours: string; playwright: string }
+interface Outcome {
+  page: string;
+  ours: string;
+  playwright: string;
+}
 const outcomes: Outcome[] = [];
 
 beforeAll(async () => {
   server = await servePages(CORPUS);
-  [browser, pwBrowser] = await Promise.all([
-    launchTestBrowser(),
-    chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_TEST_ARGS }),
-  ]);
+  [browser, pwBrowser] = await Promise.all([launchTestBrowser(), chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_TEST_ARGS })]);
   page = await browser.newPage();
   // Playwright's default viewport on both sides, so responsive CSS shows the same content.
   await page.setViewport({ width: 1280, height: 720 });

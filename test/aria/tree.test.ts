@@ -11,13 +11,13 @@ const render = (top: WalkedChild[]) => renderAriaYaml(buildAriaTree(top).childre
 
 describe('buildAriaTree', () => {
   test('elements without a role pass their text through; inline text runs join without spaces', () => {
-    expect(render([el('P', 'paragraph', ['Hello ', el('B', '', ['big']), ' world', el('SPAN', '', ['!'])], { blk: true, inl: false })]))
-      .toBe('- paragraph: Hello big world!');
+    expect(render([el('P', 'paragraph', ['Hello ', el('B', '', ['big']), ' world', el('SPAN', '', ['!'])], { blk: true, inl: false })])).toBe(
+      '- paragraph: Hello big world!',
+    );
   });
 
   test('block elements separate their text with a space', () => {
-    expect(render([el('DIV', '', ['one'], { blk: true, inl: false }), el('DIV', '', ['two'], { blk: true, inl: false })]))
-      .toBe('- text: one two');
+    expect(render([el('DIV', '', ['one'], { blk: true, inl: false }), el('DIV', '', ['two'], { blk: true, inl: false })])).toBe('- text: one two');
   });
 
   test('a lone text child that repeats the name is dropped', () => {
@@ -26,10 +26,8 @@ describe('buildAriaTree', () => {
   });
 
   test('a text field shows its value, not its text nodes; placeholder only when it is not the name', () => {
-    expect(render([el('TEXTAREA', 'textbox', ['ignored'], { value: 'typed', name: 'Bio', placeholder: 'Bio' })]))
-      .toBe('- textbox "Bio": typed');
-    expect(render([el('INPUT', 'textbox', [], { value: '', name: 'Email', placeholder: 'you@x' })]))
-      .toBe('- textbox "Email":\n  - /placeholder: you@x');
+    expect(render([el('TEXTAREA', 'textbox', ['ignored'], { value: 'typed', name: 'Bio', placeholder: 'Bio' })])).toBe('- textbox "Bio": typed');
+    expect(render([el('INPUT', 'textbox', [], { value: '', name: 'Email', placeholder: 'you@x' })])).toBe('- textbox "Email":\n  - /placeholder: you@x');
   });
 
   test('links carry /url as written; data URLs keep only their media type', () => {
@@ -39,8 +37,9 @@ describe('buildAriaTree', () => {
   });
 
   test('an inline generic around one text node is just text; an empty generic vanishes', () => {
-    expect(render([el('SPAN', 'generic', ['inline'], { at: { role: 'generic' } }), el('DIV', 'generic', [], { blk: true, inl: false })]))
-      .toBe('- text: inline');
+    expect(render([el('SPAN', 'generic', ['inline'], { at: { role: 'generic' } }), el('DIV', 'generic', [], { blk: true, inl: false })])).toBe(
+      '- text: inline',
+    );
     expect(render([el('DIV', 'generic', ['block'], { blk: true, inl: false, at: { role: 'generic' } })])).toBe('- generic: block');
   });
 
@@ -50,8 +49,9 @@ describe('buildAriaTree', () => {
 
   test('names are shown flattened; a role that takes no name shows none', () => {
     expect(render([el('BUTTON', 'button', ['x'], { name: '  Close\n dialog ' })])).toBe('- button "Close dialog": x');
-    expect(render([el('TR', 'row', [el('TD', 'cell', ['a'], { name: 'a', blk: true, inl: false })], { name: 'a', blk: true, inl: false })]))
-      .toBe('- row "a":\n  - cell "a"');
+    expect(render([el('TR', 'row', [el('TD', 'cell', ['a'], { name: 'a', blk: true, inl: false })], { name: 'a', blk: true, inl: false })])).toBe(
+      '- row "a":\n  - cell "a"',
+    );
   });
 
   test('states come from the attributes as written and the native state', () => {

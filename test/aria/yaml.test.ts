@@ -1,19 +1,58 @@
 /** The text format's quoting rules on names and values a YAML reader would otherwise misread. */
 import { needsYamlQuotes, quoteKey, quoteValue, renderAriaYaml, type AriaNode } from '../../cdp/ariaSnapshot';
 
-const node = (role: string, name = '', children: AriaNode['children'] = [], extra: Partial<AriaNode> = {}): AriaNode =>
-  ({ role, name, children, ...extra });
+const node = (role: string, name = '', children: AriaNode['children'] = [], extra: Partial<AriaNode> = {}): AriaNode => ({ role, name, children, ...extra });
 
 describe('needsYamlQuotes', () => {
   test.each([
-    ['', true], ['plain text', false], [' leading', true], ['trailing ', true], ['- dash', true], ['a-b', false],
-    ['key: value', true], ['ends with colon:', true], ['10:30', false], ['a # b', true], ['a#b', false],
-    ['#tag', true], ['"quoted"', true], ["'single'", true], ['line\nbreak', true], ['cr\rhere', true],
-    ['[x]', true], ['x]', false], ['{x}', true], ['back`tick', true], ['@user', true], ['&amp', true], ['*star', true],
-    ['!bang', true], ['%pct', true], ['>gt', true], ['|pipe', true], ['?q', true], [',comma', true],
-    ['123', true], ['3.14', true], ['1e5', true], ['0x1F', true], ['yes', true], ['No', true], ['TRUE', true],
-    ['null', true], ['~', true], ['.inf', true], ['-.NaN', true], ['Infinity', true], ['nullable', false],
-    ['世界', false], ['🎉 party', false], ['مرحبا', false], ['tab\there', false], ['bell\x07', true], ['\x85', true],
+    ['', true],
+    ['plain text', false],
+    [' leading', true],
+    ['trailing ', true],
+    ['- dash', true],
+    ['a-b', false],
+    ['key: value', true],
+    ['ends with colon:', true],
+    ['10:30', false],
+    ['a # b', true],
+    ['a#b', false],
+    ['#tag', true],
+    ['"quoted"', true],
+    ["'single'", true],
+    ['line\nbreak', true],
+    ['cr\rhere', true],
+    ['[x]', true],
+    ['x]', false],
+    ['{x}', true],
+    ['back`tick', true],
+    ['@user', true],
+    ['&amp', true],
+    ['*star', true],
+    ['!bang', true],
+    ['%pct', true],
+    ['>gt', true],
+    ['|pipe', true],
+    ['?q', true],
+    [',comma', true],
+    ['123', true],
+    ['3.14', true],
+    ['1e5', true],
+    ['0x1F', true],
+    ['yes', true],
+    ['No', true],
+    ['TRUE', true],
+    ['null', true],
+    ['~', true],
+    ['.inf', true],
+    ['-.NaN', true],
+    ['Infinity', true],
+    ['nullable', false],
+    ['世界', false],
+    ['🎉 party', false],
+    ['مرحبا', false],
+    ['tab\there', false],
+    ['bell\x07', true],
+    ['\x85', true],
   ])('%j -> %s', (input, expected) => {
     expect(needsYamlQuotes(input)).toBe(expected);
   });
@@ -62,18 +101,20 @@ describe('renderAriaYaml', () => {
       'loose text',
       node('list', '', [node('listitem', '', ['- one']), node('listitem', '', ['42'])]),
     ]);
-    expect(text).toBe([
-      '- paragraph: "Hello: world"',
-      '- link "Docs":',
-      '  - /url: ../docs.html',
-      '- textbox "Name":',
-      '  - /placeholder: Your name',
-      '  - text: Bob',
-      '- text: loose text',
-      '- list:',
-      '  - listitem: "- one"',
-      '  - listitem: "42"',
-    ].join('\n'));
+    expect(text).toBe(
+      [
+        '- paragraph: "Hello: world"',
+        '- link "Docs":',
+        '  - /url: ../docs.html',
+        '- textbox "Name":',
+        '  - /placeholder: Your name',
+        '  - text: Bob',
+        '- text: loose text',
+        '- list:',
+        '  - listitem: "- one"',
+        '  - listitem: "42"',
+      ].join('\n'),
+    );
   });
 
   test('names over 900 characters are left out of the key', () => {

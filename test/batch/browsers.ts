@@ -71,7 +71,11 @@ export async function startBrowser(name: string): Promise<TestBrowser> {
     if (!version && Date.now() > deadline) throw new Error(`${name} did not answer on ${url}`);
     if (!version) await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const tabs = async () => ((await getJson(`${url}/json/list`)) as Array<{ id: string; type: string }>).filter((t) => t.type === 'page').map((t) => t.id).sort();
+  const tabs = async () =>
+    ((await getJson(`${url}/json/list`)) as Array<{ id: string; type: string }>)
+      .filter((t) => t.type === 'page')
+      .map((t) => t.id)
+      .sort();
   // Settled once its about:blank tab is listed, so "the tabs it had" is well defined.
   let listed: string[] = [];
   while (!listed.length) {

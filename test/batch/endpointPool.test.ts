@@ -76,7 +76,11 @@ test('a back-off step is shortened by up to a quarter at random; Retry-After, wh
   let clock = 5_000_000;
   const draws = [0.999, 0.5];
   const endpoints = [new Endpoint('farm', 4, 0)];
-  const p = new EndpointPool(endpoints, () => clock, () => draws.shift() ?? 0);
+  const p = new EndpointPool(
+    endpoints,
+    () => clock,
+    () => draws.shift() ?? 0,
+  );
   const shortest = p.markDown(endpoints[0], 'refused');
   expect(shortest).toBeLessThan(FIRST_BACKOFF_MS);
   expect(shortest).toBeGreaterThanOrEqual(FIRST_BACKOFF_MS * (1 - BACKOFF_JITTER));
@@ -249,8 +253,14 @@ describe('which endpoints', () => {
       ['browser-url', 'http://127.0.0.1:2', 'DESIGN_PLAYBOOK_CDP_URL'],
       ['ws-endpoint', 'ws://127.0.0.1:3/devtools/browser/x', 'DESIGN_PLAYBOOK_CDP_URL'],
     ]);
-    expect(attachTargets({ browserUrls: ['http://h:1', 'http://h:2'], wsEndpoints: ['ws://h:3/x'] }, env).map((t) => t.url)).toEqual(['ws://h:3/x', 'http://h:1', 'http://h:2']);
-    expect(() => attachTargets({}, { DESIGN_PLAYBOOK_CDP_URL: 'http://h:1,ftp://nope' })).toThrow("DESIGN_PLAYBOOK_CDP_URL must be an http://host:port browser URL or a ws:// endpoint (got 'ftp://nope')");
+    expect(attachTargets({ browserUrls: ['http://h:1', 'http://h:2'], wsEndpoints: ['ws://h:3/x'] }, env).map((t) => t.url)).toEqual([
+      'ws://h:3/x',
+      'http://h:1',
+      'http://h:2',
+    ]);
+    expect(() => attachTargets({}, { DESIGN_PLAYBOOK_CDP_URL: 'http://h:1,ftp://nope' })).toThrow(
+      "DESIGN_PLAYBOOK_CDP_URL must be an http://host:port browser URL or a ws:// endpoint (got 'ftp://nope')",
+    );
     expect(attachTargets({}, {})).toEqual([]);
     expect(connectPerCapture({}, { DESIGN_PLAYBOOK_CONNECT_PER_CAPTURE: '1' })).toBe(true);
     expect(connectPerCapture({}, { DESIGN_PLAYBOOK_CONNECT_PER_CAPTURE: '0' })).toBe(false);

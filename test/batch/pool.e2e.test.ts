@@ -58,8 +58,23 @@ test('run over three browsers: the captures spread over all of them; one killed 
   try {
     const plan = path.join(root, 'plan.jsonl');
     const types = ['screenshot', 'a11y tree'];
-    writePlan(plan, Array.from({ length: 24 }, (_, i) => planLine(pages.url(`/pooled.html?line=${i + 1}`), types[i % 2], `pooled-${i + 1}`)));
-    const run = startRun([plan, '--run-root', root, '--parallel', '2', '--browser-url', alpha.url, '--browser-url', beta.url, '--ws-endpoint', gamma.wsEndpoint]);
+    writePlan(
+      plan,
+      Array.from({ length: 24 }, (_, i) => planLine(pages.url(`/pooled.html?line=${i + 1}`), types[i % 2], `pooled-${i + 1}`)),
+    );
+    const run = startRun([
+      plan,
+      '--run-root',
+      root,
+      '--parallel',
+      '2',
+      '--browser-url',
+      alpha.url,
+      '--browser-url',
+      beta.url,
+      '--ws-endpoint',
+      gamma.wsEndpoint,
+    ]);
     // beta goes away once it is busy with captures.
     await waitUntil(() => loadedBy('beta') >= 2, 120_000, 'beta to load pages');
     await beta.kill();
@@ -102,10 +117,18 @@ test('the MCP server over DESIGN_PLAYBOOK_CDP_URL=a,b: parallel calls use both; 
   const root = makeRunRoot('pool-server');
   const deadPort = await closedPort();
   loads.length = 0;
-  const server = await startServer({ env: { DESIGN_PLAYBOOK_CDP_URL: `${alpha.url}, 127.0.0.1:${deadPort},${gamma.wsEndpoint}`, DESIGN_PLAYBOOK_MAX_PARALLEL: '2' } });
+  const server = await startServer({
+    env: { DESIGN_PLAYBOOK_CDP_URL: `${alpha.url}, 127.0.0.1:${deadPort},${gamma.wsEndpoint}`, DESIGN_PLAYBOOK_MAX_PARALLEL: '2' },
+  });
   try {
     const payloads = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => server.capture(captureArgs(root, pages.url(`/pooled.html?call=${i}`), `call-${i}.png`, { viewport: { width: 640, height: 400, devicePixelRatio: 1, colorScheme: 'light' } }))),
+      Array.from({ length: 6 }, (_, i) =>
+        server.capture(
+          captureArgs(root, pages.url(`/pooled.html?call=${i}`), `call-${i}.png`, {
+            viewport: { width: 640, height: 400, devicePixelRatio: 1, colorScheme: 'light' },
+          }),
+        ),
+      ),
     );
     for (const payload of payloads) expect(payload).toMatchObject({ result: 'captured', observed_state: 'pooled' });
     expect(loadedBy('alpha')).toBeGreaterThan(0);
@@ -124,7 +147,10 @@ test('--connect-per-capture: one DevTools connection per capture, closed when it
   const tabsBefore = await alpha.tabs();
   try {
     const plan = path.join(root, 'plan.jsonl');
-    writePlan(plan, [1, 2, 3].map((i) => planLine(pages.url(`/plain.html?${i}`), i === 2 ? 'interaction trace' : 'screenshot', `farm-${i}`)));
+    writePlan(
+      plan,
+      [1, 2, 3].map((i) => planLine(pages.url(`/plain.html?${i}`), i === 2 ? 'interaction trace' : 'screenshot', `farm-${i}`)),
+    );
     const run = startRun([plan, '--run-root', root, '--parallel', '2', '--connect-per-capture', '--ws-endpoint', relay.wsEndpoint]);
     const { code } = await run.exited;
     expect(code).toBe(0);
@@ -185,7 +211,10 @@ test('--connect-per-capture with one farm URL: a capture whose connection was lo
   loads.length = 0;
   try {
     const plan = path.join(root, 'plan.jsonl');
-    writePlan(plan, [1, 2].map((i) => planLine(pages.url(`/pooled.html?farm-retry=${i}`), 'screenshot', `farm-retry-${i}`)));
+    writePlan(
+      plan,
+      [1, 2].map((i) => planLine(pages.url(`/pooled.html?farm-retry=${i}`), 'screenshot', `farm-retry-${i}`)),
+    );
     const run = startRun([plan, '--run-root', root, '--parallel', '2', '--connect-per-capture', '--ws-endpoint', relay.wsEndpoint]);
     // The farm drops the connections while their pages are on the way (a browser behind it died).
     await waitUntil(() => loads.some((l) => l.page.startsWith('/pooled.html?farm-retry=')), 60_000, 'a farm page to load');
@@ -218,7 +247,10 @@ test('a retry gets one more budget, waiting for a browser included; a page that 
   loads.length = 0;
   try {
     const plan = path.join(root, 'plan.jsonl');
-    writePlan(plan, [1, 2].map((i) => planLine(pages.url(`/stalled.html?cap=${i}`), 'screenshot', `cap-${i}`)));
+    writePlan(
+      plan,
+      [1, 2].map((i) => planLine(pages.url(`/stalled.html?cap=${i}`), 'screenshot', `cap-${i}`)),
+    );
     // One at a time on each: epsilon's lost capture can only be retried on gamma, whose slot holds a page that never answers.
     const run = startRun([plan, '--run-root', root, '--parallel', '1', '--ws-endpoint', epsilon.wsEndpoint, '--ws-endpoint', gamma.wsEndpoint], {
       env: { DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS: '6000' },
@@ -240,7 +272,9 @@ test('a retry gets one more budget, waiting for a browser included; a page that 
     expect(loads.filter((l) => l.page === `/stalled.html?cap=${hung.line}`)).toHaveLength(1);
     // epsilon's capture waited for gamma's slot, then ran out of the one budget its retry had.
     expect(lost.error).toContain(`the capture was run again after its first attempt on ${epsilon.wsEndpoint} lost its browser`);
-    expect(lost.error).toContain('did not finish within one more whole-capture budget (6000 ms, DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS), waiting for a free browser included');
+    expect(lost.error).toContain(
+      'did not finish within one more whole-capture budget (6000 ms, DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS), waiting for a free browser included',
+    );
     // One budget after the loss, not gamma's budget plus a whole second one.
     expect(afterKill).toBeLessThan(11_000);
     expect(filesUnder(path.join(root, 'evidence'))).toEqual([]);
@@ -270,9 +304,15 @@ describe('a browser that stays connected but answers nothing (SIGSTOP)', () => {
     try {
       const plan = path.join(root, 'plan.jsonl');
       const types = ['screenshot', 'a11y tree'];
-      writePlan(plan, Array.from({ length: 24 }, (_, i) => planLine(pages.url(`/pooled.html?stopped=${i + 1}`), types[i % 2], `stopped-${i + 1}`)));
+      writePlan(
+        plan,
+        Array.from({ length: 24 }, (_, i) => planLine(pages.url(`/pooled.html?stopped=${i + 1}`), types[i % 2], `stopped-${i + 1}`)),
+      );
       const started = Date.now();
-      const run = startRun([plan, '--run-root', root, '--parallel', '2', '--browser-url', alpha.url, '--ws-endpoint', delta.wsEndpoint, '--ws-endpoint', gamma.wsEndpoint], { env });
+      const run = startRun(
+        [plan, '--run-root', root, '--parallel', '2', '--browser-url', alpha.url, '--ws-endpoint', delta.wsEndpoint, '--ws-endpoint', gamma.wsEndpoint],
+        { env },
+      );
       await waitUntil(() => loadedBy('delta') >= 2, 120_000, 'delta to load pages');
       delta.freeze();
       let summaryAt = Infinity;
@@ -285,7 +325,12 @@ describe('a browser that stays connected but answers nothing (SIGSTOP)', () => {
       expect(Date.now() - summaryAt).toBeLessThan(6_000);
       expect(run.stderr()).not.toContain('Error:');
       // Any failed line, with its error, before the exit code.
-      expect(run.results().filter((r) => r.result === 'failed').map((r) => `${r.line}: ${r.error}`)).toEqual([]);
+      expect(
+        run
+          .results()
+          .filter((r) => r.result === 'failed')
+          .map((r) => `${r.line}: ${r.error}`),
+      ).toEqual([]);
       expect(code).toBe(0);
       const printed = run.results();
       expect(printed.pop()!.summary).toMatchObject({ lines: 24, captured: 24, failed: 0 });
@@ -293,8 +338,14 @@ describe('a browser that stays connected but answers nothing (SIGSTOP)', () => {
       const artifacts = filesUnder(path.join(root, 'evidence')).filter((f) => !f.endsWith('.probe.json'));
       expect(artifacts).toEqual(Array.from({ length: 24 }, (_, i) => `stopped-${i + 1}.${i % 2 ? 'json' : 'png'}`).sort());
 
-      expect(run.stderr()).toMatch(new RegExp(`${delta.wsEndpoint.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} stopped answering \\(no answer to Browser.getVersion within \\d+ ms`));
-      const retried = printed.filter((r) => r.warnings.some((w: string) => w.includes(`the browser at ${delta.wsEndpoint} stopped answering during the capture; it was captured again on another browser of the pool`)));
+      expect(run.stderr()).toMatch(
+        new RegExp(`${delta.wsEndpoint.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} stopped answering \\(no answer to Browser.getVersion within \\d+ ms`),
+      );
+      const retried = printed.filter((r) =>
+        r.warnings.some((w: string) =>
+          w.includes(`the browser at ${delta.wsEndpoint} stopped answering during the capture; it was captured again on another browser of the pool`),
+        ),
+      );
       expect(retried.length).toBeGreaterThan(0);
       for (const r of retried) {
         const by = loads.filter((l) => l.page === `/pooled.html?stopped=${r.line}`).map((l) => l.browser);
@@ -314,12 +365,20 @@ describe('a browser that stays connected but answers nothing (SIGSTOP)', () => {
     const root = makeRunRoot('pool-stopped-start');
     try {
       const plan = path.join(root, 'plan.jsonl');
-      writePlan(plan, Array.from({ length: 6 }, (_, i) => planLine(pages.url(`/plain.html?${i}`), 'a11y tree', `start-${i + 1}`)));
-      const run = startRun([plan, '--run-root', root, '--parallel', '2', '--browser-url', alpha.url, '--browser-url', delta.url, '--ws-endpoint', gamma.wsEndpoint], { env });
+      writePlan(
+        plan,
+        Array.from({ length: 6 }, (_, i) => planLine(pages.url(`/plain.html?${i}`), 'a11y tree', `start-${i + 1}`)),
+      );
+      const run = startRun(
+        [plan, '--run-root', root, '--parallel', '2', '--browser-url', alpha.url, '--browser-url', delta.url, '--ws-endpoint', gamma.wsEndpoint],
+        { env },
+      );
       const { code } = await run.exited;
       expect(code).toBe(0);
       expect(run.results().pop()!.summary).toMatchObject({ captured: 6, failed: 0 });
-      expect(run.stderr()).toContain(`${delta.url} does not answer (could not attach to the browser at ${delta.url} (--browser-url): no answer within 10000 ms)`);
+      expect(run.stderr()).toContain(
+        `${delta.url} does not answer (could not attach to the browser at ${delta.url} (--browser-url): no answer within 10000 ms)`,
+      );
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
@@ -330,10 +389,15 @@ describe('a browser that stays connected but answers nothing (SIGSTOP)', () => {
     const relays: Array<Awaited<ReturnType<typeof countingRelay>>> = [];
     try {
       const plan = path.join(root, 'plan.jsonl');
-      writePlan(plan, Array.from({ length: 4 }, (_, i) => planLine(pages.url(`/plain.html?${i}`), 'screenshot', `third-${i + 1}`)));
+      writePlan(
+        plan,
+        Array.from({ length: 4 }, (_, i) => planLine(pages.url(`/plain.html?${i}`), 'screenshot', `third-${i + 1}`)),
+      );
       // Only the stopped browser (through a relay, to see the captures reach it): they wait on it, and abandoning them cannot close it either.
       const relay = await countingRelay(delta);
-      const run = startRun([plan, '--run-root', root, '--parallel', '2', '--ws-endpoint', relay.wsEndpoint], { env: { DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS: '60000' } });
+      const run = startRun([plan, '--run-root', root, '--parallel', '2', '--ws-endpoint', relay.wsEndpoint], {
+        env: { DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS: '60000' },
+      });
       relays.push(relay);
       await waitUntil(() => relay.opened >= 1, 30_000, 'the captures to connect');
       run.child.kill('SIGINT');

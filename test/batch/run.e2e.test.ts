@@ -52,7 +52,15 @@ function mixedPlan(): Array<Record<string, unknown>> {
     ['/tall.html', {}],
     ['/markers.html', {}],
     ['/disclosure.html', { actions: [{ do: 'click', selector: '#toggle' }] }],
-    ['/delayed.html', { actions: [{ do: 'click', selector: '#go' }, { do: 'wait_for_state', state: 'done' }] }],
+    [
+      '/delayed.html',
+      {
+        actions: [
+          { do: 'click', selector: '#go' },
+          { do: 'wait_for_state', state: 'done' },
+        ],
+      },
+    ],
     ['/link.html', {}],
   ];
   const types = ['screenshot', 'a11y tree', 'interaction trace'];
@@ -93,7 +101,12 @@ test('a 30-line plan: 28 artifacts, 2 line-numbered errors, exit 1; --skip-exist
       if (i === 7 || i === 19) continue;
       const result = byLine.get(i)!;
       const leaf = `line-${i}.${EXTENSION[types[i % 3]]}`;
-      expect(result).toMatchObject({ result: 'captured', error: '', artifact: `evidence/${leaf}`, written_path: path.join(fs.realpathSync(root), 'evidence', leaf) });
+      expect(result).toMatchObject({
+        result: 'captured',
+        error: '',
+        artifact: `evidence/${leaf}`,
+        written_path: path.join(fs.realpathSync(root), 'evidence', leaf),
+      });
       expect(result.request.viewport.width).toBe(640);
     }
     // The dark line saw the dark scheme; the clicked line its clicked state.
@@ -119,9 +132,12 @@ test('a 30-line plan: 28 artifacts, 2 line-numbered errors, exit 1; --skip-exist
     const secondPrinted = again.results();
     const secondSummary = secondPrinted.pop()!.summary;
     expect(secondSummary).toMatchObject({ lines: 30, captured: 0, failed: 2, skipped: 28, not_run: 0, failed_lines: [7, 19] });
-    expect(secondPrinted.filter((r) => r.result === 'skipped').map((r) => r.written_path).sort()).toEqual(
-      artifacts.map((f) => path.join(fs.realpathSync(root), 'evidence', f)).sort(),
-    );
+    expect(
+      secondPrinted
+        .filter((r) => r.result === 'skipped')
+        .map((r) => r.written_path)
+        .sort(),
+    ).toEqual(artifacts.map((f) => path.join(fs.realpathSync(root), 'evidence', f)).sort());
     expect(filesUnder(evidence)).toEqual(files);
     for (const [f, mtime] of before) expect(fs.statSync(path.join(evidence, f)).mtimeMs).toBe(mtime);
     // Nothing launched a browser for nothing: no browser profile is left, and none was needed.
@@ -129,7 +145,10 @@ test('a 30-line plan: 28 artifacts, 2 line-numbered errors, exit 1; --skip-exist
 
     // The good lines alone, re-run: all skipped, exit 0.
     const goodPlan = path.join(root, 'good.jsonl');
-    writePlan(goodPlan, mixedPlan().filter((_, i) => i !== 6 && i !== 18));
+    writePlan(
+      goodPlan,
+      mixedPlan().filter((_, i) => i !== 6 && i !== 18),
+    );
     const good = startRun([goodPlan, '--run-root', root, '--skip-existing'], { env: { TMPDIR: tmp } });
     expect((await good.exited).code).toBe(0);
     expect(good.results().pop()!.summary).toMatchObject({ lines: 28, skipped: 28, failed: 0 });
@@ -172,7 +191,12 @@ test('a plan that cannot be read exits 2; a line that is not JSON is reported wi
     expect(badRoot.stderr()).toContain('holds no run marker');
 
     const plan = path.join(root, 'broken.jsonl');
-    writePlan(plan, ['', '{"schemaVersion": 1,', JSON.stringify(planLine(pages.url('/plain.html'), 'a11y tree', 'after-broken')), JSON.stringify({ ...planLine(pages.url('/plain.html'), 'a11y tree', 'x'), artifact_path: 'evidence/manifest.jsonl' })]);
+    writePlan(plan, [
+      '',
+      '{"schemaVersion": 1,',
+      JSON.stringify(planLine(pages.url('/plain.html'), 'a11y tree', 'after-broken')),
+      JSON.stringify({ ...planLine(pages.url('/plain.html'), 'a11y tree', 'x'), artifact_path: 'evidence/manifest.jsonl' }),
+    ]);
     const broken = startRun([plan, '--run-root', root], { env: { TMPDIR: tmp } });
     expect((await broken.exited).code).toBe(1);
     const printed = broken.results();
@@ -187,13 +211,18 @@ test('a plan that cannot be read exits 2; a line that is not JSON is reported wi
     // Two lines writing one artifact: the later one is refused with both numbers before any capture; the first keeps it.
     const twice = path.join(root, 'twice.jsonl');
     const first = planLine(pages.url('/plain.html?first'), 'screenshot', 'twice', { overwrite: true });
-    writePlan(twice, [first, { ...planLine(pages.url('/plain.html?second'), 'screenshot', 'twice', { overwrite: true }), artifact_path: ' evidence/./twice.png' }]);
+    writePlan(twice, [
+      first,
+      { ...planLine(pages.url('/plain.html?second'), 'screenshot', 'twice', { overwrite: true }), artifact_path: ' evidence/./twice.png' },
+    ]);
     const dup = startRun([twice, '--run-root', root], { env: { TMPDIR: tmp } });
     expect((await dup.exited).code).toBe(1);
     const dupPrinted = dup.results();
     expect(dupPrinted.pop()!.summary).toMatchObject({ lines: 2, captured: 1, failed: 1, failed_lines: [2] });
     expect(dupPrinted.find((r) => r.line === 1)!.result).toBe('captured');
-    expect(dupPrinted.find((r) => r.line === 2)!.error).toMatch(/^line 2: artifact_path evidence\/\.\/twice\.png is also written by line 1 \(artifact_path evidence\/twice\.png\); each artifact is written once per plan/);
+    expect(dupPrinted.find((r) => r.line === 2)!.error).toMatch(
+      /^line 2: artifact_path evidence\/\.\/twice\.png is also written by line 1 \(artifact_path evidence\/twice\.png\); each artifact is written once per plan/,
+    );
     expect(JSON.parse(fs.readFileSync(path.join(root, 'evidence', 'twice.probe.json'), 'utf8')).page.finalUrl).toContain('?first');
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
@@ -204,7 +233,10 @@ test('progress: a live line redrawn on a terminal, plain lines in a log', async 
   const root = makeRunRoot('run-progress');
   try {
     const plan = path.join(root, 'plan.jsonl');
-    writePlan(plan, [1, 2, 3].map((i) => planLine(pages.url('/plain.html'), 'a11y tree', `p-${i}`)));
+    writePlan(
+      plan,
+      [1, 2, 3].map((i) => planLine(pages.url('/plain.html'), 'a11y tree', `p-${i}`)),
+    );
 
     // Without a terminal (a pipe): plain lines, no carriage return or escape code.
     const piped = startRun([plan, '--run-root', root, '--parallel', '1'], { env: { TMPDIR: tmp } });
@@ -215,12 +247,18 @@ test('progress: a live line redrawn on a terminal, plain lines in a log', async 
 
     // On a pseudo-terminal (util-linux script): the bar is drawn in place, and the results stay whole lines.
     const ttyPlan = path.join(root, 'tty.jsonl');
-    writePlan(ttyPlan, [1, 2, 3].map((i) => planLine(pages.url('/plain.html'), 'a11y tree', `tty-${i}`)));
+    writePlan(
+      ttyPlan,
+      [1, 2, 3].map((i) => planLine(pages.url('/plain.html'), 'a11y tree', `tty-${i}`)),
+    );
     const command = [process.execPath, BIN, 'run', ttyPlan, '--run-root', root, '--parallel', '1'];
     const quoted = command.map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
     const output = await new Promise<{ code: number; text: string }>((resolve) => {
-      execFile('script', ['-qec', quoted, '/dev/null'], { env: { ...process.env, DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM_PATH, TMPDIR: tmp, COLUMNS: '100' }, timeout: 120_000 }, (err, stdout) =>
-        resolve({ code: err ? Number((err as NodeJS.ErrnoException).code) : 0, text: stdout }),
+      execFile(
+        'script',
+        ['-qec', quoted, '/dev/null'],
+        { env: { ...process.env, DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM_PATH, TMPDIR: tmp, COLUMNS: '100' }, timeout: 120_000 },
+        (err, stdout) => resolve({ code: err ? Number((err as NodeJS.ErrnoException).code) : 0, text: stdout }),
       );
     });
     expect(output.code).toBe(0);
@@ -243,7 +281,10 @@ test('Ctrl-C once: no new line starts, the captures in flight finish, the summar
   const root = makeRunRoot('run-sigint');
   try {
     const plan = path.join(root, 'plan.jsonl');
-    writePlan(plan, Array.from({ length: 12 }, (_, i) => planLine(pages.url(`/slow.html?${i}`), 'screenshot', `slow-${i + 1}`)));
+    writePlan(
+      plan,
+      Array.from({ length: 12 }, (_, i) => planLine(pages.url(`/slow.html?${i}`), 'screenshot', `slow-${i + 1}`)),
+    );
     const run = startRun([plan, '--run-root', root, '--parallel', '2'], { env: { TMPDIR: tmp } });
     await waitUntil(() => run.results().length >= 1, 90_000, 'the first result');
     run.child.kill('SIGINT');
@@ -272,7 +313,10 @@ test('Ctrl-C twice: captures that would not finish are abandoned with nothing wr
   const ownTmp = fs.mkdtempSync(path.join(tmp, 'abandon-'));
   try {
     const plan = path.join(root, 'plan.jsonl');
-    writePlan(plan, Array.from({ length: 5 }, (_, i) => planLine(pages.url(`/stalled.html?${i}`), i % 2 ? 'interaction trace' : 'screenshot', `stalled-${i + 1}`)));
+    writePlan(
+      plan,
+      Array.from({ length: 5 }, (_, i) => planLine(pages.url(`/stalled.html?${i}`), i % 2 ? 'interaction trace' : 'screenshot', `stalled-${i + 1}`)),
+    );
     stalledRequests = 0;
     const run = startRun([plan, '--run-root', root, '--parallel', '2'], { env: { TMPDIR: ownTmp } });
     await waitUntil(() => stalledRequests >= 2, 90_000, 'two captures waiting on their page');

@@ -152,7 +152,13 @@ describe('progress', () => {
   });
 
   test('figures: rate of captures, time left from the pace of every line that ran', () => {
-    expect(progressFigures(source({ captured: 8, failed: 2, skipped: 5, total: 35 }, 5_000))).toEqual({ done: 15, total: 35, failed: 2, rate: 1.6, secondsLeft: 10 });
+    expect(progressFigures(source({ captured: 8, failed: 2, skipped: 5, total: 35 }, 5_000))).toEqual({
+      done: 15,
+      total: 35,
+      failed: 2,
+      rate: 1.6,
+      secondsLeft: 10,
+    });
     expect(progressFigures(source({ captured: 0, failed: 0, skipped: 0, total: 3 }, 1_000)).secondsLeft).toBeUndefined();
     expect([formatDuration(0.4), formatDuration(59), formatDuration(75), formatDuration(3725)]).toEqual(['0s', '59s', '1m15s', '1h02m']);
   });
@@ -166,7 +172,9 @@ describe('progress', () => {
     expect(text).toBe('progress: 3/4 done, 1 failed, 1.0 captures/s, 1s left\n');
 
     text = '';
-    const live = new ProgressReporter({ ...stream, isTTY: true, columns: 100 }, source({ captured: 1, failed: 0, skipped: 0, total: 4 }, 1_000), { intervalMs: 60_000 });
+    const live = new ProgressReporter({ ...stream, isTTY: true, columns: 100 }, source({ captured: 1, failed: 0, skipped: 0, total: 4 }, 1_000), {
+      intervalMs: 60_000,
+    });
     expect(text).toBe('\r\x1b[2K[########......................] 1/4 done, 0 failed, 1.0 captures/s, 3s left');
     live.update(); // unchanged: not drawn again
     live.clear();
@@ -212,7 +220,7 @@ describe('one writer per artifact', () => {
     expect(provider.calls.map((c) => c.context.fields.artifactPath)).toEqual(['evidence/x.png', 'evidence/z.png']);
   });
 
-  test("a screenshot whose probe sidecar an earlier line writes is refused, naming the sidecar", async () => {
+  test('a screenshot whose probe sidecar an earlier line writes is refused, naming the sidecar', async () => {
     const provider = new FakeProvider();
     const seen: LineResult[] = [];
     const lines = [

@@ -103,12 +103,14 @@ test('observed_state: body, else html, else the first non-empty marker, trimmed;
   }
   // A page whose main thread is busy (or a probe that throws) reads as unknown, within the probe's own limit.
   await page.setContent('<body data-state="busy"></body>');
-  void page.evaluate(() => {
-    const end = Date.now() + 3000;
-    while (Date.now() < end) {
-      /* busy */
-    }
-  }).catch(() => undefined);
+  void page
+    .evaluate(() => {
+      const end = Date.now() + 3000;
+      while (Date.now() < end) {
+        /* busy */
+      }
+    })
+    .catch(() => undefined);
   expect(await readObservedState(page, 300)).toBe('unknown');
 });
 
@@ -174,9 +176,16 @@ test('plain CSS selectors reach into open shadow roots, as in Playwright', async
   // Puppeteer's own selector syntax still works.
   await act({ do: 'click', selector: 'sign-up >>> #send' });
   // A bad selector fails on its syntax, naming the action, the selector and the position, before the page is touched.
-  await expect(runActions(page, [{ do: 'wait', ms: 1 }, { do: 'click', selector: 'button[' }], { budgetMs: 500 })).rejects.toThrow(
-    /^actions\[1\] click 'button\[' failed: selector syntax error at position 7: /,
-  );
+  await expect(
+    runActions(
+      page,
+      [
+        { do: 'wait', ms: 1 },
+        { do: 'click', selector: 'button[' },
+      ],
+      { budgetMs: 500 },
+    ),
+  ).rejects.toThrow(/^actions\[1\] click 'button\[' failed: selector syntax error at position 7: /);
 });
 
 test('press sends key combos to the element; errors name the action index, kind and selector', async () => {
@@ -186,9 +195,16 @@ test('press sends key combos to the element; errors name the action index, kind 
     { do: 'press', key: 'b' },
   ]);
   expect(await page.$eval('#k', (el) => (el as HTMLInputElement).value)).toBe('Ab');
-  await expect(runActions(page, [{ do: 'wait', ms: 1 }, { do: 'wait_for_selector', selector: '#nope' }], { budgetMs: 300 })).rejects.toThrow(
-    "actions[1] wait_for_selector '#nope' failed: no element matches the selector within 300 ms",
-  );
+  await expect(
+    runActions(
+      page,
+      [
+        { do: 'wait', ms: 1 },
+        { do: 'wait_for_selector', selector: '#nope' },
+      ],
+      { budgetMs: 300 },
+    ),
+  ).rejects.toThrow("actions[1] wait_for_selector '#nope' failed: no element matches the selector within 300 ms");
   await expect(runActions(page, [{ do: 'wait_for_state', state: 'ready' }], { budgetMs: 300 })).rejects.toThrow(
     /actions\[0\] wait_for_state failed: no element matches \[data-state="ready"\] within 300 ms; no element carries data-state/,
   );

@@ -88,7 +88,10 @@ describe('through the bundled provider', () => {
       },
     });
     // One capture at a time, so a second call waits for a browser.
-    provider = new PuppeteerCaptureProvider({ flags: () => ({ wsEndpoints: [browser.wsEndpoint()] }), env: { ...process.env, DESIGN_PLAYBOOK_MAX_PARALLEL: '1' } });
+    provider = new PuppeteerCaptureProvider({
+      flags: () => ({ wsEndpoints: [browser.wsEndpoint()] }),
+      env: { ...process.env, DESIGN_PLAYBOOK_MAX_PARALLEL: '1' },
+    });
   });
 
   afterAll(async () => {

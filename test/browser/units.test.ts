@@ -6,7 +6,14 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { findBrowser, BrowserNotFoundError, compareBuildIds, isHeadlessShell, puppeteerInstalledBrowsers, systemLocations } from '../../src/browser/findBrowser';
+import {
+  findBrowser,
+  BrowserNotFoundError,
+  compareBuildIds,
+  isHeadlessShell,
+  puppeteerInstalledBrowsers,
+  systemLocations,
+} from '../../src/browser/findBrowser';
 import { attachTarget, parseCdpUrl, captureTimeoutMs, maxParallel } from '../../src/browser/options';
 import { splitKeyCombo } from '../../src/browser/actionRunner';
 import { Limiter } from '../../src/browser/limiter';
@@ -60,7 +67,11 @@ describe('findBrowser', () => {
       fs.writeFileSync(p, '#!/bin/sh\n');
       fs.chmodSync(p, 0o755);
     }
-    expect(findBrowser({ env: {}, locations: [shell, full], puppeteerBrowsers: () => [] })).toEqual({ executablePath: shell, source: 'system location', headlessShell: true });
+    expect(findBrowser({ env: {}, locations: [shell, full], puppeteerBrowsers: () => [] })).toEqual({
+      executablePath: shell,
+      source: 'system location',
+      headlessShell: true,
+    });
     expect(findBrowser({ env: { DESIGN_PLAYBOOK_CHROME_PATH: full }, locations: [shell, full], puppeteerBrowsers: () => [] })).toEqual({
       executablePath: full,
       source: 'DESIGN_PLAYBOOK_CHROME_PATH',
@@ -71,29 +82,32 @@ describe('findBrowser', () => {
     expect(isHeadlessShell('/usr/bin/google-chrome')).toBe(false);
   });
 
-  (process.platform === 'linux' && process.arch === 'x64' ? test : test.skip)("Puppeteer's cache: a headless shell before Chrome, newest build first, this platform's only", () => {
-    const cache = fs.mkdtempSync(path.join(dir, 'cache-'));
-    const put = (rel: string) => {
-      const p = path.join(cache, rel);
-      fs.mkdirSync(path.dirname(p), { recursive: true });
-      fs.writeFileSync(p, '#!/bin/sh\n');
-      fs.chmodSync(p, 0o755);
-      return p;
-    };
-    const chrome = put('chrome/linux-130.0.6723.58/chrome-linux64/chrome');
-    // 99 before 131 as text, after it as a version: the newer build comes first.
-    const shellOld = put('chrome-headless-shell/linux-99.0.4844.51/chrome-headless-shell-linux64/chrome-headless-shell');
-    const shellNew = put('chrome-headless-shell/linux-131.0.6778.85/chrome-headless-shell-linux64/chrome-headless-shell');
-    // Another platform's build, and a folder that is no build, are not offered.
-    put('chrome-headless-shell/mac_arm-132.0.6834.83/chrome-headless-shell-mac-arm64/chrome-headless-shell');
-    put('chrome-headless-shell/notabuild/chrome-headless-shell');
-    expect(puppeteerInstalledBrowsers({ PUPPETEER_CACHE_DIR: cache })).toEqual([shellNew, shellOld, chrome]);
-    expect(findBrowser({ env: { PUPPETEER_CACHE_DIR: cache }, locations: [] })).toEqual({
-      executablePath: shellNew,
-      source: "Puppeteer's browser cache",
-      headlessShell: true,
-    });
-  });
+  (process.platform === 'linux' && process.arch === 'x64' ? test : test.skip)(
+    "Puppeteer's cache: a headless shell before Chrome, newest build first, this platform's only",
+    () => {
+      const cache = fs.mkdtempSync(path.join(dir, 'cache-'));
+      const put = (rel: string) => {
+        const p = path.join(cache, rel);
+        fs.mkdirSync(path.dirname(p), { recursive: true });
+        fs.writeFileSync(p, '#!/bin/sh\n');
+        fs.chmodSync(p, 0o755);
+        return p;
+      };
+      const chrome = put('chrome/linux-130.0.6723.58/chrome-linux64/chrome');
+      // 99 before 131 as text, after it as a version: the newer build comes first.
+      const shellOld = put('chrome-headless-shell/linux-99.0.4844.51/chrome-headless-shell-linux64/chrome-headless-shell');
+      const shellNew = put('chrome-headless-shell/linux-131.0.6778.85/chrome-headless-shell-linux64/chrome-headless-shell');
+      // Another platform's build, and a folder that is no build, are not offered.
+      put('chrome-headless-shell/mac_arm-132.0.6834.83/chrome-headless-shell-mac-arm64/chrome-headless-shell');
+      put('chrome-headless-shell/notabuild/chrome-headless-shell');
+      expect(puppeteerInstalledBrowsers({ PUPPETEER_CACHE_DIR: cache })).toEqual([shellNew, shellOld, chrome]);
+      expect(findBrowser({ env: { PUPPETEER_CACHE_DIR: cache }, locations: [] })).toEqual({
+        executablePath: shellNew,
+        source: "Puppeteer's browser cache",
+        headlessShell: true,
+      });
+    },
+  );
 
   test('a cache that does not exist or cannot be read offers no browser', () => {
     expect(puppeteerInstalledBrowsers({ PUPPETEER_CACHE_DIR: path.join(dir, 'no-cache-here') })).toEqual([]);
@@ -224,13 +238,19 @@ describe('CLI argument mapping', () => {
 
   test('capture flags become tool arguments', () => {
     const args = captureArguments([
-      '--url', 'http://127.0.0.1:1/',
-      '--out', 'evidence/x.png',
-      '--action', '{"do":"click","selector":"#a"}',
+      '--url',
+      'http://127.0.0.1:1/',
+      '--out',
+      'evidence/x.png',
+      '--action',
+      '{"do":"click","selector":"#a"}',
       '--action=[{"do":"wait","ms":5},{"do":"press","key":"Enter"}]',
-      '--color-scheme', 'dark',
-      '--run-root', 'rel/run',
-      '--design', '{"radii":[4]}',
+      '--color-scheme',
+      'dark',
+      '--run-root',
+      'rel/run',
+      '--design',
+      '{"radii":[4]}',
       '--overwrite',
       '--network-idle',
     ]);
@@ -239,7 +259,11 @@ describe('CLI argument mapping', () => {
       url: 'http://127.0.0.1:1/',
       type: 'screenshot',
       state: 'default',
-      actions: [{ do: 'click', selector: '#a' }, { do: 'wait', ms: 5 }, { do: 'press', key: 'Enter' }],
+      actions: [
+        { do: 'click', selector: '#a' },
+        { do: 'wait', ms: 5 },
+        { do: 'press', key: 'Enter' },
+      ],
       artifact_path: 'evidence/x.png',
       viewport: { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'dark' },
       freeze: { enabled: true, waitFonts: true, networkIdle: true },
@@ -258,7 +282,10 @@ describe('CLI argument mapping', () => {
       rest: ['capture', '--url', 'u'],
     });
     // Endpoints repeat (a pool), in the order given; --connect-per-capture is a switch.
-    expect(takeBrowserFlags(['run', '--browser-url=http://a:1', 'p.jsonl', '--connect-per-capture', '--browser-url', 'http://b:2', '--ws-endpoint', 'ws://c:3/x']).browser).toEqual({
+    expect(
+      takeBrowserFlags(['run', '--browser-url=http://a:1', 'p.jsonl', '--connect-per-capture', '--browser-url', 'http://b:2', '--ws-endpoint', 'ws://c:3/x'])
+        .browser,
+    ).toEqual({
       'browser-url': ['http://a:1', 'http://b:2'],
       'ws-endpoint': ['ws://c:3/x'],
       'connect-per-capture': true,

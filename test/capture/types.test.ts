@@ -29,10 +29,18 @@ test('the files each type writes: a screenshot its PNG and the probe sidecar, th
   const at = path.join('/run', 'evidence', 'sub', 'L6.2-x.png');
   expect(captureFiles(CAPTURE_TYPE_SPECS.screenshot, at).map(({ sidecar: _s, ...file }) => file)).toEqual([
     { path: at, mimeType: 'image/png', description: 'the screenshot artifact' },
-    { path: path.join('/run', 'evidence', 'sub', 'L6.2-x.probe.json'), mimeType: 'application/json', description: "the screenshot's render-token probe sidecar" },
+    {
+      path: path.join('/run', 'evidence', 'sub', 'L6.2-x.probe.json'),
+      mimeType: 'application/json',
+      description: "the screenshot's render-token probe sidecar",
+    },
   ]);
-  expect(captureFiles(CAPTURE_TYPE_SPECS['a11y tree'], '/e/t.json')).toEqual([{ path: '/e/t.json', mimeType: 'application/json', description: 'the a11y tree artifact' }]);
-  expect(captureFiles(CAPTURE_TYPE_SPECS['interaction trace'], '/e/t.zip')).toEqual([{ path: '/e/t.zip', mimeType: 'application/zip', description: 'the interaction trace artifact' }]);
+  expect(captureFiles(CAPTURE_TYPE_SPECS['a11y tree'], '/e/t.json')).toEqual([
+    { path: '/e/t.json', mimeType: 'application/json', description: 'the a11y tree artifact' },
+  ]);
+  expect(captureFiles(CAPTURE_TYPE_SPECS['interaction trace'], '/e/t.zip')).toEqual([
+    { path: '/e/t.zip', mimeType: 'application/zip', description: 'the interaction trace artifact' },
+  ]);
   expect(sidecarLeaf('a.b.png')).toBe('a.b.probe.json');
   expect(sidecarLeaf('noext')).toBe('noext.probe.json');
   expect(sidecarLeaf('.hidden')).toBe('.hidden.probe.json');

@@ -88,7 +88,7 @@ function pixel(file: string, x: number, y: number): [number, number, number] {
 
 const close = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]) <= 8);
 
-describe('the issue\'s cases', () => {
+describe("the issue's cases", () => {
   test('a canvas chart animated by requestAnimationFrame for 1 s is captured complete', async () => {
     const shot = await capture('chart-raf.html');
     expect(settleWarnings(shot.warnings)).toEqual([]);
@@ -154,7 +154,7 @@ describe('at rest', () => {
     expect(close(pixel(shot.file, 315, 35), [0x2a, 0x9d, 0x8f])).toBe(true);
   });
 
-  test('a counter started by an IntersectionObserver (delivered at the browser\'s own frame) is captured at its end', async () => {
+  test("a counter started by an IntersectionObserver (delivered at the browser's own frame) is captured at its end", async () => {
     const run = await capture('observed-counter.html', { type: 'a11y tree' });
     expect(run.tree).toContain('status: "1200"');
   });

@@ -58,7 +58,7 @@ test('a page that fetches with a 2 s timeout from a server answering after 1 s s
   expect(fs.readFileSync(payload.written_path, 'utf8')).toContain('Data: 42');
 });
 
-test('a perpetual animation stops at the server\'s bound with the warning, and two captures give identical bytes', async () => {
+test("a perpetual animation stops at the server's bound with the warning, and two captures give identical bytes", async () => {
   const hashes: string[] = [];
   for (let i = 0; i < 2; i++) {
     const payload = await server.capture(captureArgs(root, pages.url('raf-canvas.html'), `perpetual-${i}.png`, { viewport }));

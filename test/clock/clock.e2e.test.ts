@@ -33,7 +33,9 @@ test.each(['other-motion.html', 'raf-canvas.html'])('%s: five screenshots throug
   const pngs = new Set<string>();
   const sidecars = new Set<string>();
   for (let i = 0; i < 5; i++) {
-    const payload = await server.capture(captureArgs(root, pages.url(page), `${page}-${i}.png`, { viewport: { width: 500, height: 300, devicePixelRatio: 1, colorScheme: 'light' } }));
+    const payload = await server.capture(
+      captureArgs(root, pages.url(page), `${page}-${i}.png`, { viewport: { width: 500, height: 300, devicePixelRatio: 1, colorScheme: 'light' } }),
+    );
     expect(payload.error).toBe('');
     expect(payload.warnings).toContain(
       `fixed clock: the page's Date started at 2030-05-17T10:34:56.000Z and Math.random was seeded (DESIGN_PLAYBOOK_FIXED_TIME)`,

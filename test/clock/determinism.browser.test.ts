@@ -103,11 +103,18 @@ interface Captured {
 async function capture(page: string, extra: Record<string, unknown> = {}): Promise<Captured> {
   const type = (extra.type as string) ?? 'screenshot';
   const leaf = `${path.basename(page, '.html')}-${counter++}.${type === 'screenshot' ? 'png' : 'json'}`;
-  const result = await executeCapturePlan(captureArgs(root, server.url(page), leaf, { viewport: { width: 480, height: 360, devicePixelRatio: 1, colorScheme: 'light' }, ...extra }));
+  const result = await executeCapturePlan(
+    captureArgs(root, server.url(page), leaf, { viewport: { width: 480, height: 360, devicePixelRatio: 1, colorScheme: 'light' }, ...extra }),
+  );
   expect(result.error).toBe('');
   expect(result.result).toBe('captured');
   const sidecar = result.written_path.replace(/\.png$/, '.probe.json');
-  return { artifact: result.written_path, sidecar: type === 'screenshot' ? sidecar : undefined, warnings: result.warnings, observedState: result.observed_state };
+  return {
+    artifact: result.written_path,
+    sidecar: type === 'screenshot' ? sidecar : undefined,
+    warnings: result.warnings,
+    observedState: result.observed_state,
+  };
 }
 
 /** Captures `times` times; returns the distinct artifact and sidecar hashes. */
@@ -139,7 +146,9 @@ describe('with DESIGN_PLAYBOOK_FIXED_TIME', () => {
   ])('%s: five screenshots give one PNG and one sidecar', async (page, extra) => {
     const { artifacts, sidecars, runs } = await distinct(page, extra);
     expect({ artifacts, sidecars }).toEqual({ artifacts: 1, sidecars: 1 });
-    expect(runs[0].warnings).toContain(`fixed clock: the page's Date started at 2026-01-01T09:00:00.000Z and Math.random was seeded (DESIGN_PLAYBOOK_FIXED_TIME)`);
+    expect(runs[0].warnings).toContain(
+      `fixed clock: the page's Date started at 2026-01-01T09:00:00.000Z and Math.random was seeded (DESIGN_PLAYBOOK_FIXED_TIME)`,
+    );
   });
 
   test.each([
@@ -238,7 +247,7 @@ describe('actions that depend on timers behave as before', () => {
     expect(result.error).toMatch(/^actions\[0\] wait_for_selector '#nothing' failed: no element matches the selector within \d+ ms/);
   }, 30_000);
 
-  test('wait {ms} lets exactly that much of the page\'s time pass', async () => {
+  test("wait {ms} lets exactly that much of the page's time pass", async () => {
     process.env.DESIGN_PLAYBOOK_FIXED_TIME = FIXED;
     const run = await capture('interval-clock.html', { type: 'a11y tree', actions: [{ do: 'wait', ms: 500 }] });
     const tree = JSON.parse(fs.readFileSync(run.artifact, 'utf8')).tree as string;

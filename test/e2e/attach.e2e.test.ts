@@ -79,7 +79,10 @@ function getJson(url: string): Promise<any> {
 
 async function pageTabs(port: number): Promise<string[]> {
   const targets: Array<{ id: string; type: string }> = await getJson(`http://127.0.0.1:${port}/json/list`);
-  return targets.filter((t) => t.type === 'page').map((t) => t.id).sort();
+  return targets
+    .filter((t) => t.type === 'page')
+    .map((t) => t.id)
+    .sort();
 }
 
 /** Pids whose process group is `pgid` (read from /proc). */

@@ -74,11 +74,16 @@ test('every action runs, in order, with its effect visible to the page', async (
 test.each([
   ['following a link', [{ do: 'click', selector: '#go' }], true],
   ['following a link to a slow page, freeze off', [{ do: 'click', selector: '#slow' }], false],
-  ['submitting a form with Enter', [{ do: 'fill', selector: '#q', value: 'x' }, { do: 'press', selector: '#q', key: 'Enter' }], true],
+  [
+    'submitting a form with Enter',
+    [
+      { do: 'fill', selector: '#q', value: 'x' },
+      { do: 'press', selector: '#q', key: 'Enter' },
+    ],
+    true,
+  ],
 ])('an action that navigates (%s): the new document is captured', async (_label, actions, freeze) => {
-  const payload = await server.capture(
-    captureArgs(root, pages.url('/link.html'), `navigates-${Date.now()}.png`, { actions, freeze: { enabled: freeze } }),
-  );
+  const payload = await server.capture(captureArgs(root, pages.url('/link.html'), `navigates-${Date.now()}.png`, { actions, freeze: { enabled: freeze } }));
   expect(payload.error).toBe('');
   expect(payload.result).toBe('captured');
   expect(payload.observed_state).toBe(actions[0].selector === '#slow' ? 'slow-arrived' : 'plain');
@@ -151,7 +156,10 @@ test('a navigation failure reports failed/unknown and leaves no file', async () 
 test('an action failure names the action and selector and leaves no file', async () => {
   const payload = await server.capture(
     captureArgs(root, pages.url('/plain.html'), 'action-fail.png', {
-      actions: [{ do: 'wait', ms: 1 }, { do: 'click', selector: '#missing' }],
+      actions: [
+        { do: 'wait', ms: 1 },
+        { do: 'click', selector: '#missing' },
+      ],
     }),
   );
   expect(payload.result).toBe('failed');

@@ -56,14 +56,22 @@ afterAll(async () => {
 test('capture prints the payload and exits 0 when captured', async () => {
   const run = await runBin([
     'capture',
-    '--url', pages.url('/delayed.html'),
-    '--out', 'evidence/cli.png',
-    '--state', 'done',
-    '--action', '{"do":"click","selector":"#go"}',
-    '--action', '{"do":"wait_for_state","state":"done"}',
-    '--viewport', '500x300@2',
-    '--color-scheme', 'dark',
-    '--run-root', root,
+    '--url',
+    pages.url('/delayed.html'),
+    '--out',
+    'evidence/cli.png',
+    '--state',
+    'done',
+    '--action',
+    '{"do":"click","selector":"#go"}',
+    '--action',
+    '{"do":"wait_for_state","state":"done"}',
+    '--viewport',
+    '500x300@2',
+    '--color-scheme',
+    'dark',
+    '--run-root',
+    root,
   ]);
   expect(run.code).toBe(0);
   const payload = JSON.parse(run.stdout);
@@ -115,7 +123,17 @@ test('doctor names the browser, its version, that it launches, and the run root'
 });
 
 test('a capture with no browser to be found fails saying how to get one', async () => {
-  const run = await runBin(['capture', '--executable-path', '/nonexistent/chrome', '--url', pages.url('/plain.html'), '--out', 'evidence/nobrowser.png', '--run-root', root]);
+  const run = await runBin([
+    'capture',
+    '--executable-path',
+    '/nonexistent/chrome',
+    '--url',
+    pages.url('/plain.html'),
+    '--out',
+    'evidence/nobrowser.png',
+    '--run-root',
+    root,
+  ]);
   expect(run.code).toBe(1);
   const payload = JSON.parse(run.stdout);
   expect(payload.result).toBe('failed');

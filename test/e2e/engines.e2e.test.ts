@@ -127,4 +127,3 @@ maybe('with no browser named the server launches the headless shell; named, the 
   expect(shell.traceActions).toEqual(full.traceActions);
   expect(shell.traceActions.length).toBeGreaterThanOrEqual(2);
 });
-

@@ -42,7 +42,9 @@ export interface RunningServer {
 
 /** Spawns the built bin (extra CLI args, extra env) and connects an SDK client. */
 /** `unnamedBrowser`: no browser path is passed, so the server picks one as it would for a user. */
-export async function startServer(options: { args?: string[]; env?: Record<string, string>; cwd?: string; unnamedBrowser?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  options: { args?: string[]; env?: Record<string, string>; cwd?: string; unnamedBrowser?: boolean } = {},
+): Promise<RunningServer> {
   assertBuilt();
   const named: Record<string, string> = options.unnamedBrowser ? {} : { DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM_PATH };
   const env: Record<string, string> = { ...getDefaultEnvironment(), ...named, ...(options.env ?? {}) };

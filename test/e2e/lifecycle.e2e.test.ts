@@ -9,19 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { spawn } from 'child_process';
 import { servePages, CHROMIUM_PATH, type PageServer } from '../helpers/browser';
-import {
-  BIN,
-  captureArgs,
-  isAlive,
-  launchedBrowser,
-  makeRunRoot,
-  processList,
-  profileDirOf,
-  startServer,
-  waitFor,
-  PAGES,
-  type RunningServer,
-} from './harness';
+import { BIN, captureArgs, isAlive, launchedBrowser, makeRunRoot, processList, profileDirOf, startServer, waitFor, PAGES, type RunningServer } from './harness';
 
 jest.setTimeout(120_000);
 
@@ -187,10 +175,20 @@ function spawnRaw() {
 }
 
 async function initializeAndCapture(raw: ReturnType<typeof spawnRaw>, leaf: string) {
-  raw.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  raw.send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
   await raw.replyTo(1);
   raw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  raw.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'execute_capture_plan', arguments: captureArgs(root, pages.url('/plain.html'), leaf) } });
+  raw.send({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'execute_capture_plan', arguments: captureArgs(root, pages.url('/plain.html'), leaf) },
+  });
   const reply = await raw.replyTo(2);
   expect(reply.result.structuredContent.error).toBe('');
   expect(reply.result.structuredContent.result).toBe('captured');
@@ -215,7 +213,10 @@ test('on stdin end the server exits 0, leaving no Chromium and no profile; stdou
   const { code } = await raw.exited;
   expect(code).toBe(0);
   assertGone(browser!.pid, profileDir);
-  for (const line of raw.stdout().split('\n').filter((l) => l.trim())) {
+  for (const line of raw
+    .stdout()
+    .split('\n')
+    .filter((l) => l.trim())) {
     expect(JSON.parse(line).jsonrpc).toBe('2.0');
   }
 });
@@ -234,7 +235,12 @@ test('on SIGTERM the server exits 0, leaving no Chromium and no profile', async 
 
 test('SIGTERM mid-capture: the call in flight is answered failed, "the server is shutting down", nothing is left, exit 0', async () => {
   const raw = spawnRaw();
-  raw.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  raw.send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
   await raw.replyTo(1);
   raw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   waitingServedAt = 0;

@@ -57,11 +57,16 @@ test.each([true, false])('every Playwright selector form clicks the button (free
 test('a selector that matches nothing names the action, the selector and what the page has', async () => {
   const payload = await server.capture(
     captureArgs(root, pages.url('/retry.html'), 'retry-missing.png', {
-      actions: [{ do: 'click', selector: 'text=Retry' }, { do: 'click', selector: 'role=button[name="Try again"]' }],
+      actions: [
+        { do: 'click', selector: 'text=Retry' },
+        { do: 'click', selector: 'role=button[name="Try again"]' },
+      ],
     }),
   );
   expect(payload.result).toBe('failed');
-  expect(payload.error).toContain(`actions[1] click 'role=button[name="Try again"]' failed: no element matches the selector within 10000 ms; elements like it on the page: `);
+  expect(payload.error).toContain(
+    `actions[1] click 'role=button[name="Try again"]' failed: no element matches the selector within 10000 ms; elements like it on the page: `,
+  );
   expect(payload.error).toContain('role=button[name="Retry"]');
 });
 
@@ -86,7 +91,10 @@ test.each(['text=Retry', 'role=button[name="Retry"]', 'internal:role=button[name
     );
     expect(payload.error).toBe('');
     const zip = await JSZip.loadAsync(fs.readFileSync(payload.written_path));
-    const events = (await zip.file('trace.trace')!.async('string')).split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const events = (await zip.file('trace.trace')!.async('string'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     const click = events.find((e) => e.type === 'before' && e.method === 'click');
     expect(click?.params).toEqual({ selector });
     // The snapshot taken as the click lands marks the button, whatever form named it.

@@ -102,18 +102,24 @@ test('a bad token (401) fails at once, says to check the token, and hides it', a
   // The http form: its /json/version refuses the token.
   const viaHttp = await attempt({ browserUrls: [farm.httpUrl(WRONG)] }, 20_000);
   expectClean(viaHttp.error);
-  expect(viaHttp.error).toContain(`could not attach to the browser at http://127.0.0.1:${farm.port}/?token=*** (--browser-url): its /json/version answered HTTP 401 Unauthorized`);
+  expect(viaHttp.error).toContain(
+    `could not attach to the browser at http://127.0.0.1:${farm.port}/?token=*** (--browser-url): its /json/version answered HTTP 401 Unauthorized`,
+  );
   expect(viaHttp.error).toContain('check the token in the address');
 });
 
 test('a wrong path (404) fails at once with the path to use; a page that is not a WebSocket endpoint says so', async () => {
   const wrongPath = await attempt(farmFlags(farm.wsUrl(TOKEN, '/playwright')), 20_000);
   expectClean(wrongPath.error);
-  expect(wrongPath.error).toContain('it answered HTTP 404 Not Found: nothing serves a DevTools WebSocket at this path; check the endpoint\'s path (browserless: ws://host:port/chromium?token=…');
+  expect(wrongPath.error).toContain(
+    "it answered HTTP 404 Not Found: nothing serves a DevTools WebSocket at this path; check the endpoint's path (browserless: ws://host:port/chromium?token=…",
+  );
   farm.answerEveryUpgrade(200);
   const notWs = await attempt(farmFlags(farm.wsUrl()), 20_000);
   expectClean(notWs.error);
-  expect(notWs.error).toContain('it answered HTTP 200 OK ("This is a web page.") instead of switching to a WebSocket: this address is not a DevTools WebSocket endpoint');
+  expect(notWs.error).toContain(
+    'it answered HTTP 200 OK ("This is a web page.") instead of switching to a WebSocket: this address is not a DevTools WebSocket endpoint',
+  );
   expect(notWs.ms).toBeLessThan(10_000);
 });
 
@@ -121,8 +127,12 @@ test("a full farm (429) with none of ours on it is waited for, then worded: the 
   farm.answerEveryUpgrade(429);
   const full = await attempt(farmFlags(farm.wsUrl()), 3_000);
   expectClean(full.error);
-  expect(full.error).toMatch(/^no browser endpoint took the capture within its 3000 ms whole-capture budget \(DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS\): it waited for one that whole time; nothing was captured\. The last attempt: /);
-  expect(full.error).toContain("it answered HTTP 429 Too Many Requests (\"The farm is starting.\"): the farm's sessions and queue are full; lower --parallel (DESIGN_PLAYBOOK_MAX_PARALLEL) or raise the farm's concurrency and queue (browserless: CONCURRENT, QUEUED)");
+  expect(full.error).toMatch(
+    /^no browser endpoint took the capture within its 3000 ms whole-capture budget \(DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS\): it waited for one that whole time; nothing was captured\. The last attempt: /,
+  );
+  expect(full.error).toContain(
+    'it answered HTTP 429 Too Many Requests ("The farm is starting."): the farm\'s sessions and queue are full; lower --parallel (DESIGN_PLAYBOOK_MAX_PARALLEL) or raise the farm\'s concurrency and queue (browserless: CONCURRENT, QUEUED)',
+  );
   expect(full.ms).toBeGreaterThanOrEqual(2_900);
   expect(stderr).toContain(`ws://127.0.0.1:${farm.port}/chromium?token=*** does not answer (`);
 });
@@ -132,7 +142,9 @@ test('a farm answering 503 with Retry-After is asked again no sooner than it say
   const upgrades = farm.stats.upgrades;
   const starting = await attempt(farmFlags(farm.wsUrl()), 3_000);
   expectClean(starting.error);
-  expect(starting.error).toContain('it answered HTTP 503 Service Unavailable ("The farm is starting."): the farm is not taking sessions now (starting, restarting or overloaded) (it asks to retry after 2 s)');
+  expect(starting.error).toContain(
+    'it answered HTTP 503 Service Unavailable ("The farm is starting."): the farm is not taking sessions now (starting, restarting or overloaded) (it asks to retry after 2 s)',
+  );
   // At 0 s and at 2 s: never at the 1 s its own back-off would have chosen.
   expect(farm.stats.upgrades - upgrades).toBe(2);
 });
@@ -163,7 +175,9 @@ test('no answer (a listener that never answers the upgrade) is a timeout within 
   try {
     const hung = await attempt(farmFlags(`ws://127.0.0.1:${port}/chromium?token=${TOKEN}`), 2_500);
     expectClean(hung.error);
-    expect(hung.error).toContain(`could not attach to the browser at ws://127.0.0.1:${port}/chromium?token=*** (--ws-endpoint): no answer within 2500 ms; the farm may be holding the connection in its queue`);
+    expect(hung.error).toContain(
+      `could not attach to the browser at ws://127.0.0.1:${port}/chromium?token=*** (--ws-endpoint): no answer within 2500 ms; the farm may be holding the connection in its queue`,
+    );
     expect(hung.ms).toBeLessThan(15_000);
     // Our side gave up on every connection it opened.
     await waitUntil(() => held.size === 0, 10_000, 'the unanswered connections to be closed');
@@ -189,6 +203,8 @@ test('a farm that is down when the capture starts is waited for: the capture is 
   await restart;
   expect(captured.error).toBeUndefined();
   expect(captured.value).toMatch(/Chrome/);
-  expect(stderr).toMatch(new RegExp(`ws://127\\.0\\.0\\.1:${farm.port}/chromium\\?token=\\*\\*\\* does not answer \\(could not attach .*the connection was refused`));
+  expect(stderr).toMatch(
+    new RegExp(`ws://127\\.0\\.0\\.1:${farm.port}/chromium\\?token=\\*\\*\\* does not answer \\(could not attach .*the connection was refused`),
+  );
   expect(stderr).toContain(`ws://127.0.0.1:${farm.port}/chromium?token=*** answers again`);
 });

@@ -91,7 +91,9 @@ async function writtenText(dir: string): Promise<string> {
 /** The bin, without blocking this process (the stand-in farm runs in it and must keep answering). */
 function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { encoding: 'utf8', env }, (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, [BIN, ...args], { encoding: 'utf8', env }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -110,8 +112,18 @@ function writeManifest(root: string, results: Array<Record<string, any>>): void 
       observed_state: r.observed_state,
       result: r.result,
       ts: new Date(Date.UTC(2026, 0, 1, 9, 0, i)).toISOString(),
-      capture: { provider: 'design-playbook-evidence', type: TYPES[(r.line - 1) % TYPES.length], state: 'farmed', url: pages.url('/farmed.html'), note: r.error || 'captured' },
-      request: r.request ?? { schemaVersion: 1, viewport: { width: 640, height: 400, devicePixelRatio: 1, colorScheme: 'light' }, freeze: { enabled: true, waitFonts: true, networkIdle: false } },
+      capture: {
+        provider: 'design-playbook-evidence',
+        type: TYPES[(r.line - 1) % TYPES.length],
+        state: 'farmed',
+        url: pages.url('/farmed.html'),
+        note: r.error || 'captured',
+      },
+      request: r.request ?? {
+        schemaVersion: 1,
+        viewport: { width: 640, height: 400, devicePixelRatio: 1, colorScheme: 'light' },
+        freeze: { enabled: true, waitFonts: true, networkIdle: false },
+      },
     }),
   );
   fs.mkdirSync(path.join(root, 'evidence'), { recursive: true });
@@ -139,7 +151,9 @@ test('a 30-line plan rides out a 4 s farm restart: every line captured once; the
     expect(printed.map((r) => r.line).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     expect(filesUnder(path.join(root, 'evidence'))).toEqual(expectedFiles('restart', 30));
     // The captures cut mid-capture were run again over a new connection; the rest waited for the farm.
-    const retried = printed.filter((r) => r.warnings.some((w: string) => w.includes(`it was captured again over a new connection to ws://127.0.0.1:${farm.port}/chromium?token=***`)));
+    const retried = printed.filter((r) =>
+      r.warnings.some((w: string) => w.includes(`it was captured again over a new connection to ws://127.0.0.1:${farm.port}/chromium?token=***`)),
+    );
     expect(retried.length).toBeGreaterThan(0);
     expect(run.stderr()).toMatch(/chromium\?token=\*\*\* does not answer \(could not attach to the browser at .*: the connection was refused \(ECONNREFUSED\)/);
     expect(run.stderr()).toContain(`ws://127.0.0.1:${farm.port}/chromium?token=*** answers again`);
@@ -180,7 +194,9 @@ test('a 429 storm: --parallel 8 against a farm of 2 (no queue) finishes every li
     expect(farm.stats.answered[429]).toBeGreaterThan(0);
     expect(farm.stats.maxRunning).toBeLessThanOrEqual(2);
     expect(farm.stats.sessions).toBe(16);
-    expect(run.stderr()).toMatch(/chromium\?token=\*\*\* is full \(could not attach to the browser at .*HTTP 429 Too Many Requests.*\); sending it at most [12] captures? at once for now/);
+    expect(run.stderr()).toMatch(
+      /chromium\?token=\*\*\* is full \(could not attach to the browser at .*HTTP 429 Too Many Requests.*\); sending it at most [12] captures? at once for now/,
+    );
     expectNoToken('stdout', run.stdout());
     expectNoToken('stderr', run.stderr());
   } finally {
@@ -203,7 +219,9 @@ test('a bad token fails every line at once with the cause in words, and neither 
     const printed = run.results();
     expect(printed.pop()!.summary).toMatchObject({ lines: 4, captured: 0, failed: 4 });
     for (const r of printed) {
-      expect(r.error).toContain(`could not attach to the browser at ws://127.0.0.1:${farm.port}/chromium?token=*** (--ws-endpoint): it answered HTTP 401 Unauthorized`);
+      expect(r.error).toContain(
+        `could not attach to the browser at ws://127.0.0.1:${farm.port}/chromium?token=*** (--ws-endpoint): it answered HTTP 401 Unauthorized`,
+      );
       expect(r.error).toContain('check the token in the address');
       expect(r.error).not.toContain('[object Object]');
     }

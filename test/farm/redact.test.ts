@@ -9,7 +9,24 @@ import { addressForm, isTransient, parseRetryAfter } from '../../src/browser/end
 import { parseCdpUrl } from '../../src/browser/options';
 
 test('credential parameters, in any case and as the last part of a longer name, are secret; others are not', () => {
-  for (const name of ['token', 'TOKEN', 'apiKey', 'api_key', 'api-key', 'key', 'access_token', 'auth', 'Authorization', 'password', 'secret', 'client_secret', 'browserless_token', 'x-api-key', 'sig', 'jwt']) {
+  for (const name of [
+    'token',
+    'TOKEN',
+    'apiKey',
+    'api_key',
+    'api-key',
+    'key',
+    'access_token',
+    'auth',
+    'Authorization',
+    'password',
+    'secret',
+    'client_secret',
+    'browserless_token',
+    'x-api-key',
+    'sig',
+    'jwt',
+  ]) {
     expect([name, isSecretParam(name)]).toEqual([name, true]);
   }
   for (const name of ['timeout', 'launch', 'stealth', 'blockAds', 'monkey', 'keyboard', 'tokens_used', 'headless']) {
@@ -31,7 +48,9 @@ test('an address reads with its credential values and userinfo hidden, everythin
 });
 
 test('any text: every address in it, a list of them, a bare host:port?token=, quoted or in brackets', () => {
-  expect(redactSecrets("DESIGN_PLAYBOOK_CDP_URL must be … (got 'ws://a/x?token=one,ws://b/y?key=two')")).toBe("DESIGN_PLAYBOOK_CDP_URL must be … (got 'ws://a/x?token=***,ws://b/y?key=***')");
+  expect(redactSecrets("DESIGN_PLAYBOOK_CDP_URL must be … (got 'ws://a/x?token=one,ws://b/y?key=two')")).toBe(
+    "DESIGN_PLAYBOOK_CDP_URL must be … (got 'ws://a/x?token=***,ws://b/y?key=***')",
+  );
   expect(redactSecrets('could not attach to 127.0.0.1:3000?token=abc (--browser-url)')).toBe('could not attach to 127.0.0.1:3000?token=*** (--browser-url)');
   expect(redactSecrets('plain text without an address')).toBe('plain text without an address');
 });
@@ -44,10 +63,18 @@ test("a farm's own text: the address's secret values are hidden even without the
 });
 
 test("parseCdpUrl keeps an address's query (bare host:port?token= too) and hides it when refusing", () => {
-  expect(parseCdpUrl('127.0.0.1:3000?token=abc', '--browser-url')).toEqual({ kind: 'browser-url', url: 'http://127.0.0.1:3000?token=abc', source: '--browser-url' });
+  expect(parseCdpUrl('127.0.0.1:3000?token=abc', '--browser-url')).toEqual({
+    kind: 'browser-url',
+    url: 'http://127.0.0.1:3000?token=abc',
+    source: '--browser-url',
+  });
   expect(parseCdpUrl(' ws://h:1/chromium?token=abc ', '--ws-endpoint').url).toBe('ws://h:1/chromium?token=abc');
-  expect(() => parseCdpUrl('ftp://farm/?token=s3cret', 'DESIGN_PLAYBOOK_CDP_URL')).toThrow("DESIGN_PLAYBOOK_CDP_URL must be an http://host:port browser URL or a ws:// endpoint (got 'ftp://farm/?token=***')");
-  expect(() => parseCdpUrl('ws://?token=s3cret', '--ws-endpoint')).toThrow("--ws-endpoint must be an http://host:port browser URL or a ws:// endpoint with a host name (got 'ws://?token=***')");
+  expect(() => parseCdpUrl('ftp://farm/?token=s3cret', 'DESIGN_PLAYBOOK_CDP_URL')).toThrow(
+    "DESIGN_PLAYBOOK_CDP_URL must be an http://host:port browser URL or a ws:// endpoint (got 'ftp://farm/?token=***')",
+  );
+  expect(() => parseCdpUrl('ws://?token=s3cret', '--ws-endpoint')).toThrow(
+    "--ws-endpoint must be an http://host:port browser URL or a ws:// endpoint with a host name (got 'ws://?token=***')",
+  );
 });
 
 test("an address's form: a Chrome debugging address, or a farm's", () => {

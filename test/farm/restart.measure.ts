@@ -41,7 +41,10 @@ test('a 30-line plan through a farm restart', async () => {
       const root = makeRunRoot('measure');
       try {
         const file = path.join(root, 'plan.jsonl');
-        writePlan(file, Array.from({ length: 30 }, (_, i) => planLine(pages.url(`/m.html?${i}`), types[i % 3], `m-${i + 1}`)));
+        writePlan(
+          file,
+          Array.from({ length: 30 }, (_, i) => planLine(pages.url(`/m.html?${i}`), types[i % 3], `m-${i + 1}`)),
+        );
         const started = Date.now();
         const at = () => ((Date.now() - started) / 1000).toFixed(1);
         const run = startRun([file, '--run-root', root, '--parallel', '4', '--connect-per-capture', '--ws-endpoint', farm.wsUrl()]);
@@ -58,12 +61,16 @@ test('a 30-line plan through a farm restart', async () => {
           backAt = at();
         }
         await run.exited;
-        const timeline = outage ? `down at ${cutAt} s for ${outage / 1000} s, back at ${backAt} s, answering again for the pool at ${answered || '?'} s` : 'no outage';
+        const timeline = outage
+          ? `down at ${cutAt} s for ${outage / 1000} s, back at ${backAt} s, answering again for the pool at ${answered || '?'} s`
+          : 'no outage';
         const results = run.results();
         const summary = results.pop()!.summary;
         const lines = new Set(results.filter((r) => r.result === 'captured').map((r) => r.line));
         const again = results.filter((r) => r.warnings.some((w: string) => w.includes('captured again'))).length;
-        rows.push(`${timeline}: ${lines.size}/30 lines captured (${30 - lines.size} lost, ${summary.failed} failed), ${again} captured again after a lost connection, plan ${at()} s`);
+        rows.push(
+          `${timeline}: ${lines.size}/30 lines captured (${30 - lines.size} lost, ${summary.failed} failed), ${again} captured again after a lost connection, plan ${at()} s`,
+        );
       } finally {
         await farm.close();
         fs.rmSync(root, { recursive: true, force: true });

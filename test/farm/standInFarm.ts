@@ -66,7 +66,9 @@ function answer(socket: net.Socket, status: number, body: string, headers: Recor
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   const text = STATUS_TEXT[status] ?? 'Error';
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${extra}\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${extra}\r\n${body}`,
+  );
 }
 
 export class StandInFarm {
@@ -157,7 +159,9 @@ export class StandInFarm {
         return;
       }
       this.stats.versionWithToken++;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ Browser: 'StandInFarm/1.0', webSocketDebuggerUrl: `ws://127.0.0.1:${this.port}` }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ Browser: 'StandInFarm/1.0', webSocketDebuggerUrl: `ws://127.0.0.1:${this.port}` }));
       return;
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
@@ -234,6 +238,9 @@ export class StandInFarm {
 }
 
 /** The farm in front of a browser started by test/batch/browsers.ts (its port and ws endpoint). */
-export function farmFor(browser: { port: number; wsEndpoint: string }, options: Omit<StandInFarmOptions, 'browserPort' | 'browserPath'> = {}): Promise<StandInFarm> {
+export function farmFor(
+  browser: { port: number; wsEndpoint: string },
+  options: Omit<StandInFarmOptions, 'browserPort' | 'browserPath'> = {},
+): Promise<StandInFarm> {
   return new StandInFarm({ ...options, browserPort: browser.port, browserPath: new URL(browser.wsEndpoint).pathname }).start();
 }

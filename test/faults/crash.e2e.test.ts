@@ -123,10 +123,7 @@ test('a renderer that runs out of memory on click ends the capture at once, nami
   const before = evidenceFiles();
   clickedAt = 0;
   const started = Date.now();
-  const result = await executeCapturePlan(
-    captureArgs(root, pages.url('/boom'), 'boom.png', { actions: [{ do: 'click', selector: '#boom' }] }),
-    { provider },
-  );
+  const result = await executeCapturePlan(captureArgs(root, pages.url('/boom'), 'boom.png', { actions: [{ do: 'click', selector: '#boom' }] }), { provider });
   const answered = Date.now();
   // eslint-disable-next-line no-console
   console.log(`renderer OOM on click: answered ${answered - started} ms after the call, ${clickedAt ? answered - clickedAt : '?'} ms after the click`);
@@ -143,10 +140,9 @@ test('a renderer that runs out of memory on click ends the capture at once, nami
 
 test('Page.crash from a second connection while an action waits: failed at once, context gone, next capture works', async () => {
   const before = evidenceFiles();
-  const outcome = executeCapturePlan(
-    captureArgs(root, pages.url('/hold'), 'held.png', { actions: [{ do: 'wait_for_selector', selector: '#never' }] }),
-    { provider },
-  );
+  const outcome = executeCapturePlan(captureArgs(root, pages.url('/hold'), 'held.png', { actions: [{ do: 'wait_for_selector', selector: '#never' }] }), {
+    provider,
+  });
   // The capture's page, once it shows the held page: crashed from this test's own connection.
   let target: import('puppeteer-core').Target | undefined;
   await waitFor(() => !!(target = observer.targets().find((t) => t.type() === 'page' && t.url().endsWith('/hold'))), 30_000, 'the capture page');
@@ -169,10 +165,9 @@ test('Page.crash from a second connection while an action waits: failed at once,
 
 test('the attached browser going away mid-action: failed at once, naming the browser and the step', async () => {
   const before = evidenceFiles();
-  const outcome = executeCapturePlan(
-    captureArgs(root, pages.url('/hold'), 'gone.png', { actions: [{ do: 'wait_for_selector', selector: '#never' }] }),
-    { provider },
-  );
+  const outcome = executeCapturePlan(captureArgs(root, pages.url('/hold'), 'gone.png', { actions: [{ do: 'wait_for_selector', selector: '#never' }] }), {
+    provider,
+  });
   await waitFor(() => observer.targets().some((t) => t.type() === 'page' && t.url().endsWith('/hold')), 30_000, 'the capture page');
   await new Promise((resolve) => setTimeout(resolve, 500));
   const killedAt = Date.now();

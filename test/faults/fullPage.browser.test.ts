@@ -80,7 +80,9 @@ test.each([1, 2, 1.5])('at device pixel ratio %p the strips join into exactly th
     expect(screenshots()).toBe(1);
     expect(single.header.width).toBe(Math.ceil(700 * dpr));
     // Strips of about 250 device rows: the page is several strips tall and does not end on a strip boundary.
-    const joined = decodePng(await fullPagePng(cdp, size, VIEWPORT, { ...DEFAULT_LIMITS, singleShotMaxPixels: 0, tilePixels: 250 * Math.ceil(size.width * dpr) }));
+    const joined = decodePng(
+      await fullPagePng(cdp, size, VIEWPORT, { ...DEFAULT_LIMITS, singleShotMaxPixels: 0, tilePixels: 250 * Math.ceil(size.width * dpr) }),
+    );
     expect(screenshots()).toBeGreaterThan(4);
     expect(joined.header).toEqual(single.header);
     expect(joined.pixels.equals(single.pixels)).toBe(true);
@@ -152,7 +154,9 @@ test('a page that grows during its shot is shot again at its new height, never c
       const reply = await send(method as never, params as never);
       if (method === 'Page.captureScreenshot' && !grown) {
         grown = true;
-        await send('Runtime.evaluate', { expression: `document.body.insertAdjacentHTML('afterbegin', '<div style="height:250px;background:#f0f">late</div>')` });
+        await send('Runtime.evaluate', {
+          expression: `document.body.insertAdjacentHTML('afterbegin', '<div style="height:250px;background:#f0f">late</div>')`,
+        });
       }
       return reply;
     };

@@ -110,20 +110,26 @@ describe('navigation failures, one wording each', () => {
   test('a host name that does not resolve', async () => {
     const url = 'http://no-such-host.invalid/';
     const result = await failed(providerWith({ DESIGN_PLAYBOOK_NAVIGATION_TIMEOUT_MS: '10000' }), url, 'dns.png');
-    expect(result.error).toBe('navigation to http://no-such-host.invalid/ failed: the host name no-such-host.invalid could not be resolved (DNS); check the URL (net::ERR_NAME_NOT_RESOLVED)');
+    expect(result.error).toBe(
+      'navigation to http://no-such-host.invalid/ failed: the host name no-such-host.invalid could not be resolved (DNS); check the URL (net::ERR_NAME_NOT_RESOLVED)',
+    );
   });
 
   test('a redirect loop', async () => {
     const url = pages.url('/loop');
     const result = await failed(providerWith(), url, 'loop.png');
-    expect(result.error).toBe(`navigation to ${url} failed: the page redirects in a loop (too many redirects); capture the final address instead (net::ERR_TOO_MANY_REDIRECTS)`);
+    expect(result.error).toBe(
+      `navigation to ${url} failed: the page redirects in a loop (too many redirects); capture the final address instead (net::ERR_TOO_MANY_REDIRECTS)`,
+    );
   });
 
   test('a TLS failure (https to a plain-HTTP server)', async () => {
     const url = pages.origin.replace('http://', 'https://') + '/plain.html';
     const result = await failed(providerWith(), url, 'tls.png');
     expect(result.error).toMatch(
-      new RegExp(`^navigation to ${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} failed: the TLS connection to 127\\.0\\.0\\.1:\\d+ failed \\(certificate or handshake refused\\) \\(net::ERR_SSL_PROTOCOL_ERROR\\)$`),
+      new RegExp(
+        `^navigation to ${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} failed: the TLS connection to 127\\.0\\.0\\.1:\\d+ failed \\(certificate or handshake refused\\) \\(net::ERR_SSL_PROTOCOL_ERROR\\)$`,
+      ),
     );
   });
 
@@ -167,7 +173,9 @@ describe('pages that load but are odd', () => {
     expect(result.error).toBe('');
     expect(result.result).toBe('captured');
     expect(result.observed_state).toBe(state);
-    expect(result.warnings).toContain(`the page at ${url} answered HTTP ${status} ${text}; it was captured as served (an error page, not the page the plan may expect)`);
+    expect(result.warnings).toContain(
+      `the page at ${url} answered HTTP ${status} ${text}; it was captured as served (an error page, not the page the plan may expect)`,
+    );
     expect(fs.existsSync(result.written_path)).toBe(true);
   });
 

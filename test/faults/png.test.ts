@@ -19,11 +19,19 @@ function chunk(type: string, data: Buffer): Buffer {
 /** A seeded generator, so a failure reproduces. */
 function random(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** Encodes raw rows with the given filter per row — a test-side encoder independent of the code under test. */
-function encode(width: number, height: number, channels: number, bitDepth: number, pixels: Buffer, filterOf: (y: number) => number, extra: Buffer[] = []): Buffer {
+function encode(
+  width: number,
+  height: number,
+  channels: number,
+  bitDepth: number,
+  pixels: Buffer,
+  filterOf: (y: number) => number,
+  extra: Buffer[] = [],
+): Buffer {
   const bpp = Math.max(1, (channels * bitDepth) / 8);
   const rowBytes = (width * channels * bitDepth) / 8;
   const out = Buffer.alloc(height * (rowBytes + 1));
@@ -36,7 +44,13 @@ function encode(width: number, height: number, channels: number, bitDepth: numbe
       const b = y > 0 ? pixels[(y - 1) * rowBytes + i] : 0;
       const c = y > 0 && i >= bpp ? pixels[(y - 1) * rowBytes + i - bpp] : 0;
       const p = a + b - c;
-      const pred = [0, a, b, (a + b) >> 1, Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c][type];
+      const pred = [
+        0,
+        a,
+        b,
+        (a + b) >> 1,
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c,
+      ][type];
       out[y * (rowBytes + 1) + 1 + i] = (x - pred) & 0xff;
     }
   }
@@ -48,7 +62,14 @@ function encode(width: number, height: number, channels: number, bitDepth: numbe
   const data = zlib.deflateSync(out);
   // Split the data over two IDAT chunks: readers must join them.
   const half = data.length >> 1;
-  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), ...extra, chunk('IDAT', data.subarray(0, half)), chunk('IDAT', data.subarray(half)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    chunk('IHDR', ihdr),
+    ...extra,
+    chunk('IDAT', data.subarray(0, half)),
+    chunk('IDAT', data.subarray(half)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A noisy image with smooth areas, so every filter has work to do. */

@@ -88,7 +88,7 @@ test('SIGKILL of the browser: the server removes its profile, relaunches, and le
     profileDir = profileDirOf(browser);
     process.kill(browser.pid, 'SIGKILL');
     await browserGone(profileDir);
-    await waitFor(() => !fs.existsSync(profileDir), 20_000, 'the killed browser\'s profile to go');
+    await waitFor(() => !fs.existsSync(profileDir), 20_000, "the killed browser's profile to go");
     expect((await server.capture(captureArgs(root, pages.url('/plain.html'), 'stale-3.png'))).result).toBe('captured');
     expect(fs.readdirSync(tmp).every((name) => name.startsWith(PROFILE_PREFIX))).toBe(true);
   } finally {
@@ -128,7 +128,7 @@ describe('the singleton sweep', () => {
     const live = singletonFolder(tmp, 'org.chromium.Chromium.live01', 'live');
     const young = singletonFolder(tmp, 'org.chromium.Chromium.young1', 'dead', true);
     const other = singletonFolder(tmp, 'org.chromium.Chromium.other1', 'dead');
-    fs.writeFileSync(path.join(other.dir, 'someones-file'), 'not Chromium\'s');
+    fs.writeFileSync(path.join(other.dir, 'someones-file'), "not Chromium's");
     const past = new Date(Date.now() - 10 * 60_000);
     fs.utimesSync(other.dir, past, past);
     const unrelated = fs.mkdtempSync(path.join(tmp, 'org.example.'));
@@ -136,7 +136,12 @@ describe('the singleton sweep', () => {
       expect(fs.lstatSync(path.join(dead.dir, 'SingletonSocket')).isSocket()).toBe(true);
       const removed = await sweepStaleSingletonFolders(tmp);
       expect(removed).toEqual([dead.dir]);
-      expect(fs.readdirSync(tmp).map((n) => path.join(tmp, n)).sort()).toEqual([live.dir, young.dir, other.dir, unrelated].sort());
+      expect(
+        fs
+          .readdirSync(tmp)
+          .map((n) => path.join(tmp, n))
+          .sort(),
+      ).toEqual([live.dir, young.dir, other.dir, unrelated].sort());
     } finally {
       live.close();
     }
@@ -164,7 +169,12 @@ describe('the sweep', () => {
       await waitFor(() => processList().some((p) => p.args.includes(inUse.dir)), 5_000, 'the holder to start');
       const removed = await sweepStaleProfiles(tmp);
       expect(removed.sort()).toEqual([dead.dir, reused.dir, unownedOld].sort());
-      expect(fs.readdirSync(tmp).map((n) => path.join(tmp, n)).sort()).toEqual([live.dir, unownedNew, inUse.dir, unrelated].sort());
+      expect(
+        fs
+          .readdirSync(tmp)
+          .map((n) => path.join(tmp, n))
+          .sort(),
+      ).toEqual([live.dir, unownedNew, inUse.dir, unrelated].sort());
     } finally {
       holder.kill('SIGKILL');
     }

@@ -104,7 +104,7 @@ onTmpfs('a full disk: the prefix, the caller\'s path, "no space", no partial fil
   }
 });
 
-test('permission denied: the prefix, the caller\'s path and the cause (root ignores modes, so the refusal is injected)', async () => {
+test("permission denied: the prefix, the caller's path and the cause (root ignores modes, so the refusal is injected)", async () => {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-perm-'));
   const nodeFs: typeof fs = require('fs');
   const realOpen = nodeFs.openSync;

@@ -28,7 +28,15 @@ afterEach(() => fx.cleanup());
 const TABLE: Record<string, string[]> = {
   absolute_path: ['/x', '/evidence/x.png', 'C:\\x', 'C:/x', 'c:x', '\\\\server\\share', '\\\\server\\share\\evidence\\x.png', '\\evidence\\x.png'],
   dotdot_segment: ['evidence/../evidence/x.png', '../x.png', 'evidence/..', 'evidence/sub/../../spec.md', 'evidence\\..\\spec.md', 'evidence/a/..\\b.png'],
-  resolution_failure: ['evidence/a\0b.png', `evidence/${'a'.repeat(5000)}.png`, `evidence/${'ab/'.repeat(1700)}x.png`, `evidence/${'a'.repeat(300)}.png`, 'evidence/loop-a/x.png', 'evidence/loop-a', 'evidence/sub/'],
+  resolution_failure: [
+    'evidence/a\0b.png',
+    `evidence/${'a'.repeat(5000)}.png`,
+    `evidence/${'ab/'.repeat(1700)}x.png`,
+    `evidence/${'a'.repeat(300)}.png`,
+    'evidence/loop-a/x.png',
+    'evidence/loop-a',
+    'evidence/sub/',
+  ],
   canonical_escape: ['spec.md', 'skills/x', 'skills/evidence/x.png', 'Evidence/x.png', 'evidence', 'evidence/', './spec.md', 'evidencex/y.png'],
   symlink_escape: ['evidence/out/x.png', 'evidence/out', 'evidence/dangling-out.png', 'evidence/up/spec.md'],
 };
@@ -93,7 +101,12 @@ describe('writeTarget accepts', () => {
       folderSegments: [],
       leaf: 'x.png',
     });
-    expect(writeTarget(fx.root, 'evidence/new/deeper/x.png')).toMatchObject({ ok: true, path: path.join(fx.evidence, 'new/deeper/x.png'), folderSegments: ['new', 'deeper'], leaf: 'x.png' });
+    expect(writeTarget(fx.root, 'evidence/new/deeper/x.png')).toMatchObject({
+      ok: true,
+      path: path.join(fx.evidence, 'new/deeper/x.png'),
+      folderSegments: ['new', 'deeper'],
+      leaf: 'x.png',
+    });
     expect(writeTarget(fx.root, 'evidence\\sub\\x.png')).toMatchObject({ ok: true, path: path.join(fx.evidence, 'sub', 'x.png'), folderSegments: ['sub'] });
     expect(writeTarget(fx.root, './evidence/./sub//x.png')).toMatchObject({ ok: true, path: path.join(fx.evidence, 'sub', 'x.png') });
   });
@@ -104,7 +117,12 @@ describe('writeTarget accepts', () => {
 
   test('no evidence/ yet: allowed, resolved under the (future) folder', () => {
     fs.rmSync(fx.evidence, { recursive: true });
-    expect(writeTarget(fx.root, 'evidence/a/x.png')).toMatchObject({ ok: true, path: path.join(fx.evidence, 'a', 'x.png'), folderSegments: ['a'], leaf: 'x.png' });
+    expect(writeTarget(fx.root, 'evidence/a/x.png')).toMatchObject({
+      ok: true,
+      path: path.join(fx.evidence, 'a', 'x.png'),
+      folderSegments: ['a'],
+      leaf: 'x.png',
+    });
   });
 
   test('a linked run root resolves to its real place', () => {

@@ -51,7 +51,11 @@ const CONTRACT_FAILURES: Array<[string, Record<string, unknown>, string]> = [
   ['dpr "2"', { viewport: { ...VIEWPORT, devicePixelRatio: '2' } }, 'viewport.devicePixelRatio must be a number greater than or equal to 0.1'],
   ['dpr missing', { viewport: { ...VIEWPORT, devicePixelRatio: undefined } }, 'viewport.devicePixelRatio must be a number greater than or equal to 0.1'],
   // The original's order (it lists them sorted).
-  ['colorScheme "sepia"', { viewport: { ...VIEWPORT, colorScheme: 'sepia' } }, "viewport.colorScheme must be one of ['dark', 'light', 'no-preference'] (got 'sepia')"],
+  [
+    'colorScheme "sepia"',
+    { viewport: { ...VIEWPORT, colorScheme: 'sepia' } },
+    "viewport.colorScheme must be one of ['dark', 'light', 'no-preference'] (got 'sepia')",
+  ],
   ['colorScheme null', { viewport: { ...VIEWPORT, colorScheme: null } }, "viewport.colorScheme must be one of ['dark', 'light', 'no-preference'] (got None)"],
   ['colorScheme "Light" (case matters)', { viewport: { ...VIEWPORT, colorScheme: 'Light' } }, 'viewport.colorScheme must be one of'],
   ['colorScheme missing', { viewport: { ...VIEWPORT, colorScheme: undefined } }, 'viewport.colorScheme must be one of'],
@@ -247,10 +251,7 @@ describe('contract failures through executeCapturePlan', () => {
 
   test('the contract fails before any path is resolved (a bad path and a bad run_root do not change the error)', async () => {
     const provider = new FakeProvider();
-    const result = await executeCapturePlan(
-      validArgs('relative/root', { schemaVersion: 99, artifact_path: '/etc/passwd' }),
-      { provider, env: {} },
-    );
+    const result = await executeCapturePlan(validArgs('relative/root', { schemaVersion: 99, artifact_path: '/etc/passwd' }), { provider, env: {} });
     expect(result.error).toContain('unsupported capture schemaVersion 99');
     expect(result.written_path).toBe('');
     expect(result.artifact).toBe('/etc/passwd');

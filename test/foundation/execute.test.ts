@@ -10,16 +10,7 @@ import { executeCapturePlan, planCapture, performCapture, MANIFEST_REFUSAL, type
 import { sidecarLeaf } from '../../src/capture/types';
 import { ToolInputError } from '../../src/errors';
 import { captureResultSchema } from '../../src/result';
-import {
-  FakeProvider,
-  FAKE_PNG,
-  FAKE_OBSERVED_STATE,
-  writes,
-  writesThenFails,
-  writesThenThrows,
-  claimsWithoutWriting,
-  during,
-} from '../helpers/fakeProvider';
+import { FakeProvider, FAKE_PNG, FAKE_OBSERVED_STATE, writes, writesThenFails, writesThenThrows, claimsWithoutWriting, during } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, listFiles, partialFiles, snapshotTree, type RunFixture } from './fixtures';
 
 let fx: RunFixture;
@@ -52,7 +43,11 @@ describe('a successful capture', () => {
       result: 'captured',
       error: '',
       written_path: path.join(fx.evidence, path.basename(artifactPath)),
-      request: { schemaVersion: 1, viewport: { width: 800, height: 600, devicePixelRatio: 1, colorScheme: 'light' }, freeze: { enabled: true, waitFonts: true, networkIdle: false } },
+      request: {
+        schemaVersion: 1,
+        viewport: { width: 800, height: 600, devicePixelRatio: 1, colorScheme: 'light' },
+        freeze: { enabled: true, waitFonts: true, networkIdle: false },
+      },
       warnings: [],
     });
     expect(listFiles(fx.evidence).sort()).toEqual([...files].sort());
@@ -78,7 +73,7 @@ describe('a successful capture', () => {
     expect(fs.readFileSync(path.join(fx.evidence, 'shot.png'))).toEqual(FAKE_PNG);
   });
 
-  test('observed_state is the provider\'s, trimmed; never the requested state; empty -> unknown', async () => {
+  test("observed_state is the provider's, trimmed; never the requested state; empty -> unknown", async () => {
     const provider = new FakeProvider(writes(FAKE_PNG, { observed_state: '  open  ' }));
     expect((await run(validArgs(fx.root, { state: 'closed' }), provider)).result.observed_state).toBe('open');
     provider.setBehaviour(writes(FAKE_PNG, { observed_state: '   ' }));
@@ -212,10 +207,7 @@ describe('overwrite', () => {
         return { result: 'captured', observed_state: 'x', page_facts: undefined };
       });
     const args = validArgs(fx.root, { artifact_path: 'evidence/contended.png' });
-    const [a, b] = await Promise.all([
-      executeCapturePlan(args, { provider: slow('A'), env: {} }),
-      executeCapturePlan(args, { provider: slow('B'), env: {} }),
-    ]);
+    const [a, b] = await Promise.all([executeCapturePlan(args, { provider: slow('A'), env: {} }), executeCapturePlan(args, { provider: slow('B'), env: {} })]);
     const outcomes = [a, b].map((r) => r.result).sort();
     expect(outcomes).toEqual(['captured', 'failed']);
     const winner = a.result === 'captured' ? 'A' : 'B';
@@ -242,9 +234,13 @@ describe('a failed capture leaves neither the target nor a temporary file', () =
     ['throws', writesThenThrows('browser crashed'), 'browser crashed'],
     ['returns failed without a message', () => ({ result: 'failed' as const }), 'capture failed without an error message'],
     ['returns nothing', () => undefined as never, 'capture failed without an error message'],
-    ['throws a non-Error', () => {
-      throw 'a string';
-    }, 'a string'],
+    [
+      'throws a non-Error',
+      () => {
+        throw 'a string';
+      },
+      'a string',
+    ],
   ])('provider %s', async (_n, behaviour, phrase) => {
     const { result } = await run(validArgs(fx.root, { artifact_path: 'evidence/sub/f.png' }), new FakeProvider(behaviour));
     expect(result).toMatchObject({ result: 'failed', observed_state: 'unknown', written_path: path.join(fx.evidence, 'sub', 'f.png') });
@@ -264,7 +260,10 @@ describe('a failed capture leaves neither the target nor a temporary file', () =
   test('claiming captured without writing while an old artifact exists (overwrite=true) -> failed, not the stale file', async () => {
     const target = path.join(fx.evidence, 'stale.json');
     fs.writeFileSync(target, 'yesterday');
-    const { result } = await run(validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/stale.json', overwrite: true }), new FakeProvider(claimsWithoutWriting()));
+    const { result } = await run(
+      validArgs(fx.root, { type: 'a11y tree', artifact_path: 'evidence/stale.json', overwrite: true }),
+      new FakeProvider(claimsWithoutWriting()),
+    );
     expect(result.result).toBe('failed');
     expect(result.observed_state).toBe('unknown');
     expect(fs.readFileSync(target, 'utf8')).toBe('yesterday');
@@ -434,7 +433,7 @@ describe('screenshot sidecar', () => {
     expect(sidecar.renderTokens.measurement_status).toBe('unmeasured');
   });
 
-  test('the provider\'s render-token face is written as given', async () => {
+  test("the provider's render-token face is written as given", async () => {
     const face = { measurement_status: 'measured', measurement_error: '', findings: [], undecidable: [], distinctFontSizes: [16] };
     await run(validArgs(fx.root), new FakeProvider(writes(FAKE_PNG, { render_tokens: face })));
     const sidecar = JSON.parse(fs.readFileSync(path.join(fx.evidence, 'shot.probe.json'), 'utf8'));
@@ -545,7 +544,10 @@ describe('plan, then perform', () => {
       [{ schemaVersion: 1 }, { kind: 'input', message: expect.stringContaining('url must be a non-empty string') }],
       [{ url: 'http://127.0.0.1:9/' }, { kind: 'failed', result: { written_path: '', error: expect.stringContaining('run_root must be an absolute path') } }],
       [{ run_root: fx.root }, { kind: 'failed', result: { written_path: '', error: "artifact_path must not contain '..' segments" } }],
-      [{ artifact_path: 'evidence/manifest.jsonl' }, { kind: 'failed', result: { written_path: path.join(fx.evidence, 'manifest.jsonl'), error: expect.stringContaining('must end in .zip') } }],
+      [
+        { artifact_path: 'evidence/manifest.jsonl' },
+        { kind: 'failed', result: { written_path: path.join(fx.evidence, 'manifest.jsonl'), error: expect.stringContaining('must end in .zip') } },
+      ],
       [{ type: 'screenshot' }, { kind: 'failed', result: { error: MANIFEST_REFUSAL } }],
       [{ artifact_path: 'evidence/x.png' }, { kind: 'failed', result: { error: existsMessage(path.join(fx.evidence, 'x.png')) } }],
       [{ overwrite: true }, { kind: 'plan' }],
@@ -563,7 +565,12 @@ describe('plan, then perform', () => {
 
   test('a plan says what will be written where; performing it writes exactly those files, and a failed capture none', async () => {
     const plan = planCapture(validArgs(fx.root, { artifact_path: ' evidence/sub/a.png ' }), {}) as CapturePlan;
-    expect(plan).toMatchObject({ kind: 'plan', runRoot: fx.root, fields: { artifactPath: 'evidence/sub/a.png', type: 'screenshot' }, request: { schemaVersion: 1 } });
+    expect(plan).toMatchObject({
+      kind: 'plan',
+      runRoot: fx.root,
+      fields: { artifactPath: 'evidence/sub/a.png', type: 'screenshot' },
+      request: { schemaVersion: 1 },
+    });
     expect(plan.target.path).toBe(path.join(fx.evidence, 'sub', 'a.png'));
     expect(plan.files.map((f) => [f.path, f.mimeType])).toEqual([
       [path.join(fx.evidence, 'sub', 'a.png'), 'image/png'],
@@ -588,7 +595,10 @@ describe('plan, then perform', () => {
     expect(present).toEqual({
       kind: 'present',
       skipped: { result: 'skipped', artifact: 'evidence/shot.png', written_path: path.join(fx.evidence, 'shot.png'), warnings: [] },
-      files: [expect.objectContaining({ path: path.join(fx.evidence, 'shot.png') }), expect.objectContaining({ path: path.join(fx.evidence, 'shot.probe.json') })],
+      files: [
+        expect.objectContaining({ path: path.join(fx.evidence, 'shot.png') }),
+        expect.objectContaining({ path: path.join(fx.evidence, 'shot.probe.json') }),
+      ],
     });
     expect(planCapture(validArgs(fx.root), {})).toMatchObject({ kind: 'failed', result: { error: existsMessage(path.join(fx.evidence, 'shot.png')) } });
     // Every earlier check still comes first.
@@ -600,7 +610,9 @@ describe('plan, then perform', () => {
     expect(() => planCapture(validArgs(fx.root, { criterion: 'L6.1' }), {})).not.toThrow();
     expect(planCapture(validArgs(fx.root, { url: 'ftp://x' }), {})).toEqual({ kind: 'input', message: expect.stringContaining('url must start with') });
     await expect(executeCapturePlan(validArgs(fx.root, { criterion: 'L6.1' }), { provider, env: {} })).rejects.toThrow(ToolInputError);
-    await expect(executeCapturePlan(validArgs(fx.root, { actions: [{ do: 'hover' }] }), { provider, env: {} })).rejects.toThrow("actions[0]: unsupported do='hover'");
+    await expect(executeCapturePlan(validArgs(fx.root, { actions: [{ do: 'hover' }] }), { provider, env: {} })).rejects.toThrow(
+      "actions[0]: unsupported do='hover'",
+    );
     expect(provider.calls).toHaveLength(0);
   });
 });

@@ -95,9 +95,34 @@ class Gen {
       return `evidence/${this.pick(['', 'sub/', 'alias/', 'new/deep/', '证据/'])}${this.pick(['a', 'b', 'c', 'shot', 'x'])}${ext}`;
     }
     const segments = [
-      'evidence', 'evidence', 'evidence', 'sub', 'out', 'loop-a', 'alias', 'up', '..', '.', '', 'manifest.jsonl', 'MANIFEST.JSONL',
-      'Manifest.Jsonl', 'x.png', 'y.json', 't.zip', 't.ZIP', 'C:', '\\\\server', 'spec.md', 'skills', '证据', 'a\0b', 'x'.repeat(300),
-      'shot.probe.json', 'plan.md', 'dangling-out.png',
+      'evidence',
+      'evidence',
+      'evidence',
+      'sub',
+      'out',
+      'loop-a',
+      'alias',
+      'up',
+      '..',
+      '.',
+      '',
+      'manifest.jsonl',
+      'MANIFEST.JSONL',
+      'Manifest.Jsonl',
+      'x.png',
+      'y.json',
+      't.zip',
+      't.ZIP',
+      'C:',
+      '\\\\server',
+      'spec.md',
+      'skills',
+      '证据',
+      'a\0b',
+      'x'.repeat(300),
+      'shot.probe.json',
+      'plan.md',
+      'dangling-out.png',
     ];
     const separators = ['/', '/', '/', '\\', '//'];
     const count = 1 + this.int(5);
@@ -156,9 +181,22 @@ test(`${CASES} random argument objects (seed ${SEED}): only ToolInputError, noth
     for (let m = gen.int(3); m > 0; m--) {
       const field = gen.pick(fields);
       if (field === 'run_root') args.run_root = gen.chance(0.7) ? gen.pick(runRoots) : gen.value();
-      else if (field === 'viewport' && gen.chance(0.6)) args.viewport = { width: 800, height: 600, devicePixelRatio: 1, colorScheme: 'light', [gen.pick(['width', 'height', 'devicePixelRatio', 'colorScheme', 'zoom'])]: gen.value() };
-      else if (field === 'design' && gen.chance(0.6)) args.design = Object.fromEntries(['fontSizes', 'colors', 'radii'].filter(() => gen.chance(0.6)).map((axis) => [axis, Array.from({ length: gen.int(4) }, () => gen.value(1))]));
-      else if (field === 'actions' && gen.chance(0.6)) args.actions = [{ do: gen.pick(['click', 'fill', 'press', 'wait', 'hover', gen.string()]), selector: gen.value(), value: gen.value(), ms: gen.value() }];
+      else if (field === 'viewport' && gen.chance(0.6))
+        args.viewport = {
+          width: 800,
+          height: 600,
+          devicePixelRatio: 1,
+          colorScheme: 'light',
+          [gen.pick(['width', 'height', 'devicePixelRatio', 'colorScheme', 'zoom'])]: gen.value(),
+        };
+      else if (field === 'design' && gen.chance(0.6))
+        args.design = Object.fromEntries(
+          ['fontSizes', 'colors', 'radii'].filter(() => gen.chance(0.6)).map((axis) => [axis, Array.from({ length: gen.int(4) }, () => gen.value(1))]),
+        );
+      else if (field === 'actions' && gen.chance(0.6))
+        args.actions = [
+          { do: gen.pick(['click', 'fill', 'press', 'wait', 'hover', gen.string()]), selector: gen.value(), value: gen.value(), ms: gen.value() },
+        ];
       else args[field] = gen.value();
     }
     if (gen.chance(0.05)) Object.assign(args, JSON.parse('{"__proto__": {"polluted": 1}}'));
@@ -170,7 +208,8 @@ test(`${CASES} random argument objects (seed ${SEED}): only ToolInputError, noth
       const result = await executeCapturePlan(args, { provider, env: { DESIGN_PLAYBOOK_RUN_ROOT: fx.root } });
       const parsed = captureResultSchema.safeParse(result);
       if (!parsed.success) throw new Error(`${label}: payload breaks the output schema: ${parsed.error.message}`);
-      if (!advertised(JSON.parse(JSON.stringify(result)))) throw new Error(`${label}: payload breaks the advertised outputSchema: ${JSON.stringify(advertised.errors)}`);
+      if (!advertised(JSON.parse(JSON.stringify(result))))
+        throw new Error(`${label}: payload breaks the advertised outputSchema: ${JSON.stringify(advertised.errors)}`);
       if (result.request?.design !== undefined) outcomes.bound++;
       if (result.result === 'captured') {
         outcomes.captured++;

@@ -19,7 +19,13 @@ describe('parseJsonText returns what JSON.parse returns', () => {
     '{"big":1e400,"tiny":5e-324,"long":12345678901234567890.0,"neg":-1.5e+3}',
     '  {"spaced" :\t1.0 ,\r\n "s": "a,b:c{}[]"}  ',
     '{"2":1.0,"1":2,"b":3.5,"a":[]}',
-    '{}', '[]', '[[],{},[{}]]', '1.0', '"1.0"', 'true', '{"k":"ü证😀 1.0"}',
+    '{}',
+    '[]',
+    '[[],{},[{}]]',
+    '1.0',
+    '"1.0"',
+    'true',
+    '{"k":"ü证😀 1.0"}',
   ];
   test.each(corpus)('%s', (text) => {
     const mine = parseJsonText(text);
@@ -136,7 +142,9 @@ describe('stringifyJson: whole numbers under the float keys keep a fraction, as 
   test('an integral ratio reads 1.0, a fractional one as is, other keys and values untouched', () => {
     const value = { viewport: { width: 800, devicePixelRatio: 2 }, list: [{ devicePixelRatio: 1.5 }, { devicePixelRatio: -3 }], note: 'devicePixelRatio: 1' };
     const text = stringifyJson(value, keys);
-    expect(text).toBe('{"viewport":{"width":800,"devicePixelRatio":2.0},"list":[{"devicePixelRatio":1.5},{"devicePixelRatio":-3.0}],"note":"devicePixelRatio: 1"}');
+    expect(text).toBe(
+      '{"viewport":{"width":800,"devicePixelRatio":2.0},"list":[{"devicePixelRatio":1.5},{"devicePixelRatio":-3.0}],"note":"devicePixelRatio: 1"}',
+    );
     expect(JSON.parse(text)).toEqual(value);
   });
   test('indentation as JSON.stringify, and exponent forms left as they are (already floats)', () => {

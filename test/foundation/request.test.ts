@@ -107,7 +107,10 @@ describe('runtime fields (step 3)', () => {
     const fields = parseRuntimeFields(
       validArgs(undefined, { url: '  HTTP://127.0.0.1/x ', type: ' a11y tree ', state: ' error ', artifact_path: ' evidence/a.json ' }),
     );
-    expect(fields).toEqual({ ok: true, fields: { url: 'HTTP://127.0.0.1/x', type: 'a11y tree', state: 'error', actions: [], artifactPath: 'evidence/a.json', overwrite: false } });
+    expect(fields).toEqual({
+      ok: true,
+      fields: { url: 'HTTP://127.0.0.1/x', type: 'a11y tree', state: 'error', actions: [], artifactPath: 'evidence/a.json', overwrite: false },
+    });
   });
 
   test.each(['http://a', 'https://a', 'file:///tmp/a.html', 'about:blank'])('url scheme %s is accepted', (url) => {
@@ -142,20 +145,22 @@ describe('actions', () => {
   });
 
   test('do is trimmed and lower-cased; aliases normalize', () => {
-    expect(parseActions([
-      { do: ' Click ', selector: '#a' },
-      { do: 'FILL', selector: '#f', text: 'hello' },
-      { do: 'type', selector: '#t', value: 'v' },
-      { do: 'press', value: 'Enter' },
-      { do: 'press', key: 'Tab', selector: '#t' },
-      { do: 'select_option', selector: 'select', label: 'Two' },
-      { do: 'select_option', selector: 'select', value: '2' },
-      { do: 'wait_for_state', state: ' open ' },
-      { do: 'wait_for_state', state: 'open', selector: '#dlg' },
-      { do: 'wait' },
-      { do: 'sleep', timeout_ms: 50 },
-      { do: 'wait', ms: 0 },
-    ])).toEqual([
+    expect(
+      parseActions([
+        { do: ' Click ', selector: '#a' },
+        { do: 'FILL', selector: '#f', text: 'hello' },
+        { do: 'type', selector: '#t', value: 'v' },
+        { do: 'press', value: 'Enter' },
+        { do: 'press', key: 'Tab', selector: '#t' },
+        { do: 'select_option', selector: 'select', label: 'Two' },
+        { do: 'select_option', selector: 'select', value: '2' },
+        { do: 'wait_for_state', state: ' open ' },
+        { do: 'wait_for_state', state: 'open', selector: '#dlg' },
+        { do: 'wait' },
+        { do: 'sleep', timeout_ms: 50 },
+        { do: 'wait', ms: 0 },
+      ]),
+    ).toEqual([
       { do: 'click', selector: '#a' },
       { do: 'fill', selector: '#f', value: 'hello' },
       { do: 'type', selector: '#t', value: 'v' },
@@ -204,13 +209,35 @@ describe('the advertised input schema', () => {
 describe('the input schema and the parser read one rule table', () => {
   const accepts = (args: Record<string, unknown>) => parseRuntimeFields(args).ok;
   const cases: [string, unknown][] = [
-    ['url', 'http://127.0.0.1/x'], ['url', 'HTTPS://x'], ['url', '  file:///tmp/a.html '], ['url', 'about:blank'], ['url', 'ABOUT:blank'],
-    ['url', 'ftp://x'], ['url', 'httpx://x'], ['url', 'javascript:alert(1)'], ['url', ''], ['url', '   '], ['url', 42],
-    ['state', 'ready'], ['state', ' ready '], ['state', ''], ['state', '\t\n'], ['state', null],
-    ['artifact_path', 'evidence/a.png'], ['artifact_path', '  '], ['artifact_path', 7],
-    ['overwrite', true], ['overwrite', false], ['overwrite', 'yes'], ['overwrite', 1],
-    ['actions', [{ do: 'click', selector: '#a' }]], ['actions', [{ do: ' CLICK ', selector: '#a' }]], ['actions', [{ do: 'Wait_For_State', state: 'x' }]],
-    ['actions', [{ do: 'hover', selector: '#a' }]], ['actions', [{ do: 'click_', selector: '#a' }]], ['actions', [{ do: '', selector: '#a' }]],
+    ['url', 'http://127.0.0.1/x'],
+    ['url', 'HTTPS://x'],
+    ['url', '  file:///tmp/a.html '],
+    ['url', 'about:blank'],
+    ['url', 'ABOUT:blank'],
+    ['url', 'ftp://x'],
+    ['url', 'httpx://x'],
+    ['url', 'javascript:alert(1)'],
+    ['url', ''],
+    ['url', '   '],
+    ['url', 42],
+    ['state', 'ready'],
+    ['state', ' ready '],
+    ['state', ''],
+    ['state', '\t\n'],
+    ['state', null],
+    ['artifact_path', 'evidence/a.png'],
+    ['artifact_path', '  '],
+    ['artifact_path', 7],
+    ['overwrite', true],
+    ['overwrite', false],
+    ['overwrite', 'yes'],
+    ['overwrite', 1],
+    ['actions', [{ do: 'click', selector: '#a' }]],
+    ['actions', [{ do: ' CLICK ', selector: '#a' }]],
+    ['actions', [{ do: 'Wait_For_State', state: 'x' }]],
+    ['actions', [{ do: 'hover', selector: '#a' }]],
+    ['actions', [{ do: 'click_', selector: '#a' }]],
+    ['actions', [{ do: '', selector: '#a' }]],
   ];
   test.each(cases)('%s = %p: the schema accepts exactly what the parser accepts', (field, value) => {
     const args = { ...validArgs('/abs'), [field]: value };

@@ -42,18 +42,24 @@ describe('resolveRunRoot order', () => {
     process.chdir(c.root);
     jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     expect(resolveRunRoot(a.root, { DESIGN_PLAYBOOK_RUN_ROOT: b.root })).toMatchObject({ ok: true, root: a.root, source: 'run_root', warnings: [] });
-    expect(resolveRunRoot(undefined, { DESIGN_PLAYBOOK_RUN_ROOT: b.root })).toMatchObject({ ok: true, root: b.root, source: 'DESIGN_PLAYBOOK_RUN_ROOT', warnings: [] });
+    expect(resolveRunRoot(undefined, { DESIGN_PLAYBOOK_RUN_ROOT: b.root })).toMatchObject({
+      ok: true,
+      root: b.root,
+      source: 'DESIGN_PLAYBOOK_RUN_ROOT',
+      warnings: [],
+    });
     expect(resolveRunRoot(undefined, {})).toMatchObject({ ok: true, root: c.root, source: 'cwd' });
   });
 
-  test.each([['unset', {}], ["'.'", { DESIGN_PLAYBOOK_RUN_ROOT: '.' }], ['empty', { DESIGN_PLAYBOOK_RUN_ROOT: '' }]])(
-    'environment %s -> the process cwd',
-    (_n, env) => {
-      const { resolveRunRoot } = freshRunRoot();
-      process.chdir(a.root);
-      expect(resolveRunRoot(undefined, env as NodeJS.ProcessEnv)).toEqual({ ok: true, root: a.root, source: 'cwd', warnings: [] });
-    },
-  );
+  test.each([
+    ['unset', {}],
+    ["'.'", { DESIGN_PLAYBOOK_RUN_ROOT: '.' }],
+    ['empty', { DESIGN_PLAYBOOK_RUN_ROOT: '' }],
+  ])('environment %s -> the process cwd', (_n, env) => {
+    const { resolveRunRoot } = freshRunRoot();
+    process.chdir(a.root);
+    expect(resolveRunRoot(undefined, env as NodeJS.ProcessEnv)).toEqual({ ok: true, root: a.root, source: 'cwd', warnings: [] });
+  });
 
   test('either marker counts (plan.md, point-back.md); a folder named plan.md does not', () => {
     const { resolveRunRoot, RUN_MARKERS } = freshRunRoot();
@@ -81,7 +87,11 @@ describe('resolveRunRoot order', () => {
 
   test('an absolute environment value is used as is; an unmarked one carries a warning; a missing one fails', () => {
     const { resolveRunRoot } = freshRunRoot();
-    expect(resolveRunRoot(undefined, { DESIGN_PLAYBOOK_RUN_ROOT: c.root })).toMatchObject({ ok: true, root: c.root, warnings: [expect.stringContaining(c.root)] });
+    expect(resolveRunRoot(undefined, { DESIGN_PLAYBOOK_RUN_ROOT: c.root })).toMatchObject({
+      ok: true,
+      root: c.root,
+      warnings: [expect.stringContaining(c.root)],
+    });
     expect(resolveRunRoot(undefined, { DESIGN_PLAYBOOK_RUN_ROOT: path.join(c.root, 'nope') })).toMatchObject({ ok: false });
   });
 });
@@ -147,7 +157,10 @@ describe('run root through executeCapturePlan', () => {
         expect(r.warnings[0]).toContain(c.root);
       }
     }
-    const lines = writes.join('').split('\n').filter((l) => l.includes("DESIGN_PLAYBOOK_RUN_ROOT is unset or '.'"));
+    const lines = writes
+      .join('')
+      .split('\n')
+      .filter((l) => l.includes("DESIGN_PLAYBOOK_RUN_ROOT is unset or '.'"));
     expect(lines).toHaveLength(1);
   });
 

@@ -149,11 +149,15 @@ describe('a folder swapped for a link between check and write', () => {
   test('swap after writeTarget, before open: open refuses, nothing outside', () => {
     const t = target('evidence/sub/x.png');
     swapForLink(path.join(fx.evidence, 'sub'), fx.outside);
-    expectRefusal(() => {
-      const writer = ArtifactWriter.open(t);
-      writer.stage(t.leaf, 'bytes');
-      writer.commit(false);
-    }, 'symlink_escape', 'artifact_path symlink escapes the evidence/ subtree');
+    expectRefusal(
+      () => {
+        const writer = ArtifactWriter.open(t);
+        writer.stage(t.leaf, 'bytes');
+        writer.commit(false);
+      },
+      'symlink_escape',
+      'artifact_path symlink escapes the evidence/ subtree',
+    );
     expect(fs.readdirSync(fx.outside)).toEqual([]);
   });
 

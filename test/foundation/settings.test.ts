@@ -51,7 +51,13 @@ describe('the environment', () => {
   });
 
   test('every DESIGN_PLAYBOOK_* name in the sources and the docs is a registered setting', () => {
-    const docs = ['README.md', ...fs.readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const docs = [
+      'README.md',
+      ...fs
+        .readdirSync(path.join(REPO, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     const texts = [...SOURCES, ...docs.map((file) => ({ file, text: fs.readFileSync(path.join(REPO, file), 'utf8') }))];
     const unknown: string[] = [];
     for (const { file, text } of texts) {
@@ -82,7 +88,10 @@ describe('the environment', () => {
     expect(maxParallel(env('maxParallel', '3'))).toBe(3);
     expect(String(maxParallel({}))).toBe(ENVIRONMENT.maxParallel.default);
     expect(connectPerCapture({}, env('connectPerCapture', '1'))).toBe(true);
-    expect(attachTargets({}, env('cdpUrl', 'http://127.0.0.1:9,ws://127.0.0.1:8/x')).map((t) => t.source)).toEqual([ENVIRONMENT.cdpUrl.name, ENVIRONMENT.cdpUrl.name]);
+    expect(attachTargets({}, env('cdpUrl', 'http://127.0.0.1:9,ws://127.0.0.1:8/x')).map((t) => t.source)).toEqual([
+      ENVIRONMENT.cdpUrl.name,
+      ENVIRONMENT.cdpUrl.name,
+    ]);
     expect(puppeteerCacheDir(env('puppeteerCacheDir', '/tmp/cache-here'))).toBe('/tmp/cache-here');
     expect(envValue(env('runRoot', '/x'), 'runRoot')).toBe('/x');
     // A browser path variable naming something that is not an executable is refused under its own name.
@@ -115,7 +124,12 @@ describe('the flags', () => {
     for (const command of COMMANDS) {
       const listed = [...helps[command].matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1].slice(2)).sort();
       const own = Object.keys(flagSpec(command));
-      const browser = command === 'capture' || command === 'run' || command === 'doctor' || command === 'demo' || command === 'serve' ? flagsOf(command).filter((f) => f.browser).map((f) => f.name) : [];
+      const browser =
+        command === 'capture' || command === 'run' || command === 'doctor' || command === 'demo' || command === 'serve'
+          ? flagsOf(command)
+              .filter((f) => f.browser)
+              .map((f) => f.name)
+          : [];
       // The bare command's own switches (--help, --version) are listed in its usage lines, not as flag rows.
       const expected = command === 'serve' ? browser : [...own, ...browser];
       expect({ command, listed }).toEqual({ command, listed: [...new Set(expected)].sort() });
@@ -133,7 +147,18 @@ describe('the flags', () => {
   });
 
   test('every browser flag lands in its BrowserFlags field', () => {
-    const argv = ['--executable-path', '/c', '--browser-url', 'http://a:1', '--ws-endpoint=ws://b:2/x', '--connect-per-capture', '--fixed-time', '2026-01-01T00:00:00Z', 'run', 'p'];
+    const argv = [
+      '--executable-path',
+      '/c',
+      '--browser-url',
+      'http://a:1',
+      '--ws-endpoint=ws://b:2/x',
+      '--connect-per-capture',
+      '--fixed-time',
+      '2026-01-01T00:00:00Z',
+      'run',
+      'p',
+    ];
     const taken = takeBrowserFlags(argv);
     expect(taken.rest).toEqual(['run', 'p']);
     expect(browserFlagsFrom(taken.browser)).toEqual({
@@ -160,10 +185,13 @@ describe('settings in force (doctor)', () => {
     expect(Object.keys(shown)).toEqual(Object.values(ENVIRONMENT).map((e) => e.name));
   });
 
-  test('the doctor hides an address\'s token', async () => {
+  test("the doctor hides an address's token", async () => {
     const { doctorReport } = await import('../../src/cli/doctor');
     // An address nothing listens on: the browser check fails fast; the settings are listed all the same.
-    const report = await doctorReport({ [ENVIRONMENT.cdpUrl.name]: 'ws://127.0.0.1:9/devtools/browser/x?token=s3cret', [ENVIRONMENT.captureTimeoutMs.name]: '2000' }, {});
+    const report = await doctorReport(
+      { [ENVIRONMENT.cdpUrl.name]: 'ws://127.0.0.1:9/devtools/browser/x?token=s3cret', [ENVIRONMENT.captureTimeoutMs.name]: '2000' },
+      {},
+    );
     const cdp = report.settings.find((s) => s.name === ENVIRONMENT.cdpUrl.name)!;
     expect(cdp.from).toBe(ENVIRONMENT.cdpUrl.name);
     expect(cdp.value).toContain('token=***');

@@ -10,8 +10,7 @@ import puppeteer, { Browser } from 'puppeteer-core';
 import { findBrowser, isHeadlessShell, systemLocations } from '../../src/browser/findBrowser';
 
 /** The browser the runtime itself would launch here (a headless shell when one is installed), unless one is named. */
-export const CHROMIUM_PATH =
-  process.env.DESIGN_PLAYBOOK_CHROME_PATH || process.env.PUPPETEER_EXECUTABLE_PATH || findBrowser({ env: {} }).executablePath;
+export const CHROMIUM_PATH = process.env.DESIGN_PLAYBOOK_CHROME_PATH || process.env.PUPPETEER_EXECUTABLE_PATH || findBrowser({ env: {} }).executablePath;
 
 /**
  * The full browser (the `chromium` package), for the tests that stand for a
@@ -56,10 +55,7 @@ export interface PageServer {
  * Serves `dir` on 127.0.0.1 at an ephemeral port. `routes` adds dynamic pages
  * (path -> handler) for tests that need slow or hanging responses.
  */
-export async function servePages(
-  dir: string,
-  routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {},
-): Promise<PageServer> {
+export async function servePages(dir: string, routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {}): Promise<PageServer> {
   const server = http.createServer((req, res) => {
     const urlPath = decodeURIComponent((req.url || '/').split('?')[0]);
     const route = routes[urlPath];

@@ -7,8 +7,14 @@ import { buildSync } from 'esbuild';
 
 export function bundleInjectedModule(file: string): string {
   const out = buildSync({
-    entryPoints: [file], bundle: true, write: false, format: 'iife', globalName: 'm',
-    platform: 'browser', target: 'chrome100', logLevel: 'error',
+    entryPoints: [file],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    globalName: 'm',
+    platform: 'browser',
+    target: 'chrome100',
+    logLevel: 'error',
   });
   return `(() => { ${out.outputFiles[0].text}; return m; })()`;
 }

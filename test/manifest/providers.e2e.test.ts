@@ -48,12 +48,24 @@ const valid: [string, Line][] = [
     'manual session notes (another kind of evidence) with field-note keys',
     edit(MANUAL_LINE_TEXT, (l) => {
       Object.assign(l.capture, { type: 'session notes', state: 'usertest-round1' });
-      Object.assign(l, { artifact: 'L6.1-usertest-notes.md', criterion: 'L6.1', observed_state: 'usertest-round1', method: 'user-test', observation: 'two of three looked in the toolbar first', interpretation: null, population: '3 operators', ethics: null });
+      Object.assign(l, {
+        artifact: 'L6.1-usertest-notes.md',
+        criterion: 'L6.1',
+        observed_state: 'usertest-round1',
+        method: 'user-test',
+        observation: 'two of three looked in the toolbar first',
+        interpretation: null,
+        population: '3 operators',
+        ethics: null,
+      });
     }),
   ],
   ['manual with an empty step list', edit(MANUAL_LINE_TEXT, (l) => (l.capture.actions = []))],
   ['playwright with actions [] and a url', edit(PLAYWRIGHT_LINE_TEXT, (l) => Object.assign(l.capture, { actions: [], url: 'http://127.0.0.1:8138/ui.html' }))],
-  ['playwright with action objects and steps mixed', edit(PLAYWRIGHT_LINE_TEXT, (l) => (l.capture.actions = [{ do: 'click', selector: '#retry' }, 'wait for the toast']))],
+  [
+    'playwright with action objects and steps mixed',
+    edit(PLAYWRIGHT_LINE_TEXT, (l) => (l.capture.actions = [{ do: 'click', selector: '#retry' }, 'wait for the toast'])),
+  ],
   ['playwright, a failed capture', edit(PLAYWRIGHT_LINE_TEXT, (l) => Object.assign(l, { result: 'failed', observed_state: 'unknown' }))],
   [
     'this server, without url and artifact_path (optional for every provider)',
@@ -63,7 +75,10 @@ const valid: [string, Line][] = [
       delete l.capture.note;
     }),
   ],
-  ['a third-party provider with its own capture type', edit(PLAYWRIGHT_LINE_TEXT, (l) => Object.assign(l.capture, { provider: 'acme-device-farm', type: 'video' }))],
+  [
+    'a third-party provider with its own capture type',
+    edit(PLAYWRIGHT_LINE_TEXT, (l) => Object.assign(l.capture, { provider: 'acme-device-farm', type: 'video' })),
+  ],
 ];
 
 describe('lines from every provider that must validate', () => {
@@ -88,9 +103,24 @@ const invalid: [string, Line, string[], (string | undefined)[]][] = [
   ['manual with a verdict as result', edit(MANUAL_LINE_TEXT, (l) => (l.result = 'pass')), ['bad_field'], ['result']],
   ['playwright with a verdict as result', edit(PLAYWRIGHT_LINE_TEXT, (l) => (l.result = 'fail')), ['bad_field'], ['result']],
   ['manual with schemaVersion 2', edit(MANUAL_LINE_TEXT, (l) => (l.request.schemaVersion = 2)), ['unsupported_schema_version'], ['request']],
-  ['playwright with schemaVersion 2 inside capture', edit(PLAYWRIGHT_LINE_TEXT, (l) => (l.capture.request.schemaVersion = 2)), ['unsupported_schema_version'], ['capture.request']],
-  ['playwright with a viewport without devicePixelRatio', edit(PLAYWRIGHT_LINE_TEXT, (l) => delete l.capture.request.viewport.devicePixelRatio), ['bad_viewport_shape'], ['capture.request']],
-  ['manual with a viewport without devicePixelRatio', edit(MANUAL_LINE_TEXT, (l) => delete l.request.viewport.devicePixelRatio), ['bad_viewport_shape'], ['request']],
+  [
+    'playwright with schemaVersion 2 inside capture',
+    edit(PLAYWRIGHT_LINE_TEXT, (l) => (l.capture.request.schemaVersion = 2)),
+    ['unsupported_schema_version'],
+    ['capture.request'],
+  ],
+  [
+    'playwright with a viewport without devicePixelRatio',
+    edit(PLAYWRIGHT_LINE_TEXT, (l) => delete l.capture.request.viewport.devicePixelRatio),
+    ['bad_viewport_shape'],
+    ['capture.request'],
+  ],
+  [
+    'manual with a viewport without devicePixelRatio',
+    edit(MANUAL_LINE_TEXT, (l) => delete l.request.viewport.devicePixelRatio),
+    ['bad_viewport_shape'],
+    ['request'],
+  ],
   ['this server naming a type it cannot make', edit(FIELD_LINE_TEXT, (l) => (l.capture.type = 'session notes')), ['bad_field'], ['capture.type']],
   ['manual steps that are neither objects nor strings', edit(MANUAL_LINE_TEXT, (l) => (l.capture.actions = ['open', 3])), ['bad_field'], ['capture.actions']],
   ['manual actions as one string', edit(MANUAL_LINE_TEXT, (l) => (l.capture.actions = 'open, click')), ['bad_field'], ['capture.actions']],
@@ -98,7 +128,12 @@ const invalid: [string, Line, string[], (string | undefined)[]][] = [
   ['manual without a type', edit(MANUAL_LINE_TEXT, (l) => delete l.capture.type), ['missing_field'], ['capture.type']],
   ['manual without a state', edit(MANUAL_LINE_TEXT, (l) => delete l.capture.state), ['missing_field'], ['capture.state']],
   ['playwright with an empty url', edit(PLAYWRIGHT_LINE_TEXT, (l) => (l.capture.url = '')), ['bad_field'], ['capture.url']],
-  ['manual with an artifact_path outside evidence/', edit(MANUAL_LINE_TEXT, (l) => (l.capture.artifact_path = 'shots/L6.2.png')), ['bad_field'], ['capture.artifact_path']],
+  [
+    'manual with an artifact_path outside evidence/',
+    edit(MANUAL_LINE_TEXT, (l) => (l.capture.artifact_path = 'shots/L6.2.png')),
+    ['bad_field'],
+    ['capture.artifact_path'],
+  ],
   ['manual with an evidence/-prefixed artifact', edit(MANUAL_LINE_TEXT, (l) => (l.artifact = 'evidence/L6.2-empty.png')), ['bad_field'], ['artifact']],
   ['playwright with a non-L6 criterion', edit(PLAYWRIGHT_LINE_TEXT, (l) => (l.criterion = 'C-5')), ['bad_field'], ['criterion']],
   [
@@ -132,7 +167,7 @@ describe('the reader on a run written by several providers', () => {
   const playwrightLine = (ts: string, state: string) =>
     JSON.stringify(edit(PLAYWRIGHT_LINE_TEXT, (l) => Object.assign(l, { criterion: 'L6.2', artifact: 'L6.2-empty.png', ts, observed_state: state })));
 
-  test('entries keep each provider\'s capture as written; the request comes from where the line holds it', () => {
+  test("entries keep each provider's capture as written; the request comes from where the line holds it", () => {
     const { entries, facts } = parseManifest([MANUAL_LINE_TEXT, PLAYWRIGHT_LINE_TEXT, FIELD_LINE_TEXT, PRE_SNAPSHOT_LINE_TEXT].join('\n'));
     expect(facts.map((f) => [f.line, f.code, f.field])).toEqual([[4, 'missing_schema_version', 'request']]);
     expect(entries.map((e) => [e.line, e.capture.provider, e.requestSource])).toEqual([
@@ -160,7 +195,9 @@ describe('the reader on a run written by several providers', () => {
   });
 
   test('a later line without a snapshot does not bind: it is a fact, and the earlier good line still binds', () => {
-    const stale = JSON.stringify(edit(PRE_SNAPSHOT_LINE_TEXT, (l) => Object.assign(l, { criterion: 'L6.2', artifact: 'L6.2-empty.png', ts: '2026-07-19T00:00:00Z' })));
+    const stale = JSON.stringify(
+      edit(PRE_SNAPSHOT_LINE_TEXT, (l) => Object.assign(l, { criterion: 'L6.2', artifact: 'L6.2-empty.png', ts: '2026-07-19T00:00:00Z' })),
+    );
     const { entries, facts } = parseManifest([manualLine('2026-07-18T09:12:00+08:00', 'empty'), stale].join('\n'));
     expect(facts.map((f) => [f.line, f.code])).toEqual([[2, 'missing_schema_version']]);
     expect(bindingFor(entries, 'L6.2', 'L6.2-empty.png')?.line).toBe(1);
@@ -175,7 +212,7 @@ describe('manifest check on a run written by several providers', () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  test('the issue\'s three lines: two good entries, the third reported once as missing_schema_version with what to do', () => {
+  test("the issue's three lines: two good entries, the third reported once as missing_schema_version with what to do", () => {
     const file = path.join(dir, 'manifest.jsonl');
     fs.writeFileSync(file, [MANUAL_LINE_TEXT, PLAYWRIGHT_LINE_TEXT, PRE_SNAPSHOT_LINE_TEXT].join('\n') + '\n');
     const r = spawnSync(process.execPath, [BIN, 'manifest', 'check', file], { encoding: 'utf8' });
@@ -198,7 +235,7 @@ describe('manifest check on a run written by several providers', () => {
         line: 1,
         code: 'bad_field',
         field: 'result',
-        detail: 'result must be \'captured\' or \'failed\' (whether the capture happened), never a verdict (got "pass")',
+        detail: "result must be 'captured' or 'failed' (whether the capture happened), never a verdict (got \"pass\")",
         repair: expect.stringContaining('"captured" or "failed"'),
       },
     ]);

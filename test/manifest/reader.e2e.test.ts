@@ -78,7 +78,10 @@ describe('readManifest facts', () => {
 
   test('a missing file is unreadable at line 0, never a throw', () => {
     const report = readManifest(path.join(dir, 'nope.jsonl'));
-    expect(report).toEqual({ entries: [], facts: [{ line: 0, code: 'unreadable', detail: expect.stringContaining('nope.jsonl'), repair: expect.any(String) }] });
+    expect(report).toEqual({
+      entries: [],
+      facts: [{ line: 0, code: 'unreadable', detail: expect.stringContaining('nope.jsonl'), repair: expect.any(String) }],
+    });
   });
 
   test('a folder is unreadable', () => {
@@ -174,7 +177,11 @@ describe('design-playbook-evidence manifest check', () => {
     const file = write('bad2.jsonl', ['[]']);
     const r = run('check', file, '--json');
     expect(r.status).toBe(1);
-    expect(JSON.parse(r.stdout)).toEqual({ path: file, entries: 0, facts: [{ line: 1, code: 'invalid_entry', detail: expect.any(String), repair: expect.any(String) }] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      path: file,
+      entries: 0,
+      facts: [{ line: 1, code: 'invalid_entry', detail: expect.any(String), repair: expect.any(String) }],
+    });
   });
 
   test('a missing file exits 1 with unreadable', () => {

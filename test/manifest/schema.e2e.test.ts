@@ -80,9 +80,22 @@ const accepted: [string, Line][] = [
   ['a failed capture', variant((l) => Object.assign(l, { result: 'failed', observed_state: 'unknown' }))],
   ['a UTC ts', variant((l) => (l.ts = '2026-07-16T07:00:00.250Z'))],
   ['an artifact in a subfolder', variant((l) => Object.assign(l, { artifact: 'run2/L6.3.png' }))],
-  ['an a11y capture without actions or note', variant((l) => { delete l.capture.actions; delete l.capture.note; l.capture.type = 'a11y tree'; })],
+  [
+    'an a11y capture without actions or note',
+    variant((l) => {
+      delete l.capture.actions;
+      delete l.capture.note;
+      l.capture.type = 'a11y tree';
+    }),
+  ],
   ['an interaction trace with actions', variant((l) => Object.assign(l.capture, { type: 'interaction trace', actions: [{ do: 'click', selector: '#go' }] }))],
-  ['without capture.url and capture.artifact_path', variant((l) => { delete l.capture.url; delete l.capture.artifact_path; })],
+  [
+    'without capture.url and capture.artifact_path',
+    variant((l) => {
+      delete l.capture.url;
+      delete l.capture.artifact_path;
+    }),
+  ],
   ['free-text steps as actions', variant((l) => (l.capture.actions = ['open the page', 'click export']))],
   ['another provider with another kind of evidence', variant((l) => Object.assign(l.capture, { provider: 'manual', type: 'session notes' }))],
 ];

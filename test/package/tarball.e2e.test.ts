@@ -200,7 +200,15 @@ describe('installed offline into a fresh folder', () => {
       deep: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
     });
     // An ES module consumer gets the same named exports.
-    const esm = run(process.execPath, ['--input-type=module', '-e', `import { executeCapturePlan, TOOL_NAME } from ${JSON.stringify(PACKAGE.name)}; process.stdout.write(typeof executeCapturePlan + ' ' + TOOL_NAME);`], consumer);
+    const esm = run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { executeCapturePlan, TOOL_NAME } from ${JSON.stringify(PACKAGE.name)}; process.stdout.write(typeof executeCapturePlan + ' ' + TOOL_NAME);`,
+      ],
+      consumer,
+    );
     expect({ stdout: esm.stdout, stderr: esm.stderr }).toEqual({ stdout: 'function execute_capture_plan', stderr: '' });
   });
 
@@ -223,7 +231,7 @@ describe('installed offline into a fresh folder', () => {
     expect(result.written_path).toBe(path.join(fs.realpathSync(runRoot), 'evidence', 'demo.png'));
     expect(fs.readFileSync(result.written_path).subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(fs.existsSync(path.join(runRoot, 'evidence', 'demo.probe.json'))).toBe(true);
-    }, 120_000);
+  }, 120_000);
 
   test('the types compile against a tiny TypeScript consumer, and reject a wrong argument', () => {
     const good = `
@@ -254,9 +262,33 @@ describe('installed offline into a fresh folder', () => {
     fs.writeFileSync(path.join(project, 'bad.ts'), bad);
     // node16 resolution reads the exports map; node10 reads "types". One tsc run
     // per resolution compiles both files: every error must be bad.ts's.
-    for (const [moduleKind, resolution] of [['node16', 'node16'], ['commonjs', 'node10']]) {
-      const r = run(process.execPath, [TSC, '--noEmit', '--strict', '--skipLibCheck', '--target', 'ES2022', '--module', moduleKind, '--moduleResolution', resolution,
-        '--types', 'node', '--typeRoots', path.join(REPO, 'node_modules', '@types'), path.join(project, 'good.ts'), path.join(project, 'bad.ts')], consumer, { timeout: 120_000 });
+    for (const [moduleKind, resolution] of [
+      ['node16', 'node16'],
+      ['commonjs', 'node10'],
+    ]) {
+      const r = run(
+        process.execPath,
+        [
+          TSC,
+          '--noEmit',
+          '--strict',
+          '--skipLibCheck',
+          '--target',
+          'ES2022',
+          '--module',
+          moduleKind,
+          '--moduleResolution',
+          resolution,
+          '--types',
+          'node',
+          '--typeRoots',
+          path.join(REPO, 'node_modules', '@types'),
+          path.join(project, 'good.ts'),
+          path.join(project, 'bad.ts'),
+        ],
+        consumer,
+        { timeout: 120_000 },
+      );
       const errors = r.stdout.split('\n').filter((line) => / error TS/.test(line));
       expect([resolution, errors.filter((line) => !line.startsWith('ts/bad.ts('))]).toEqual([resolution, []]);
       expect(errors.some((line) => /bad\.ts\(\d+,\d+\): error TS2322: Type '"video"' is not assignable/.test(line))).toBe(true);
@@ -280,7 +312,10 @@ describe('run with npx, offline', () => {
   /** The bin npx installed and ran. */
   function npxBin(): string {
     const root = path.join(dir, 'npm-cache', '_npx');
-    const bins = fs.readdirSync(root).map((hash) => path.join(root, hash, 'node_modules', '.bin', PACKAGE.name)).filter((p) => fs.existsSync(p));
+    const bins = fs
+      .readdirSync(root)
+      .map((hash) => path.join(root, hash, 'node_modules', '.bin', PACKAGE.name))
+      .filter((p) => fs.existsSync(p));
     expect(bins).toHaveLength(1);
     return bins[0];
   }
@@ -304,7 +339,12 @@ describe('run with npx, offline', () => {
     const version = run(bin, ['--version'], elsewhere);
     expect({ status: version.status, stdout: version.stdout }).toEqual({ status: 0, stdout: `${PACKAGE.version}\n` });
 
-    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    });
     const r = run(bin, [], elsewhere, { input: `${init}\n`, timeout: 60_000 });
     expect(r.status).toBe(0);
     const reply = JSON.parse(r.stdout.split('\n').find((line) => line.includes('"id":1')) ?? '{}');

@@ -60,8 +60,19 @@ test('the bundle, copied anywhere, answers initialize and --version with the pac
   fs.mkdirSync(path.dirname(out), { recursive: true });
   expect(bundle('--out', out).status).toBe(0);
   const { version } = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
-  const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
-  const r = spawnSync(process.execPath, [out], { cwd: dir, input: init + '\n', encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', HOME: dir } });
+  const init = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+  });
+  const r = spawnSync(process.execPath, [out], {
+    cwd: dir,
+    input: init + '\n',
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { PATH: process.env.PATH ?? '', HOME: dir },
+  });
   const reply = JSON.parse(r.stdout.split('\n').find((line) => line.includes('"id":1')) ?? '{}');
   expect(reply.result?.serverInfo).toEqual({ name: 'design-playbook-evidence', version });
 

@@ -185,7 +185,12 @@ test('the .mcp.json command serves the tool and captures every type, writing not
       format: 'aria_snapshot',
       tree: expect.stringContaining('heading "Plain clone" [level=1]'),
     });
-    expect(fs.readFileSync(path.join(runRoot, 'evidence', 'plain.trace.zip')).subarray(0, 2).toString('latin1')).toBe('PK');
+    expect(
+      fs
+        .readFileSync(path.join(runRoot, 'evidence', 'plain.trace.zip'))
+        .subarray(0, 2)
+        .toString('latin1'),
+    ).toBe('PK');
   } finally {
     await transport.close();
   }

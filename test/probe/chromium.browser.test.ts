@@ -71,7 +71,20 @@ describe('literal rules agree with Chromium', () => {
     const literals: string[] = [];
     for (let v = -1; v <= 256; v += 0.25) literals.push(`rgb(${v} 0 0)`, `rgb(0, ${v}, 0)`);
     for (let p = 0; p <= 100; p += 0.1) literals.push(`rgb(0 0 ${Number(p.toFixed(1))}%)`);
-    literals.push('rgb(12.5, 0, 0)', 'rgb(12.5 0 0)', 'rgba(12.5, 0, 0, 1)', 'rgb(12.5 0 0 / 100%)', '#0b6bcb', '#fff', '#0b6bcbff', '#FFFF', 'rgb(1 2% 3)', 'rgb(none 0 0)', 'RGBA(1,2,3)', 'rgb(1e1 0 0)');
+    literals.push(
+      'rgb(12.5, 0, 0)',
+      'rgb(12.5 0 0)',
+      'rgba(12.5, 0, 0, 1)',
+      'rgb(12.5 0 0 / 100%)',
+      '#0b6bcb',
+      '#fff',
+      '#0b6bcbff',
+      '#FFFF',
+      'rgb(1 2% 3)',
+      'rgb(none 0 0)',
+      'RGBA(1,2,3)',
+      'rgb(1e1 0 0)',
+    );
     const browserValues = await computed('color', literals);
     const mismatches: string[] = [];
     literals.forEach((literal, i) => {
@@ -143,7 +156,7 @@ describe('walker', () => {
     expect(elements[card.parent!].selector).toBe('html > body');
   });
 
-  test('selectors name one element each, and its box is the element\'s border box in page coordinates', async () => {
+  test("selectors name one element each, and its box is the element's border box in page coordinates", async () => {
     for (const file of ['scale.html', 'concentric.html', 'borders.html']) {
       const elements = await walk(file);
       await page.evaluate(() => window.scrollTo(0, 0));
@@ -198,7 +211,10 @@ describe('walker', () => {
     expect(selectors.some((s) => s.includes('gone'))).toBe(false);
     // A visible child of a visibility:hidden parent renders.
     expect(bySelector(elements, 'span#back').text?.fontSize).toBe('33px');
-    const sizes = elements.filter((e) => e.text).map((e) => e.text!.fontSizePx).sort((a, b) => a - b);
+    const sizes = elements
+      .filter((e) => e.text)
+      .map((e) => e.text!.fontSizePx)
+      .sort((a, b) => a - b);
     expect([...new Set(sizes)]).toEqual([16, 21, 33]);
     const colors = elements.flatMap((e) => [e.text?.color, e.backgroundColor]);
     expect(colors).not.toContain('rgb(255, 0, 0)');
@@ -332,10 +348,21 @@ describe('comparator on rendered pages', () => {
     expect(pairs).toEqual([
       { inner: 'div#broken.outer > div.inner', outer: 'div#broken.outer', corners: ['top-left', 'top-right', 'bottom-right', 'bottom-left'], value: '16px' },
       { inner: 'div#tab.outer > div.inner', outer: 'div#tab.outer', corners: ['top-left'], value: '4px' },
-      { inner: 'div#nested.outer > div.inner > div.button', outer: 'div#nested.outer > div.inner', corners: ['top-left', 'top-right', 'bottom-right', 'bottom-left'], value: '8px' },
+      {
+        inner: 'div#nested.outer > div.inner > div.button',
+        outer: 'div#nested.outer > div.inner',
+        corners: ['top-left', 'top-right', 'bottom-right', 'bottom-left'],
+        value: '8px',
+      },
     ]);
     const broken = rules(face, 'concentric-radius')[0];
-    expect(broken.corners![0]).toEqual({ corner: 'top-left', outer: { x: 16, y: 16 }, inset: { x: 8, y: 8 }, expected: { x: 8, y: 8 }, actual: { x: 16, y: 16 } });
+    expect(broken.corners![0]).toEqual({
+      corner: 'top-left',
+      outer: { x: 16, y: 16 },
+      inset: { x: 8, y: 8 },
+      expected: { x: 8, y: 8 },
+      actual: { x: 16, y: 16 },
+    });
     expect(broken.samples).toEqual([broken.inner, broken.outer]);
     expect(broken.count).toBe(1);
     // Unbound: every declared comparison is named undecidable.

@@ -23,15 +23,11 @@ describe('checkDesignDeclaration rejects a malformed declaration', () => {
   });
 
   test('an unknown axis is named with the allowed axes', () => {
-    expect(errorOf({ fontSizes: [16], spacing: [4] })).toBe(
-      "design: unknown axis 'spacing'; allowed axes are fontSizes, colors, radii",
-    );
+    expect(errorOf({ fontSizes: [16], spacing: [4] })).toBe("design: unknown axis 'spacing'; allowed axes are fontSizes, colors, radii");
   });
 
   test('every unknown axis is named', () => {
-    expect(errorOf({ spacing: [4], shadows: [] })).toBe(
-      "design: unknown axes 'spacing', 'shadows'; allowed axes are fontSizes, colors, radii",
-    );
+    expect(errorOf({ spacing: [4], shadows: [] })).toBe("design: unknown axes 'spacing', 'shadows'; allowed axes are fontSizes, colors, radii");
   });
 
   test('a JSON "__proto__" key is an unknown axis, not a prototype', () => {
@@ -51,8 +47,7 @@ describe('checkDesignDeclaration rejects a malformed declaration', () => {
 
 describe('checkDesignDeclaration keeps a well-formed declaration as given', () => {
   test('the validated declaration is the caller object, byte-for-byte in JSON', () => {
-    const text =
-      '{"radii":[4,"8px"," 12px\\u000b",1e400],"colors":["#F5F5F5","rgba(0,0,0,0.5)",true,null,{"x":1}],"fontSizes":["1rem","var(--x)",16.0]}';
+    const text = '{"radii":[4,"8px"," 12px\\u000b",1e400],"colors":["#F5F5F5","rgba(0,0,0,0.5)",true,null,{"x":1}],"fontSizes":["1rem","var(--x)",16.0]}';
     const value = JSON.parse(text);
     const result = checkDesignDeclaration(value);
     expect(result.ok).toBe(true);

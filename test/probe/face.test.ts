@@ -43,7 +43,10 @@ function elements(specs: Spec[]): RenderedElement[] {
       document: 0,
       selector: `div#e${index}`,
       box: { x, y, width, height },
-      text: spec.fontSize === undefined ? null : { fontSize: `${spec.fontSize}px`, fontSizePx: spec.fontSize, color: spec.color ?? 'rgb(0, 0, 0)', colorProperty: 'color' },
+      text:
+        spec.fontSize === undefined
+          ? null
+          : { fontSize: `${spec.fontSize}px`, fontSizePx: spec.fontSize, color: spec.color ?? 'rgb(0, 0, 0)', colorProperty: 'color' },
       backgroundColor: spec.background === undefined ? 'rgba(0, 0, 0, 0)' : spec.background,
       borders: [],
       radii: usedRadii(computed, width, height),
@@ -179,9 +182,21 @@ describe('concentric radii', () => {
   });
 
   test('the inner radius may not go below zero: an inset larger than the radius frees the corner', () => {
-    const face = compareRenderTokens(elements([{ box: [0, 0, 100, 100], radius: '10px' }, { box: [10, 10, 80, 80], radius: '3px' }]), undefined);
+    const face = compareRenderTokens(
+      elements([
+        { box: [0, 0, 100, 100], radius: '10px' },
+        { box: [10, 10, 80, 80], radius: '3px' },
+      ]),
+      undefined,
+    );
     expect(face.findings).toEqual([]);
-    const flush = compareRenderTokens(elements([{ box: [0, 0, 100, 100], radius: '10px' }, { box: [9, 9, 82, 82], radius: '3px' }]), undefined);
+    const flush = compareRenderTokens(
+      elements([
+        { box: [0, 0, 100, 100], radius: '10px' },
+        { box: [9, 9, 82, 82], radius: '3px' },
+      ]),
+      undefined,
+    );
     expect(flush.findings[0].corners!.map((c) => c.expected.x)).toEqual([1, 1, 1, 1]);
     expect(flush.findings[0].corners![0].actual.x).toBe(3);
   });
@@ -197,14 +212,23 @@ describe('concentric radii', () => {
     expect(radii['top-left']).toEqual({ computed: '80px', x: 50, y: 50 });
     // A pill inside a pill: 9999px radii resolve to half the height on both.
     const face = compareRenderTokens(
-      elements([{ box: [0, 0, 200, 40], radius: '9999px' }, { box: [4, 4, 192, 32], radius: '9999px' }]),
+      elements([
+        { box: [0, 0, 200, 40], radius: '9999px' },
+        { box: [4, 4, 192, 32], radius: '9999px' },
+      ]),
       undefined,
     );
     expect(face.findings).toEqual([]);
   });
 
   test('an inner box that is not inside the outer box is not paired', () => {
-    const face = compareRenderTokens(elements([{ box: [0, 0, 100, 100], radius: '16px' }, { box: [-20, -20, 50, 50], radius: '2px' }]), undefined);
+    const face = compareRenderTokens(
+      elements([
+        { box: [0, 0, 100, 100], radius: '16px' },
+        { box: [-20, -20, 50, 50], radius: '2px' },
+      ]),
+      undefined,
+    );
     expect(face.findings).toEqual([]);
   });
 });

@@ -133,7 +133,11 @@ describe('refusals happen before the provider is called', () => {
     ['a path outside evidence/', () => args({ artifact_path: 'spec.png' }), 'artifact_path must stay under the evidence/ subtree'],
     ['a trace not named .zip', () => args({ type: 'interaction trace', artifact_path: 'evidence/L6.3.json' }), 'must end in .zip'],
     ['manifest.jsonl', () => args({ artifact_path: 'evidence/manifest.jsonl' }), 'provider never writes manifest.jsonl'],
-    ['a case variant of manifest.jsonl', () => args({ type: 'a11y tree', artifact_path: 'evidence/sub/Manifest.JSONL' }), 'provider never writes manifest.jsonl'],
+    [
+      'a case variant of manifest.jsonl',
+      () => args({ type: 'a11y tree', artifact_path: 'evidence/sub/Manifest.JSONL' }),
+      'provider never writes manifest.jsonl',
+    ],
   ];
   test.each(failed)('%s -> failed', async (_name, make, message) => {
     const { provider, calls } = thirdParty(stages);

@@ -13,12 +13,24 @@ import * as os from 'os';
 import * as path from 'path';
 import { executeCapturePlan, clearCaptureProviders, registerCaptureProvider } from '../../src/main';
 import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/provider';
-import { InProcessAdapterProvider, createBundledProvider, BundledCaptureProvider, type AdapterOutcome, type InProcessAdapter, type CaptureJob } from '../../src/inProcessAdapter';
+import {
+  InProcessAdapterProvider,
+  createBundledProvider,
+  BundledCaptureProvider,
+  type AdapterOutcome,
+  type InProcessAdapter,
+  type CaptureJob,
+} from '../../src/inProcessAdapter';
 import { captureToolDeclaration } from '../../src/toolDeclaration';
 import { DESIGN_AXES } from '../../src/design';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x02]);
-const PAGE_FACTS = { finalUrl: 'http://127.0.0.1:9/ui.html', documentSize: { width: 800, height: 900 }, viewport: { width: 800, height: 600 }, devicePixelRatio: 1 };
+const PAGE_FACTS = {
+  finalUrl: 'http://127.0.0.1:9/ui.html',
+  documentSize: { width: 800, height: 900 },
+  viewport: { width: 800, height: 600 },
+  devicePixelRatio: 1,
+};
 const DESIGN = { fontSizes: [14, 16, '20px'], colors: ['#ffffff', 'rgb(11 107 203)'], radii: [4, 8] };
 
 let root: string;

@@ -50,7 +50,7 @@ afterAll(async () => {
   fs.rmSync(runRoot, { recursive: true, force: true });
 });
 
-test.each(SAMPLE)('%s: our PNG is identical or near Playwright\'s', async (name) => {
+test.each(SAMPLE)("%s: our PNG is identical or near Playwright's", async (name) => {
   const viewport = pageViewport(fs.readFileSync(path.join(CORPUS, name), 'utf8'));
   const url = pages.url(name);
   const theirs = await playwrightShot(pw, url, viewport);

@@ -109,7 +109,11 @@ async function ourFacts(browser: Browser, viewport: Viewport) {
 }
 
 async function playwrightFacts(viewport: Viewport) {
-  const context = await pw.newContext({ viewport: { width: viewport.width, height: viewport.height }, deviceScaleFactor: viewport.devicePixelRatio, colorScheme: viewport.colorScheme });
+  const context = await pw.newContext({
+    viewport: { width: viewport.width, height: viewport.height },
+    deviceScaleFactor: viewport.devicePixelRatio,
+    colorScheme: viewport.colorScheme,
+  });
   try {
     const page = await context.newPage();
     await page.goto(server.url('/facts'), { waitUntil: 'load' });
@@ -253,7 +257,9 @@ test('the launch flag is what makes hover match, and emulate() does not undo it 
   };
   expect(await hoverAfter(async (page) => emulate(page, await page.createCDPSession(), LIGHT))).toBe(true);
   // What Puppeteer's setViewport sends alongside the metrics: hover falls back to what the embedder reported.
-  expect(await hoverAfter(async (page) => void (await (await page.createCDPSession()).send('Emulation.setTouchEmulationEnabled', { enabled: false })))).toBe(false);
+  expect(await hoverAfter(async (page) => void (await (await page.createCDPSession()).send('Emulation.setTouchEmulationEnabled', { enabled: false })))).toBe(
+    false,
+  );
 });
 
 test("the font table follows the browser's OS as its user agent names it", () => {

@@ -187,7 +187,12 @@ test('each finding box lies over its sidecar sample box, scaled to the displayed
       expect(drawnBoxes.some((b) => b.rule === finding.rule && b.css === css)).toBe(true);
     }
   }
-  expect(drawnBoxes.filter((b) => b.rule === 'concentric-radius').map((b) => b.part).sort()).toEqual(['box part-inner', 'box part-outer']);
+  expect(
+    drawnBoxes
+      .filter((b) => b.rule === 'concentric-radius')
+      .map((b) => b.part)
+      .sort(),
+  ).toEqual(['box part-inner', 'box part-outer']);
   for (const zoom of ['fit', '0.5', '1', '2']) {
     await page.click(`#${id} button[data-zoom="${zoom}"]`);
     await page.$eval(`#${id} .shot img`, async (img) => (img as HTMLImageElement).decode());
@@ -211,7 +216,10 @@ test('each finding box lies over its sidecar sample box, scaled to the displayed
   const fontBox = await page.$(`#${id} .box[data-rule="font-size-off-scale"]`);
   await fontBox!.scrollIntoView();
   await fontBox!.hover();
-  const tip = await page.$eval(`#${id} .box[data-rule="font-size-off-scale"] .tip`, (t) => ({ shown: getComputedStyle(t).display !== 'none', text: t.textContent }));
+  const tip = await page.$eval(`#${id} .box[data-rule="font-size-off-scale"] .tip`, (t) => ({
+    shown: getComputedStyle(t).display !== 'none',
+    text: t.textContent,
+  }));
   expect(tip.shown).toBe(true);
   const fontFinding = sidecar.renderTokens.findings.find((f: { rule: string }) => f.rule === 'font-size-off-scale');
   expect(tip.text).toContain(fontFinding.samples[0].selector);

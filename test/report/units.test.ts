@@ -37,7 +37,12 @@ function png(width: number, height: number): Buffer {
 }
 
 describe('aria text', () => {
-  const node = (role: string, name: string, children: AriaNode['children'] = [], extra: Partial<AriaNode> = {}): AriaNode => ({ role, name, children, ...extra });
+  const node = (role: string, name: string, children: AriaNode['children'] = [], extra: Partial<AriaNode> = {}): AriaNode => ({
+    role,
+    name,
+    children,
+    ...extra,
+  });
 
   test('reads back what the snapshot writer writes: roles, names, states, text and properties', () => {
     const tricky = ['Save: now', 'say "hi"', '- dash first', 'yes', 'two\nlines', "it's", '#hash'];
@@ -91,7 +96,11 @@ test('shell quoting and criterion order', () => {
   expect(['L6.10', 'L6.2', 'L6.1'].sort(naturalCompare)).toEqual(['L6.1', 'L6.2', 'L6.10']);
 });
 
-const REQUEST = { schemaVersion: 1, viewport: { width: 400, height: 300, devicePixelRatio: 2, colorScheme: 'light' }, freeze: { enabled: true, waitFonts: true, networkIdle: false } };
+const REQUEST = {
+  schemaVersion: 1,
+  viewport: { width: 400, height: 300, devicePixelRatio: 2, colorScheme: 'light' },
+  freeze: { enabled: true, waitFonts: true, networkIdle: false },
+};
 
 function manifestLine(criterion: string, artifact: string, ts: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
@@ -229,7 +238,8 @@ describe('tokens', () => {
     ['light', LIGHT],
     ['dark', DARK],
   ] as [string, SchemePalette][])('%s: every text colour reaches 4.5:1 on every background it sits on, control borders 3:1', (_scheme, p) => {
-    for (const fg of [p.text, p.muted, p.accent, p.ok, p.bad]) for (const bg of [p.canvas, p.surface, p.sunken]) expect(contrast(fg, bg)).toBeGreaterThanOrEqual(4.5);
+    for (const fg of [p.text, p.muted, p.accent, p.ok, p.bad])
+      for (const bg of [p.canvas, p.surface, p.sunken]) expect(contrast(fg, bg)).toBeGreaterThanOrEqual(4.5);
     expect(contrast(p.onAccent, p.accent)).toBeGreaterThanOrEqual(4.5);
     expect(contrast(p.onMark, p.mark)).toBeGreaterThanOrEqual(4.5);
     expect(contrast(p.line, p.surface)).toBeGreaterThanOrEqual(3);

@@ -89,7 +89,13 @@ let theirs: PwPage;
 
 beforeAll(async () => {
   const routes = Object.fromEntries(
-    Object.entries(PAGES).map(([route, html]) => [route, (_req: unknown, res: any) => { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end(html); }]),
+    Object.entries(PAGES).map(([route, html]) => [
+      route,
+      (_req: unknown, res: any) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(html);
+      },
+    ]),
   );
   [browser, pw, server] = await Promise.all([
     launchTestBrowser(),
@@ -123,14 +129,20 @@ const SHORT = 3000;
 /** Our side: the page loaded, the actions run as a capture runs them; the error message or ''. */
 async function runOurs(route: string, actions: CaptureAction[], budgetMs = BUDGET): Promise<{ error: string; state: string }> {
   await ours.goto(server.url(route));
-  const error = await runActions(ours, actions, { budgetMs }).then(() => '', (err: Error) => err.message);
+  const error = await runActions(ours, actions, { budgetMs }).then(
+    () => '',
+    (err: Error) => err.message,
+  );
   return { error, state: await readObservedState(ours) };
 }
 
 /** Playwright's side: the page method the original calls, with the same budget. */
 async function runTheirs(route: string, act: (p: PwPage) => Promise<unknown>): Promise<{ error: string; state: string }> {
   await theirs.goto(server.url(route));
-  const error = await act(theirs).then(() => '', (err: Error) => err.message);
+  const error = await act(theirs).then(
+    () => '',
+    (err: Error) => err.message,
+  );
   const state = await theirs.evaluate(() => document.body.dataset.state || 'unknown');
   return { error, state };
 }
@@ -151,15 +163,18 @@ test('an overlay that leaves after 300 ms: both click once it is gone', async ()
     runOurs('/uncovered-later', [{ do: 'click', selector: '#go' }]),
     runTheirs('/uncovered-later', (p) => p.click('#go', { timeout: BUDGET })),
   ]);
-  expect([a, b]).toEqual([{ error: '', state: 'clicked' }, { error: '', state: 'clicked' }]);
+  expect([a, b]).toEqual([
+    { error: '', state: 'clicked' },
+    { error: '', state: 'clicked' },
+  ]);
 });
 
 test('an element that moves, then stops: both wait for it to hold still', async () => {
-  const [a, b] = await Promise.all([
-    runOurs('/moving', [{ do: 'click', selector: '#go' }]),
-    runTheirs('/moving', (p) => p.click('#go', { timeout: BUDGET })),
+  const [a, b] = await Promise.all([runOurs('/moving', [{ do: 'click', selector: '#go' }]), runTheirs('/moving', (p) => p.click('#go', { timeout: BUDGET }))]);
+  expect([a, b]).toEqual([
+    { error: '', state: 'clicked:still' },
+    { error: '', state: 'clicked:still' },
   ]);
-  expect([a, b]).toEqual([{ error: '', state: 'clicked:still' }, { error: '', state: 'clicked:still' }]);
 });
 
 test('an element that never stops moving: both fail as not stable', async () => {
@@ -176,7 +191,10 @@ test('a button enabled after 300 ms: both wait and click', async () => {
     runOurs('/enabled-later', [{ do: 'click', selector: '#go' }]),
     runTheirs('/enabled-later', (p) => p.click('#go', { timeout: BUDGET })),
   ]);
-  expect([a, b]).toEqual([{ error: '', state: 'clicked' }, { error: '', state: 'clicked' }]);
+  expect([a, b]).toEqual([
+    { error: '', state: 'clicked' },
+    { error: '', state: 'clicked' },
+  ]);
 });
 
 test.each([
@@ -185,7 +203,7 @@ test.each([
   ['#inert', 'element is inert'],
   // aria-disabled on an ancestor does not disable an element whose role cannot be disabled.
   ['#plain', ''],
-])('disabled (%s): Playwright\'s rule, natively, by aria-disabled, or inert', async (selector, why) => {
+])("disabled (%s): Playwright's rule, natively, by aria-disabled, or inert", async (selector, why) => {
   const [a, b] = await Promise.all([
     runOurs('/disabled', [{ do: 'click', selector }], why ? SHORT : BUDGET),
     runTheirs('/disabled', (p) => p.click(selector, { timeout: why ? SHORT : BUDGET })),
@@ -194,7 +212,10 @@ test.each([
     expect(b.error).toContain(why);
     expect(a.error).toContain(`actions[0] click '${selector}' failed: ${why} (waited ${SHORT} ms; the selector resolves to <button`);
   } else {
-    expect([a, b]).toEqual([{ error: '', state: 'clicked-plain' }, { error: '', state: 'clicked-plain' }]);
+    expect([a, b]).toEqual([
+      { error: '', state: 'clicked-plain' },
+      { error: '', state: 'clicked-plain' },
+    ]);
   }
 });
 
@@ -221,7 +242,9 @@ test('never shown: both fail as not visible; ours names the element it found', a
     runTheirs('/never-shown', (p) => p.waitForSelector('#msg', { timeout: SHORT })),
   ]);
   expect(b.error).toMatch(/to be visible/);
-  expect(a.error).toBe(`actions[0] wait_for_selector '#msg' failed: element is not visible (waited ${SHORT} ms; the selector resolves to <p id="msg" hidden="">Saved</p>)`);
+  expect(a.error).toBe(
+    `actions[0] wait_for_selector '#msg' failed: element is not visible (waited ${SHORT} ms; the selector resolves to <p id="msg" hidden="">Saved</p>)`,
+  );
   const [c, d] = await Promise.all([
     runOurs('/never-shown', [{ do: 'click', selector: 'text=Hidden' }], SHORT),
     runTheirs('/never-shown', (p) => p.click('text=Hidden', { timeout: SHORT })),
@@ -230,24 +253,41 @@ test('never shown: both fail as not visible; ours names the element it found', a
   expect(c.error).toContain(`actions[0] click 'text=Hidden' failed: element is not visible`);
 });
 
-test.each(['#inner', 'text=Shadow go', 'role=button[name="Shadow go"]', 'x-card button'])('inside an open shadow root (%s): both click it', async (selector) => {
-  const [a, b] = await Promise.all([
-    runOurs('/shadow', [{ do: 'click', selector }]),
-    runTheirs('/shadow', (p) => p.click(selector, { timeout: BUDGET })),
-  ]);
-  expect([a, b]).toEqual([{ error: '', state: 'clicked-shadow' }, { error: '', state: 'clicked-shadow' }]);
-});
+test.each(['#inner', 'text=Shadow go', 'role=button[name="Shadow go"]', 'x-card button'])(
+  'inside an open shadow root (%s): both click it',
+  async (selector) => {
+    const [a, b] = await Promise.all([runOurs('/shadow', [{ do: 'click', selector }]), runTheirs('/shadow', (p) => p.click(selector, { timeout: BUDGET }))]);
+    expect([a, b]).toEqual([
+      { error: '', state: 'clicked-shadow' },
+      { error: '', state: 'clicked-shadow' },
+    ]);
+  },
+);
 
 test('scrolled far below: both scroll it into view and click', async () => {
-  const [a, b] = await Promise.all([
-    runOurs('/far', [{ do: 'click', selector: '#far' }]),
-    runTheirs('/far', (p) => p.click('#far', { timeout: BUDGET })),
+  const [a, b] = await Promise.all([runOurs('/far', [{ do: 'click', selector: '#far' }]), runTheirs('/far', (p) => p.click('#far', { timeout: BUDGET }))]);
+  expect([a, b]).toEqual([
+    { error: '', state: 'clicked-far:true' },
+    { error: '', state: 'clicked-far:true' },
   ]);
-  expect([a, b]).toEqual([{ error: '', state: 'clicked-far:true' }, { error: '', state: 'clicked-far:true' }]);
 });
 
-const RETRY_SELECTORS = ['text=Retry', 'text="Retry"', 'role=button[name="Retry"]', 'button:has-text("Retry")', 'body >> #submit', 'xpath=//button',
-  '//button', 'button >> nth=0', 'id=submit', 'css=#submit', 'button:visible', 'internal:role=button[name="Retry"i]', 'data-testid=submit', '"Retry"'];
+const RETRY_SELECTORS = [
+  'text=Retry',
+  'text="Retry"',
+  'role=button[name="Retry"]',
+  'button:has-text("Retry")',
+  'body >> #submit',
+  'xpath=//button',
+  '//button',
+  'button >> nth=0',
+  'id=submit',
+  'css=#submit',
+  'button:visible',
+  'internal:role=button[name="Retry"i]',
+  'data-testid=submit',
+  '"Retry"',
+];
 
 test('every Playwright selector form clicks the same button on both sides', async () => {
   const actions: CaptureAction[] = RETRY_SELECTORS.map((selector) => ({ do: 'click', selector }));
@@ -266,19 +306,35 @@ test('wait_for_state on a non-CSS selector: its matches that carry the state, on
   await runActions(ours, [{ do: 'wait_for_state', selector: '#dlg', state: 'open' }], { budgetMs: BUDGET });
   expect(await ours.$eval('#dlg', (el) => (el as HTMLElement).dataset.state)).toBe('open');
   const b = await runOurs('/retry', [{ do: 'wait_for_state', selector: 'role=button', state: 'open' }], 500);
-  expect(b.error).toBe(`actions[0] wait_for_state 'role=button' failed: no element matches role=button >> internal:and="[data-state=\\"open\\"]" within 500 ms; data-state values on the page: 'start', 'open'`);
+  expect(b.error).toBe(
+    `actions[0] wait_for_state 'role=button' failed: no element matches role=button >> internal:and="[data-state=\\"open\\"]" within 500 ms; data-state values on the page: 'start', 'open'`,
+  );
 });
 
 describe('error wording: which action, which selector, why', () => {
   test('no element matches: with elements like it on the page', async () => {
-    const a = await runOurs('/retry', [{ do: 'wait', ms: 1 }, { do: 'click', selector: 'text=Retyr' }], 500);
-    expect(a.error).toBe(`actions[1] click 'text=Retyr' failed: no element matches the selector within 500 ms; elements like it on the page: role=button[name="Retry"]`);
+    const a = await runOurs(
+      '/retry',
+      [
+        { do: 'wait', ms: 1 },
+        { do: 'click', selector: 'text=Retyr' },
+      ],
+      500,
+    );
+    expect(a.error).toBe(
+      `actions[1] click 'text=Retyr' failed: no element matches the selector within 500 ms; elements like it on the page: role=button[name="Retry"]`,
+    );
     const b = await runOurs('/retry', [{ do: 'click', selector: 'role=button[name="Submit"]' }], 500);
-    expect(b.error).toMatch(/^actions\[0\] click 'role=button\[name="Submit"\]' failed: no element matches the selector within 500 ms; elements like it on the page: .*#submit/);
+    expect(b.error).toMatch(
+      /^actions\[0\] click 'role=button\[name="Submit"\]' failed: no element matches the selector within 500 ms; elements like it on the page: .*#submit/,
+    );
   });
 
   test('a syntax error fails before the page is touched, with its position', async () => {
-    const a = await runOurs('/retry', [{ do: 'click', selector: '#submit' }, { do: 'click', selector: 'role=button[name="Retry"' }]);
+    const a = await runOurs('/retry', [
+      { do: 'click', selector: '#submit' },
+      { do: 'click', selector: 'role=button[name="Retry"' },
+    ]);
     expect(a.error).toMatch(/^actions\[1\] click 'role=button\[name="Retry"' failed: selector syntax error at position \d+: /);
     // The first action never ran: every selector is checked before any action.
     expect(a.state).toBe('start');

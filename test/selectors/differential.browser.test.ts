@@ -17,7 +17,13 @@ import { agrees, byForm, comparePage, type Case } from './differential';
 
 const TEST_ROOT = path.join(__dirname, '..');
 const CORPORA = ['aria/corpus', 'selectors/corpus'];
-const PAGES = CORPORA.flatMap((dir) => fs.readdirSync(path.join(TEST_ROOT, dir)).filter((f) => f.endsWith('.html')).sort().map((f) => `${dir}/${f}`));
+const PAGES = CORPORA.flatMap((dir) =>
+  fs
+    .readdirSync(path.join(TEST_ROOT, dir))
+    .filter((f) => f.endsWith('.html'))
+    .sort()
+    .map((f) => `${dir}/${f}`),
+);
 // One selector of each form per page in CI; bench/selectors-fidelity.js sets SELECTOR_DIFF_PER_FORM=all.
 const PER_FORM = process.env.SELECTOR_DIFF_PER_FORM === 'all' ? Infinity : Number(process.env.SELECTOR_DIFF_PER_FORM || 1);
 
@@ -34,10 +40,7 @@ const skipped: string[] = [];
 
 beforeAll(async () => {
   server = await servePages(TEST_ROOT);
-  [browser, pwBrowser] = await Promise.all([
-    launchTestBrowser(),
-    chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_TEST_ARGS }),
-  ]);
+  [browser, pwBrowser] = await Promise.all([launchTestBrowser(), chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_TEST_ARGS })]);
   page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 720 });
   session = await page.createCDPSession();
@@ -61,11 +64,45 @@ describe('selectors vs Playwright on the corpus', () => {
     // Only a page that breaks Playwright's own evaluation is left out (legacy-globals.html replaces window.Map).
     expect(skipped).toEqual(['aria/corpus/legacy-globals.html']);
     const forms = new Set(cases.map((c) => c.form));
-    for (const form of ['css', 'css=', 'text', 'text-exact', 'text-regex', 'text-quoted', 'role', 'role-name', 'role-name-i',
-      'role-name-regex', 'role-state', 'role-include-hidden', 'xpath', 'xpath-bare', 'id', 'data-testid', 'data-test-id', 'data-test',
-      'chain', 'nth', 'visible', 'css:has-text', 'css:text', 'css:text-is', 'css:text-matches', 'css:visible', 'css:nth-match',
-      'css:has', 'css:is', 'css:not', 'css:layout', 'internal:role', 'internal:text', 'internal:has-text', 'internal:label',
-      'internal:testid', 'internal:attr']) {
+    for (const form of [
+      'css',
+      'css=',
+      'text',
+      'text-exact',
+      'text-regex',
+      'text-quoted',
+      'role',
+      'role-name',
+      'role-name-i',
+      'role-name-regex',
+      'role-state',
+      'role-include-hidden',
+      'xpath',
+      'xpath-bare',
+      'id',
+      'data-testid',
+      'data-test-id',
+      'data-test',
+      'chain',
+      'nth',
+      'visible',
+      'css:has-text',
+      'css:text',
+      'css:text-is',
+      'css:text-matches',
+      'css:visible',
+      'css:nth-match',
+      'css:has',
+      'css:is',
+      'css:not',
+      'css:layout',
+      'internal:role',
+      'internal:text',
+      'internal:has-text',
+      'internal:label',
+      'internal:testid',
+      'internal:attr',
+    ]) {
       expect(forms).toContain(form);
     }
   });
@@ -73,10 +110,17 @@ describe('selectors vs Playwright on the corpus', () => {
   test('agreement: at least 99% overall and 95% for every form', () => {
     const report = byForm(cases);
     const total = cases.filter(agrees).length / cases.length;
-    const lines = report.map((r) => `${r.form.padEnd(22)} ${String(r.agreed).padStart(5)}/${String(r.cases).padEnd(5)} ${(100 * r.agreed / r.cases).toFixed(1)}%`);
-    const misses = cases.filter((c) => !agrees(c)).slice(0, 40).map((c) => `${c.page}  ${c.selector}  ours=${c.ours}  playwright=${c.playwright}`);
-    console.log(`selector agreement ${(100 * total).toFixed(2)}% of ${cases.length} cases on ${PAGES.length - skipped.length} pages\n${lines.join('\n')}` +
-      (misses.length ? `\ndifferences:\n${misses.join('\n')}` : ''));
+    const lines = report.map(
+      (r) => `${r.form.padEnd(22)} ${String(r.agreed).padStart(5)}/${String(r.cases).padEnd(5)} ${((100 * r.agreed) / r.cases).toFixed(1)}%`,
+    );
+    const misses = cases
+      .filter((c) => !agrees(c))
+      .slice(0, 40)
+      .map((c) => `${c.page}  ${c.selector}  ours=${c.ours}  playwright=${c.playwright}`);
+    console.log(
+      `selector agreement ${(100 * total).toFixed(2)}% of ${cases.length} cases on ${PAGES.length - skipped.length} pages\n${lines.join('\n')}` +
+        (misses.length ? `\ndifferences:\n${misses.join('\n')}` : ''),
+    );
     expect(total).toBeGreaterThanOrEqual(0.99);
     for (const r of report) expect({ form: r.form, ok: r.agreed / r.cases >= 0.95 }).toEqual({ form: r.form, ok: true });
   });

@@ -16,14 +16,26 @@ let generatorSource: string | undefined;
 /** The generator built for the page: an expression evaluating to its exports. */
 export function generatorBundle(): string {
   if (!generatorSource) {
-    const out = buildSync({ entryPoints: [path.join(__dirname, 'generateSelectors.ts')], bundle: true, write: false, format: 'iife',
-      globalName: 'g', platform: 'browser', target: 'chrome100', logLevel: 'error' });
+    const out = buildSync({
+      entryPoints: [path.join(__dirname, 'generateSelectors.ts')],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      globalName: 'g',
+      platform: 'browser',
+      target: 'chrome100',
+      logLevel: 'error',
+    });
     generatorSource = `(() => { ${out.outputFiles[0].text}; return g; })()`;
   }
   return generatorSource;
 }
 
-export interface Case extends GeneratedSelector { page: string; ours: string | null; playwright: string | null }
+export interface Case extends GeneratedSelector {
+  page: string;
+  ours: string | null;
+  playwright: string | null;
+}
 
 /** Up to `perForm` selectors of each form, spread over the page's candidates (all when perForm is Infinity). */
 export function sample(list: GeneratedSelector[], perForm: number): GeneratedSelector[] {
@@ -35,7 +47,10 @@ export function sample(list: GeneratedSelector[], perForm: number): GeneratedSel
   }
   const out: GeneratedSelector[] = [];
   for (const forms of byForm.values()) {
-    if (forms.length <= perForm) { out.push(...forms); continue; }
+    if (forms.length <= perForm) {
+      out.push(...forms);
+      continue;
+    }
     const step = forms.length / perForm;
     for (let k = 0; k < perForm; k++) out.push(forms[Math.floor(k * step)]);
   }
@@ -58,34 +73,56 @@ async function evaluateIsolated(session: Pick<CDPSession, 'send'>, expression: s
  * Loads `url` in both, generates and resolves; returns one case per sampled selector, or null when
  * Playwright cannot evaluate in the page at all (a page that breaks the built-ins its main world relies on).
  */
-export async function comparePage(name: string, url: string, page: Page, session: CDPSession, pwPage: PwPage, pwSession: Pick<CDPSession, 'send'>,
-  perForm: number): Promise<Case[] | null> {
+export async function comparePage(
+  name: string,
+  url: string,
+  page: Page,
+  session: CDPSession,
+  pwPage: PwPage,
+  pwSession: Pick<CDPSession, 'send'>,
+  perForm: number,
+): Promise<Case[] | null> {
   await Promise.all([page.goto(url, { waitUntil: 'load' }), pwPage.goto(url, { waitUntil: 'load' })]);
-  if (!(await pwPage.evaluate('1 + 1').then(() => true, () => false))) return null;
+  if (
+    !(await pwPage.evaluate('1 + 1').then(
+      () => true,
+      () => false,
+    ))
+  )
+    return null;
   const bundle = generatorBundle();
   const [ourCount, theirCount] = await Promise.all([
     evaluateIsolated(session, `${bundle}.stampAll()`) as Promise<number>,
     evaluateIsolated(pwSession, `${bundle}.stampAll()`) as Promise<number>,
   ]);
   if (ourCount !== theirCount) throw new Error(`${name}: the two browsers built different DOMs (${ourCount} vs ${theirCount} elements)`);
-  const generated = sample(await evaluateIsolated(session, `${bundle}.generateSelectors()`) as GeneratedSelector[], perForm);
+  const generated = sample((await evaluateIsolated(session, `${bundle}.generateSelectors()`)) as GeneratedSelector[], perForm);
   const selectors = generated.map((g) => g.selector);
   // All selectors in one evaluation in the utility world; the page was just loaded, so its world is made anew.
   forgetUtilityWorlds(session);
   const contextId = await utilityContext(session);
-  const oursJson = await session.send('Runtime.evaluate', { contextId, returnByValue: true, expression: `JSON.stringify(${JSON.stringify(selectors)}.map((s) => {
-    try { const e = ${RUNTIME_GLOBAL}.queryFirst(s); return e ? e.getAttribute('data-sel-stamp') : null; } catch (err) { return 'ERROR: ' + err.message; } }))` });
+  const oursJson = await session.send('Runtime.evaluate', {
+    contextId,
+    returnByValue: true,
+    expression: `JSON.stringify(${JSON.stringify(selectors)}.map((s) => {
+    try { const e = ${RUNTIME_GLOBAL}.queryFirst(s); return e ? e.getAttribute('data-sel-stamp') : null; } catch (err) { return 'ERROR: ' + err.message; } }))`,
+  });
   const ours = JSON.parse(oursJson.result.value) as Array<string | null>;
   // Issued together: Playwright pipelines them, so the run is bounded by the page's work, not by round trips.
-  const theirs = await Promise.all(selectors.map((s) => pwPage.$$eval(s, (els) => (els.length ? els[0].getAttribute('data-sel-stamp') : null))
-    .catch((e) => errorText(e))));
+  const theirs = await Promise.all(
+    selectors.map((s) => pwPage.$$eval(s, (els) => (els.length ? els[0].getAttribute('data-sel-stamp') : null)).catch((e) => errorText(e))),
+  );
   return generated.map((g, k) => ({ ...g, page: name, ours: ours[k], playwright: theirs[k] }));
 }
 
 /** Same element, or both reject the selector. */
 export const agrees = (c: Case) => c.ours === c.playwright || (!!c.ours?.startsWith('ERROR') && !!c.playwright?.startsWith('ERROR'));
 
-export interface FormReport { form: string; cases: number; agreed: number }
+export interface FormReport {
+  form: string;
+  cases: number;
+  agreed: number;
+}
 export function byForm(cases: Case[]): FormReport[] {
   const m = new Map<string, FormReport>();
   for (const c of cases) {

@@ -166,7 +166,10 @@ describe('the engine world', () => {
   });
 
   test('the page cannot break it by patching built-ins in the main world', async () => {
-    await page.evaluate(() => { (Array.prototype as any).filter = () => []; (document as any).querySelectorAll = () => []; });
+    await page.evaluate(() => {
+      (Array.prototype as any).filter = () => [];
+      (document as any).querySelectorAll = () => [];
+    });
     expect(await idOf('li:text-is("Two")')).toBe('li2');
     await page.reload();
   });

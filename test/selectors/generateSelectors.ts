@@ -8,13 +8,29 @@
  */
 import { withCaches } from '../../cdp/injected/aria/caches';
 import { accessibleName } from '../../cdp/injected/aria/names';
-import { ariaRole, checkedState, CHECKED_ROLES, disabledState, expandedState, EXPANDED_ROLES, levelState, LEVEL_ROLES,
-  pressedState, PRESSED_ROLES, selectedState, SELECTED_ROLES } from '../../cdp/injected/aria/roles';
+import {
+  ariaRole,
+  checkedState,
+  CHECKED_ROLES,
+  disabledState,
+  expandedState,
+  EXPANDED_ROLES,
+  levelState,
+  LEVEL_ROLES,
+  pressedState,
+  PRESSED_ROLES,
+  selectedState,
+  SELECTED_ROLES,
+} from '../../cdp/injected/aria/roles';
 import { isHiddenForAria } from '../../cdp/injected/aria/visibility';
 
 export const STAMP = 'data-sel-stamp';
 
-export interface GeneratedSelector { form: string; selector: string; stamp: string }
+export interface GeneratedSelector {
+  form: string;
+  selector: string;
+  stamp: string;
+}
 
 /** Every element (open shadow roots included, after their host's light children) in a fixed order. */
 function allElements(): Element[] {
@@ -38,9 +54,14 @@ export function stampAll(): number {
   return all.length;
 }
 
-const INTERACTIVE = 'a[href], button, input:not([type=hidden]), select, textarea, summary, label, [role], [contenteditable], [tabindex], h1, h2, h3, h4, h5, h6, li, option, img[alt], [data-testid], [data-test], [data-test-id]';
+const INTERACTIVE =
+  'a[href], button, input:not([type=hidden]), select, textarea, summary, label, [role], [contenteditable], [tabindex], h1, h2, h3, h4, h5, h6, li, option, img[alt], [data-testid], [data-test], [data-test-id]';
 
-const norm = (s: string) => s.replace(/[\u200b\u00ad]/g, '').trim().replace(/\s+/g, ' ');
+const norm = (s: string) =>
+  s
+    .replace(/[\u200b\u00ad]/g, '')
+    .trim()
+    .replace(/\s+/g, ' ');
 const cssString = (s: string) => '"' + s.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
 const reEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const words = (s: string, n: number) => s.split(' ').slice(0, n).join(' ');
@@ -54,7 +75,10 @@ function ownRun(e: Element): string {
   let run = '';
   for (let c = e.firstChild; c; c = c.nextSibling) {
     if (c.nodeType === 3) run += c.nodeValue;
-    else if (c.nodeType === 1) { if (norm(run)) break; run = ''; }
+    else if (c.nodeType === 1) {
+      if (norm(run)) break;
+      run = '';
+    }
   }
   return norm(run);
 }
@@ -64,7 +88,10 @@ const tag = (e: Element) => e.localName;
 function simpleCss(e: Element): string {
   const id = e.getAttribute('id');
   if (id && !id.includes(' ')) return '#' + cssIdent(id);
-  const cls = (e.getAttribute('class') || '').trim().split(/\s+/).filter((c) => c && !c.includes(':'))[0];
+  const cls = (e.getAttribute('class') || '')
+    .trim()
+    .split(/\s+/)
+    .filter((c) => c && !c.includes(':'))[0];
   if (cls) return tag(e) + '.' + cssIdent(cls);
   const type = e.getAttribute('type');
   if (type) return `${tag(e)}[type=${cssString(type)}]`;
@@ -77,7 +104,9 @@ export function generateSelectors(): GeneratedSelector[] {
     const targets = allElements().filter((e) => e.matches(INTERACTIVE) && !['HTML', 'HEAD', 'BODY'].includes(e.nodeName));
     for (const e of targets) {
       const stamp = e.getAttribute(STAMP) || '';
-      const add = (form: string, selector: string) => { if (!selector.includes('\n')) out.push({ form, selector, stamp }); };
+      const add = (form: string, selector: string) => {
+        if (!selector.includes('\n')) out.push({ form, selector, stamp });
+      };
       const t = tag(e);
       const css = simpleCss(e);
       const text = textOf(e);

@@ -13,9 +13,12 @@ function page(status: string, value: string, extraItems: number): NodeSnapshot {
   const items: El[] = [];
   for (let i = 0; i < 3 + extraItems; i++) items.push(['LI', { class: 'item' }, `Item ${i}`]);
   return [
-    'HTML', {},
+    'HTML',
+    {},
     ['HEAD', {}, ['BASE', { href: 'http://127.0.0.1/x.html' }], ['TITLE', {}, 'T']],
-    ['BODY', {},
+    [
+      'BODY',
+      {},
       ['UL', {}, ...items],
       ['INPUT', { __playwright_value_: value }],
       ['P', { id: 'status' }, status],

@@ -215,15 +215,18 @@ test('the screencast film strip has frames the viewer can load', async () => {
   );
   expect(frames.length).toBeGreaterThan(0);
   const unique = [...new Set(frames)];
-  const loaded = await viewerPage.evaluate(async (urls) => {
-    const out: { status: number; jpeg: boolean }[] = [];
-    for (const url of urls) {
-      const response = await fetch(url);
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      out.push({ status: response.status, jpeg: bytes[0] === 0xff && bytes[1] === 0xd8 });
-    }
-    return out;
-  }, unique.slice(0, 5));
+  const loaded = await viewerPage.evaluate(
+    async (urls) => {
+      const out: { status: number; jpeg: boolean }[] = [];
+      for (const url of urls) {
+        const response = await fetch(url);
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        out.push({ status: response.status, jpeg: bytes[0] === 0xff && bytes[1] === 0xd8 });
+      }
+      return out;
+    },
+    unique.slice(0, 5),
+  );
   for (const frame of loaded) expect(frame).toEqual({ status: 200, jpeg: true });
 });
 

@@ -38,7 +38,13 @@ function pythonArgsText(overrides: Record<string, string> = {}): string {
     run_root: JSON.stringify(runRoot),
     ...overrides,
   };
-  return '{' + Object.entries(fields).map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ') + '}';
+  return (
+    '{' +
+    Object.entries(fields)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${v}`)
+      .join(', ') +
+    '}'
+  );
 }
 
 function toolCallText(id: number, argumentsText: string): string {
@@ -60,13 +66,17 @@ afterEach(() => {
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 describe('a minimal initialize is answered as the original answers it', () => {
-  test('the original test suite\'s own sequence: initialize with {protocolVersion} alone, then tools/list', async () => {
+  test("the original test suite's own sequence: initialize with {protocolVersion} alone, then tools/list", async () => {
     const server = start();
     server.write(newlineFrame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18' } }));
     server.write(newlineFrame({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }));
     const replies = await server.waitFor((rs) => rs.length >= 2);
     expect(replies.map((r) => r.message.id)).toEqual([1, 2]);
-    expect(replies[0].message.result).toMatchObject({ protocolVersion: '2025-06-18', serverInfo: { name: 'design-playbook-evidence' }, capabilities: { tools: {} } });
+    expect(replies[0].message.result).toMatchObject({
+      protocolVersion: '2025-06-18',
+      serverInfo: { name: 'design-playbook-evidence' },
+      capabilities: { tools: {} },
+    });
     const [tool] = (replies[1].message.result as { tools: Array<{ name: string; inputSchema: any }> }).tools;
     expect(tool.name).toBe('execute_capture_plan');
     expect(tool.inputSchema.properties.schemaVersion.const).toBe(1);
@@ -85,7 +95,7 @@ describe('a minimal initialize is answered as the original answers it', () => {
     expect(reply.message.result).toMatchObject({ protocolVersion: '2024-11-05', serverInfo: { name: 'design-playbook-evidence' } });
   });
 
-  test('the original suite\'s missing-schemaVersion sequence: initialize {} then a call -> a failed payload asking to recapture', async () => {
+  test("the original suite's missing-schemaVersion sequence: initialize {} then a call -> a failed payload asking to recapture", async () => {
     const server = start();
     server.write('{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}\n');
     server.write(toolCallText(2, '{"url": "about:blank", "type": "screenshot", "state": "ok", "actions": [], "artifact_path": "evidence/x.png"}'));
@@ -137,7 +147,10 @@ describe('malformed params: -32602 naming the field, and the server keeps servin
   test('tools/call with arguments null is read as no arguments, as the original read it', async () => {
     const server = start();
     server.write(newlineFrame({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute_capture_plan', arguments: null } }));
-    expect(resultOf(await server.reply(1)).structuredContent).toMatchObject({ result: 'failed', error: expect.stringContaining('capture contract schemaVersion is required') });
+    expect(resultOf(await server.reply(1)).structuredContent).toMatchObject({
+      result: 'failed',
+      error: expect.stringContaining('capture contract schemaVersion is required'),
+    });
   });
 });
 
@@ -146,16 +159,35 @@ describe("the contract's integers and wording, as the original's callers meet th
     ['schemaVersion 1.0', { schemaVersion: '1.0' }, 'unsupported capture schemaVersion 1.0; recapture with capture contract schemaVersion=1'],
     ['schemaVersion 1e0', { schemaVersion: '1e0' }, 'unsupported capture schemaVersion 1.0; recapture with capture contract schemaVersion=1'],
     ['schemaVersion true', { schemaVersion: 'true' }, 'unsupported capture schemaVersion True; recapture with capture contract schemaVersion=1'],
-    ['viewport.width 800.0', { viewport: '{"width": 800.0, "height": 600, "devicePixelRatio": 1.0, "colorScheme": "light"}' }, 'viewport.width must be a positive integer (got 800.0)'],
-    ['viewport.height 6e2', { viewport: '{"width": 800, "height": 6e2, "devicePixelRatio": 1.0, "colorScheme": "light"}' }, 'viewport.height must be a positive integer (got 600.0)'],
-    ['colorScheme null', { viewport: '{"width": 800, "height": 600, "devicePixelRatio": 1.0, "colorScheme": null}' }, "viewport.colorScheme must be one of ['dark', 'light', 'no-preference'] (got None)"],
+    [
+      'viewport.width 800.0',
+      { viewport: '{"width": 800.0, "height": 600, "devicePixelRatio": 1.0, "colorScheme": "light"}' },
+      'viewport.width must be a positive integer (got 800.0)',
+    ],
+    [
+      'viewport.height 6e2',
+      { viewport: '{"width": 800, "height": 6e2, "devicePixelRatio": 1.0, "colorScheme": "light"}' },
+      'viewport.height must be a positive integer (got 600.0)',
+    ],
+    [
+      'colorScheme null',
+      { viewport: '{"width": 800, "height": 600, "devicePixelRatio": 1.0, "colorScheme": null}' },
+      "viewport.colorScheme must be one of ['dark', 'light', 'no-preference'] (got None)",
+    ],
     ['freeze.enabled null', { freeze: '{"enabled": null}' }, 'freeze.enabled must be a boolean (got None)'],
   ])('%s is a failed payload worded as the original words it', async (_name, overrides, error) => {
     const server = start();
     server.write(toolCallText(1, pythonArgsText(overrides)));
     const result = resultOf(await server.reply(1));
     expect(result.isError).toBe(false);
-    expect(result.structuredContent).toEqual({ artifact: 'evidence/callers.json', observed_state: 'unknown', result: 'failed', error, written_path: '', warnings: [] });
+    expect(result.structuredContent).toEqual({
+      artifact: 'evidence/callers.json',
+      observed_state: 'unknown',
+      result: 'failed',
+      error,
+      written_path: '',
+      warnings: [],
+    });
     expect(result.content).toHaveLength(1); // no file written, no link
   });
 
@@ -164,12 +196,18 @@ describe("the contract's integers and wording, as the original's callers meet th
     server.write(toolCallText(1, pythonArgsText({ overwrite: '"yes"' })));
     server.write(toolCallText(2, pythonArgsText({ url: 'true' })));
     server.write(toolCallText(3, pythonArgsText({ state: 'false' })));
-    const texts = await Promise.all([1, 2, 3].map(async (id) => {
-      const result = resultOf(await server.reply(id));
-      expect(result.isError).toBe(true);
-      return result.content[0].text;
-    }));
-    expect(texts).toEqual(["overwrite must be a boolean (got 'yes')", 'url must be a non-empty string (got True)', 'state must be a non-empty string (got False)']);
+    const texts = await Promise.all(
+      [1, 2, 3].map(async (id) => {
+        const result = resultOf(await server.reply(id));
+        expect(result.isError).toBe(true);
+        return result.content[0].text;
+      }),
+    );
+    expect(texts).toEqual([
+      "overwrite must be a boolean (got 'yes')",
+      'url must be a non-empty string (got True)',
+      'state must be a non-empty string (got False)',
+    ]);
   });
 
   test('the schema says what the original says: integer const 1, defaults, colorScheme in its order', async () => {
@@ -191,7 +229,7 @@ describe("the contract's integers and wording, as the original's callers meet th
   });
 });
 
-describe('the request echo writes devicePixelRatio as a float, as the original\'s Python writer does', () => {
+describe("the request echo writes devicePixelRatio as a float, as the original's Python writer does", () => {
   test('the wire frame and the text block both carry "devicePixelRatio": 1.0 for a whole-number ratio', async () => {
     const server = start(FAKE_SERVER);
     server.write(toolCallText(1, pythonArgsText({ artifact_path: '"evidence/float-echo.json"' })));
@@ -238,7 +276,9 @@ describe('results: isError false, and a resource_link per written file (fake-pro
     server.write(toolCallText(1, pythonArgsText({ type: JSON.stringify(type), artifact_path: JSON.stringify(artifact) })));
     const result = resultOf(await server.reply(1));
     const abs = path.join(runRoot, artifact);
-    expect(links(result)).toEqual([{ type: 'resource_link', uri: pathToFileURL(abs).href, name: path.basename(abs), mimeType, description: expect.any(String) }]);
+    expect(links(result)).toEqual([
+      { type: 'resource_link', uri: pathToFileURL(abs).href, name: path.basename(abs), mimeType, description: expect.any(String) },
+    ]);
     expect(fs.existsSync(abs)).toBe(true);
   });
 

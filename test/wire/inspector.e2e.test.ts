@@ -60,18 +60,38 @@ maybe('tools/list --strict: one tool, no portability finding, exit 0', () => {
   expect(tools[0].annotations).toMatchObject({ destructiveHint: true });
 });
 
-maybe('tools/call captures a page and links the PNG and its sidecar', () => {
-  const runRoot = path.join(base, 'run');
-  const page = pathToFileURL(path.join(REPO, 'test', 'e2e', 'pages', 'plain.html')).href;
-  const { code, stdout, stderr } = inspector([
-    '--method', 'tools/call', '--tool-name', 'execute_capture_plan',
-    '--tool-arg', 'schemaVersion=1', `url=${page}`, 'type=screenshot', 'state=ready', 'artifact_path=evidence/inspector.png',
-    'viewport={"width":400,"height":300,"devicePixelRatio":1,"colorScheme":"dark"}', `run_root=${runRoot}`,
-  ]);
-  expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
-  const result = JSON.parse(stdout);
-  expect(result).toMatchObject({ isError: false, structuredContent: { result: 'captured', written_path: path.join(runRoot, 'evidence', 'inspector.png') } });
-  const links = result.content.filter((c: { type: string }) => c.type === 'resource_link');
-  expect(links.map((l: { uri: string }) => l.uri)).toEqual(['inspector.png', 'inspector.probe.json'].map((leaf) => pathToFileURL(path.join(runRoot, 'evidence', leaf)).href));
-  expect(fs.readFileSync(path.join(runRoot, 'evidence', 'inspector.png')).subarray(1, 4).toString('latin1')).toBe('PNG');
-}, 150_000);
+maybe(
+  'tools/call captures a page and links the PNG and its sidecar',
+  () => {
+    const runRoot = path.join(base, 'run');
+    const page = pathToFileURL(path.join(REPO, 'test', 'e2e', 'pages', 'plain.html')).href;
+    const { code, stdout, stderr } = inspector([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'execute_capture_plan',
+      '--tool-arg',
+      'schemaVersion=1',
+      `url=${page}`,
+      'type=screenshot',
+      'state=ready',
+      'artifact_path=evidence/inspector.png',
+      'viewport={"width":400,"height":300,"devicePixelRatio":1,"colorScheme":"dark"}',
+      `run_root=${runRoot}`,
+    ]);
+    expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ isError: false, structuredContent: { result: 'captured', written_path: path.join(runRoot, 'evidence', 'inspector.png') } });
+    const links = result.content.filter((c: { type: string }) => c.type === 'resource_link');
+    expect(links.map((l: { uri: string }) => l.uri)).toEqual(
+      ['inspector.png', 'inspector.probe.json'].map((leaf) => pathToFileURL(path.join(runRoot, 'evidence', leaf)).href),
+    );
+    expect(
+      fs
+        .readFileSync(path.join(runRoot, 'evidence', 'inspector.png'))
+        .subarray(1, 4)
+        .toString('latin1'),
+    ).toBe('PNG');
+  },
+  150_000,
+);

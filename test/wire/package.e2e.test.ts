@@ -21,7 +21,15 @@ test('bin design-playbook-evidence is the built server, executable, with a node 
 
 test('main exports the library API', () => {
   const lib = require(path.resolve(REPO, pkg.main));
-  for (const name of ['executeCapturePlan', 'parseCaptureContract', 'validateCaptureSnapshot', 'writeTarget', 'readArtifact', 'registerCaptureProvider', 'serveStdio']) {
+  for (const name of [
+    'executeCapturePlan',
+    'parseCaptureContract',
+    'validateCaptureSnapshot',
+    'writeTarget',
+    'readArtifact',
+    'registerCaptureProvider',
+    'serveStdio',
+  ]) {
     expect(typeof lib[name]).toBe('function');
   }
   expect(lib.validateCaptureSnapshot({})).toBe('missing_schema_version');

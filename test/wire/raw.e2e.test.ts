@@ -7,17 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import {
-  BIN,
-  FAKE_SERVER,
-  INIT_PARAMS,
-  ServerProcess,
-  assertBuilt,
-  makeRunRoot,
-  contentLengthFrame,
-  newlineFrame,
-  type Reply,
-} from './serverProcess';
+import { BIN, FAKE_SERVER, INIT_PARAMS, ServerProcess, assertBuilt, makeRunRoot, contentLengthFrame, newlineFrame, type Reply } from './serverProcess';
 
 const VIEWPORT = { width: 800, height: 600, devicePixelRatio: 1, colorScheme: 'light' };
 
@@ -119,7 +109,11 @@ test('a frame that starts with a UTF-8 byte order mark is read as its JSON, in b
   expect(await server.reply('bom-line')).toEqual({ framing: 'newline', message: { jsonrpc: '2.0', id: 'bom-line', result: {} }, text: expect.any(String) });
   const body = '\uFEFF' + JSON.stringify({ jsonrpc: '2.0', id: 'bom-frame', method: 'ping' });
   server.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-  expect(await server.reply('bom-frame')).toEqual({ framing: 'content-length', message: { jsonrpc: '2.0', id: 'bom-frame', result: {} }, text: expect.any(String) });
+  expect(await server.reply('bom-frame')).toEqual({
+    framing: 'content-length',
+    message: { jsonrpc: '2.0', id: 'bom-frame', result: {} },
+    text: expect.any(String),
+  });
 });
 
 describe('JSON-RPC errors keep the server serving', () => {
@@ -339,7 +333,8 @@ describe('captures through the fake-provider launcher', () => {
     server.write(newlineFrame(toolCall(1, callArgs({ artifact_path: 'evidence/arg.json' }))));
     server.write(newlineFrame(toolCall(2, callArgs({ run_root: undefined, artifact_path: 'evidence/env.json' }))));
     const replies = await server.waitFor((rs) => rs.length >= 2);
-    const where = (id: number) => (replies.find((r) => r.message.id === id)!.message.result as { structuredContent: { written_path: string } }).structuredContent.written_path;
+    const where = (id: number) =>
+      (replies.find((r) => r.message.id === id)!.message.result as { structuredContent: { written_path: string } }).structuredContent.written_path;
     expect(where(1)).toBe(path.join(runRoot, 'evidence', 'arg.json'));
     expect(where(2)).toBe(path.join(other, 'evidence', 'env.json'));
   });
@@ -363,7 +358,9 @@ describe('end of input', () => {
 
   test('end of input is the client going away: a call in flight is cancelled (no reply, nothing written, even by a provider that ignores the signal), a ping is still answered, exit 0', async () => {
     const server = start(FAKE_SERVER, { env: { FAKE_PROVIDER_DELAY_MS: '1500' } });
-    server.write(newlineFrame(toolCall(7, callArgs({ artifact_path: 'evidence/in-flight.json' }))) + contentLengthFrame({ jsonrpc: '2.0', id: 8, method: 'ping' }));
+    server.write(
+      newlineFrame(toolCall(7, callArgs({ artifact_path: 'evidence/in-flight.json' }))) + contentLengthFrame({ jsonrpc: '2.0', id: 8, method: 'ping' }),
+    );
     server.end();
     const exit = await server.exited;
     expect(exit).toEqual({ code: 0, signal: null });

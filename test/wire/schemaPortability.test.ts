@@ -25,7 +25,10 @@ test('no finding on the input or the output schema', () => {
 });
 
 test("the checks find what zod's own spelling has: the Inspector's 7 warnings", () => {
-  const findings = [...portabilityFindings(zodSpelling(captureInputSchema, 'input'), 'inputSchema'), ...portabilityFindings(zodSpelling(captureResultSchema, 'output'), 'outputSchema')];
+  const findings = [
+    ...portabilityFindings(zodSpelling(captureInputSchema, 'input'), 'inputSchema'),
+    ...portabilityFindings(zodSpelling(captureResultSchema, 'output'), 'outputSchema'),
+  ];
   expect(findings.map((f) => `${f.rule} ${f.path}`).sort()).toEqual(
     [
       'untyped-schema inputSchema.properties.actions.items.additionalProperties',

@@ -113,7 +113,7 @@ describe('the built bin', () => {
     expect(validate(args({ viewport: { ...VIEWPORT, zoom: 1 } }))).toBe(false);
   });
 
-  test('a contract failure payload (no request) passes the SDK client\'s output validation', async () => {
+  test("a contract failure payload (no request) passes the SDK client's output validation", async () => {
     await client.listTools(); // the client caches output validators from the listing
     const result = await client.callTool({ name: 'execute_capture_plan', arguments: args({ schemaVersion: 99 }) });
     expect(result.isError).toBeFalsy();

@@ -54,7 +54,11 @@ export function idRefs(e: Element, value: string | null): Element[] {
   for (const id of value.split(/[ \t\n\f\r]+/)) {
     if (!id) continue;
     let hit: Element | null = null;
-    try { hit = root.querySelector('#' + CSS.escape(id)); } catch { hit = null; }
+    try {
+      hit = root.querySelector('#' + CSS.escape(id));
+    } catch {
+      hit = null;
+    }
     if (hit && !out.includes(hit)) out.push(hit);
   }
   return out;

@@ -11,15 +11,71 @@ import { isHiddenForAria, isIgnoredForAria } from './visibility';
 import { ownContentText, pseudoText } from './pseudoContent';
 import { ariaRole } from './roles';
 
-const NAME_PROHIBITED = new Set(['caption', 'code', 'definition', 'deletion', 'emphasis', 'generic', 'insertion',
-  'mark', 'paragraph', 'presentation', 'strong', 'subscript', 'suggestion', 'superscript', 'term', 'time']);
-const FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link',
-  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab',
-  'tooltip', 'treeitem']);
+const NAME_PROHIBITED = new Set([
+  'caption',
+  'code',
+  'definition',
+  'deletion',
+  'emphasis',
+  'generic',
+  'insertion',
+  'mark',
+  'paragraph',
+  'presentation',
+  'strong',
+  'subscript',
+  'suggestion',
+  'superscript',
+  'term',
+  'time',
+]);
+const FROM_CONTENT = new Set([
+  'button',
+  'cell',
+  'checkbox',
+  'columnheader',
+  'gridcell',
+  'heading',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'radio',
+  'row',
+  'rowheader',
+  'switch',
+  'tab',
+  'tooltip',
+  'treeitem',
+]);
 // Roles that take their name from content only when met inside another element's name computation.
-const FROM_CONTENT_INSIDE = new Set(['', 'caption', 'code', 'contentinfo', 'definition', 'deletion', 'emphasis',
-  'insertion', 'list', 'listitem', 'mark', 'none', 'paragraph', 'presentation', 'region', 'row', 'rowgroup',
-  'section', 'strong', 'subscript', 'superscript', 'table', 'term', 'time']);
+const FROM_CONTENT_INSIDE = new Set([
+  '',
+  'caption',
+  'code',
+  'contentinfo',
+  'definition',
+  'deletion',
+  'emphasis',
+  'insertion',
+  'list',
+  'listitem',
+  'mark',
+  'none',
+  'paragraph',
+  'presentation',
+  'region',
+  'row',
+  'rowgroup',
+  'section',
+  'strong',
+  'subscript',
+  'superscript',
+  'table',
+  'term',
+  'time',
+]);
 const RANGE = ['progressbar', 'scrollbar', 'slider', 'spinbutton', 'meter'];
 const PLACEHOLDER_INPUTS = ['text', 'password', 'number', 'search', 'tel', 'email', 'url'];
 interface NameState {
@@ -43,8 +99,10 @@ const inAriaOwned = (e: Element, css: string): Element[] => {
 };
 const labelsOf = (e: Element): Element[] => Array.from(((e as HTMLInputElement).labels || []) as ArrayLike<Element>);
 const fromLabels = (labels: Element[], st: NameState): string =>
-  labels.map((l) => textAlternative(l, { seen: st.seen, includeHidden: st.includeHidden, byLabel: isHiddenForAria(l) }))
-    .filter((t) => !!t).join(' ');
+  labels
+    .map((l) => textAlternative(l, { seen: st.seen, includeHidden: st.includeHidden, byLabel: isHiddenForAria(l) }))
+    .filter((t) => !!t)
+    .join(' ');
 const withinHiddenRoot = (st: NameState) => !!(st.byRef || st.byLabel || st.byNative);
 const textAlternative = (e: Element, st: NameState): string => {
   if (st.seen.has(e)) return '';
@@ -170,8 +228,14 @@ const textAlternative = (e: Element, st: NameState): string => {
     }
   }
   const summaryNamedByContent = tag === 'SUMMARY' && !presentational;
-  if (FROM_CONTENT.has(role) || (st.target === 'descendant' && FROM_CONTENT_INSIDE.has(role)) || summaryNamedByContent ||
-      st.byRef !== undefined || st.byLabel !== undefined || st.byNative !== undefined) {
+  if (
+    FROM_CONTENT.has(role) ||
+    (st.target === 'descendant' && FROM_CONTENT_INSIDE.has(role)) ||
+    summaryNamedByContent ||
+    st.byRef !== undefined ||
+    st.byLabel !== undefined ||
+    st.byNative !== undefined
+  ) {
     st.seen.add(e);
     const text = contentOf(e, inner);
     // An element's own empty content falls through to its title; inside another name it counts as is.
@@ -220,8 +284,17 @@ const contentOf = (e: Element, st: NameState): string => {
   return out + (pseudoText(e, '::after') || '');
 };
 // As the format flattens a name: whitespace runs collapse, but a no-break space stays a separator of its own.
-const flatten = (s: string) => s.split('\u00a0')
-  .map((chunk) => chunk.replace(/\r\n/g, '\n').replace(/[\u200b\u00ad]/g, '').replace(/\s\s*/g, ' ')).join('\u00a0').trim();
+const flatten = (s: string) =>
+  s
+    .split('\u00a0')
+    .map((chunk) =>
+      chunk
+        .replace(/\r\n/g, '\n')
+        .replace(/[\u200b\u00ad]/g, '')
+        .replace(/\s\s*/g, ' '),
+    )
+    .join('\u00a0')
+    .trim();
 /**
  * The accessible name of an element whose role is `role`, flattened. With `includeHidden`, hidden
  * content counts too (role selectors with [include-hidden] match such names).
@@ -230,4 +303,3 @@ export function accessibleName(e: Element, role: string, includeHidden = false):
   if (NAME_PROHIBITED.has(role)) return '';
   return flatten(textAlternative(e, { seen: new Set(), target: 'self', includeHidden }));
 }
-

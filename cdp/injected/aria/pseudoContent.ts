@@ -13,15 +13,24 @@ function tokenizeContent(value: string): ContentToken[] {
   let i = 0;
   while (i < value.length) {
     const ch = value[i];
-    if (/\s/.test(ch)) { i++; continue; }
+    if (/\s/.test(ch)) {
+      i++;
+      continue;
+    }
     if (ch === '"' || ch === "'") {
       let out = '';
       i++;
       while (i < value.length && value[i] !== ch) {
         if (value[i] === '\\' && i + 1 < value.length) {
           const hex = /^[0-9a-fA-F]{1,6}\s?/.exec(value.slice(i + 1));
-          if (hex) { out += String.fromCodePoint(parseInt(hex[0], 16)); i += 1 + hex[0].length; continue; }
-          out += value[i + 1]; i += 2; continue;
+          if (hex) {
+            out += String.fromCodePoint(parseInt(hex[0], 16));
+            i += 1 + hex[0].length;
+            continue;
+          }
+          out += value[i + 1];
+          i += 2;
+          continue;
         }
         out += value[i++];
       }
@@ -30,8 +39,16 @@ function tokenizeContent(value: string): ContentToken[] {
       continue;
     }
     const attr = /^attr\(\s*([-\w]+)\s*\)/i.exec(value.slice(i));
-    if (attr) { tokens.push({ k: 'attr', v: attr[1] }); i += attr[0].length; continue; }
-    if (ch === '/') { tokens.push({ k: 'slash', v: '/' }); i++; continue; }
+    if (attr) {
+      tokens.push({ k: 'attr', v: attr[1] });
+      i += attr[0].length;
+      continue;
+    }
+    if (ch === '/') {
+      tokens.push({ k: 'slash', v: '/' });
+      i++;
+      continue;
+    }
     const other = /^[^\s"'/]+/.exec(value.slice(i));
     tokens.push({ k: 'other', v: other ? other[0] : ch });
     i += other ? other[0].length : 1;

@@ -9,11 +9,38 @@
 import { memo, memoTable } from './caches';
 import { closestAcrossShadow, parentOrHost, upperTag } from './dom';
 
-const GLOBAL_ARIA = ['aria-atomic', 'aria-busy', 'aria-controls', 'aria-current', 'aria-describedby', 'aria-details',
-  'aria-dropeffect', 'aria-flowto', 'aria-grabbed', 'aria-hidden', 'aria-keyshortcuts', 'aria-label',
-  'aria-labelledby', 'aria-live', 'aria-owns', 'aria-relevant', 'aria-roledescription'];
-const NAMING_PROHIBITED = ['caption', 'code', 'deletion', 'emphasis', 'generic', 'insertion', 'paragraph',
-  'presentation', 'strong', 'subscript', 'superscript'];
+const GLOBAL_ARIA = [
+  'aria-atomic',
+  'aria-busy',
+  'aria-controls',
+  'aria-current',
+  'aria-describedby',
+  'aria-details',
+  'aria-dropeffect',
+  'aria-flowto',
+  'aria-grabbed',
+  'aria-hidden',
+  'aria-keyshortcuts',
+  'aria-label',
+  'aria-labelledby',
+  'aria-live',
+  'aria-owns',
+  'aria-relevant',
+  'aria-roledescription',
+];
+const NAMING_PROHIBITED = [
+  'caption',
+  'code',
+  'deletion',
+  'emphasis',
+  'generic',
+  'insertion',
+  'paragraph',
+  'presentation',
+  'strong',
+  'subscript',
+  'superscript',
+];
 
 function hasGlobalAria(e: Element, forRole: string): boolean {
   return GLOBAL_ARIA.some((a) => {
@@ -59,48 +86,185 @@ function nativelyFocusable(e: Element): boolean {
 }
 const focusable = (e: Element) => !isNativelyDisabled(e) && (nativelyFocusable(e) || hasTabIndex(e));
 
-const VALID = new Set(['alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote', 'button', 'caption',
-  'cell', 'checkbox', 'code', 'columnheader', 'combobox', 'complementary', 'contentinfo', 'definition', 'deletion',
-  'dialog', 'directory', 'document', 'emphasis', 'feed', 'figure', 'form', 'generic', 'grid', 'gridcell', 'group',
-  'heading', 'img', 'insertion', 'link', 'list', 'listbox', 'listitem', 'log', 'main', 'mark', 'marquee', 'math',
-  'meter', 'menu', 'menubar', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'navigation', 'none', 'note', 'option',
-  'paragraph', 'presentation', 'progressbar', 'radio', 'radiogroup', 'region', 'row', 'rowgroup', 'rowheader',
-  'scrollbar', 'search', 'searchbox', 'separator', 'slider', 'spinbutton', 'status', 'strong', 'subscript',
-  'superscript', 'switch', 'tab', 'table', 'tablist', 'tabpanel', 'term', 'textbox', 'time', 'timer', 'toolbar',
-  'tooltip', 'tree', 'treegrid', 'treeitem']);
+const VALID = new Set([
+  'alert',
+  'alertdialog',
+  'application',
+  'article',
+  'banner',
+  'blockquote',
+  'button',
+  'caption',
+  'cell',
+  'checkbox',
+  'code',
+  'columnheader',
+  'combobox',
+  'complementary',
+  'contentinfo',
+  'definition',
+  'deletion',
+  'dialog',
+  'directory',
+  'document',
+  'emphasis',
+  'feed',
+  'figure',
+  'form',
+  'generic',
+  'grid',
+  'gridcell',
+  'group',
+  'heading',
+  'img',
+  'insertion',
+  'link',
+  'list',
+  'listbox',
+  'listitem',
+  'log',
+  'main',
+  'mark',
+  'marquee',
+  'math',
+  'meter',
+  'menu',
+  'menubar',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'navigation',
+  'none',
+  'note',
+  'option',
+  'paragraph',
+  'presentation',
+  'progressbar',
+  'radio',
+  'radiogroup',
+  'region',
+  'row',
+  'rowgroup',
+  'rowheader',
+  'scrollbar',
+  'search',
+  'searchbox',
+  'separator',
+  'slider',
+  'spinbutton',
+  'status',
+  'strong',
+  'subscript',
+  'superscript',
+  'switch',
+  'tab',
+  'table',
+  'tablist',
+  'tabpanel',
+  'term',
+  'textbox',
+  'time',
+  'timer',
+  'toolbar',
+  'tooltip',
+  'tree',
+  'treegrid',
+  'treeitem',
+]);
 
 /** The first role="…" token the vocabulary knows, '' when none. */
 export function explicitRole(e: Element): string {
-  const tokens = (e.getAttribute('role') || '').toLowerCase().split(' ').map((t) => t.trim());
+  const tokens = (e.getAttribute('role') || '')
+    .toLowerCase()
+    .split(' ')
+    .map((t) => t.trim());
   return tokens.find((t) => VALID.has(t)) || '';
 }
 
-const LANDMARK_BLOCKERS = 'article:not([role]), aside:not([role]), main:not([role]), nav:not([role]), section:not([role]), [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
+const LANDMARK_BLOCKERS =
+  'article:not([role]), aside:not([role]), main:not([role]), nav:not([role]), section:not([role]), [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
 const FIXED: Record<string, string> = {
-  ARTICLE: 'article', ASIDE: 'complementary', BLOCKQUOTE: 'blockquote', BUTTON: 'button', CAPTION: 'caption',
-  CODE: 'code', DATALIST: 'listbox', DD: 'definition', DEL: 'deletion', DETAILS: 'group', DFN: 'term',
-  DIALOG: 'dialog', DT: 'term', EM: 'emphasis', FIELDSET: 'group', FIGURE: 'figure', H1: 'heading', H2: 'heading',
-  H3: 'heading', H4: 'heading', H5: 'heading', H6: 'heading', HR: 'separator', HTML: 'document', INS: 'insertion',
-  LI: 'listitem', MAIN: 'main', MARK: 'mark', MATH: 'math', MENU: 'list', METER: 'meter', NAV: 'navigation',
-  OL: 'list', OPTGROUP: 'group', OPTION: 'option', OUTPUT: 'status', P: 'paragraph', PROGRESS: 'progressbar',
-  SEARCH: 'search', STRONG: 'strong', SUB: 'subscript', SUP: 'superscript', SVG: 'img', TABLE: 'table',
-  TBODY: 'rowgroup', TEXTAREA: 'textbox', TFOOT: 'rowgroup', THEAD: 'rowgroup', TIME: 'time', TR: 'row', UL: 'list',
+  ARTICLE: 'article',
+  ASIDE: 'complementary',
+  BLOCKQUOTE: 'blockquote',
+  BUTTON: 'button',
+  CAPTION: 'caption',
+  CODE: 'code',
+  DATALIST: 'listbox',
+  DD: 'definition',
+  DEL: 'deletion',
+  DETAILS: 'group',
+  DFN: 'term',
+  DIALOG: 'dialog',
+  DT: 'term',
+  EM: 'emphasis',
+  FIELDSET: 'group',
+  FIGURE: 'figure',
+  H1: 'heading',
+  H2: 'heading',
+  H3: 'heading',
+  H4: 'heading',
+  H5: 'heading',
+  H6: 'heading',
+  HR: 'separator',
+  HTML: 'document',
+  INS: 'insertion',
+  LI: 'listitem',
+  MAIN: 'main',
+  MARK: 'mark',
+  MATH: 'math',
+  MENU: 'list',
+  METER: 'meter',
+  NAV: 'navigation',
+  OL: 'list',
+  OPTGROUP: 'group',
+  OPTION: 'option',
+  OUTPUT: 'status',
+  P: 'paragraph',
+  PROGRESS: 'progressbar',
+  SEARCH: 'search',
+  STRONG: 'strong',
+  SUB: 'subscript',
+  SUP: 'superscript',
+  SVG: 'img',
+  TABLE: 'table',
+  TBODY: 'rowgroup',
+  TEXTAREA: 'textbox',
+  TFOOT: 'rowgroup',
+  THEAD: 'rowgroup',
+  TIME: 'time',
+  TR: 'row',
+  UL: 'list',
 };
-const INPUT_ROLES: Record<string, string> = { button: 'button', checkbox: 'checkbox', image: 'button',
-  number: 'spinbutton', radio: 'radio', range: 'slider', reset: 'button', submit: 'button', file: 'button' };
-const nonEmptyDataCell = (e: Element | null) =>
-  !!e && upperTag(e) === 'TD' && !!((e.textContent || '').trim() || e.children.length > 0);
+const INPUT_ROLES: Record<string, string> = {
+  button: 'button',
+  checkbox: 'checkbox',
+  image: 'button',
+  number: 'spinbutton',
+  radio: 'radio',
+  range: 'slider',
+  reset: 'button',
+  submit: 'button',
+  file: 'button',
+};
+const nonEmptyDataCell = (e: Element | null) => !!e && upperTag(e) === 'TD' && !!((e.textContent || '').trim() || e.children.length > 0);
 
 function tagRole(e: Element): string {
   const tag = upperTag(e);
   if (FIXED[tag]) return FIXED[tag];
   const named = e.hasAttribute('aria-label') || e.hasAttribute('aria-labelledby');
   switch (tag) {
-    case 'A': case 'AREA': return e.hasAttribute('href') ? 'link' : '';
-    case 'FORM': return named ? 'form' : '';
-    case 'SECTION': return named ? 'region' : '';
-    case 'HEADER': return closestAcrossShadow(e, LANDMARK_BLOCKERS) ? '' : 'banner';
-    case 'FOOTER': return closestAcrossShadow(e, LANDMARK_BLOCKERS) ? '' : 'contentinfo';
+    case 'A':
+    case 'AREA':
+      return e.hasAttribute('href') ? 'link' : '';
+    case 'FORM':
+      return named ? 'form' : '';
+    case 'SECTION':
+      return named ? 'region' : '';
+    case 'HEADER':
+      return closestAcrossShadow(e, LANDMARK_BLOCKERS) ? '' : 'banner';
+    case 'FOOTER':
+      return closestAcrossShadow(e, LANDMARK_BLOCKERS) ? '' : 'contentinfo';
     case 'IMG':
       return e.getAttribute('alt') === '' && !e.getAttribute('title') && !hasGlobalAria(e, '') && !hasTabIndex(e) ? 'presentation' : 'img';
     case 'SELECT': {
@@ -148,8 +312,18 @@ function tagRole(e: Element): string {
 }
 
 // A role="none" list, table or description list takes its items' roles away too.
-const INHERIT_FROM: Record<string, string[]> = { DD: ['DL', 'DIV'], DIV: ['DL'], DT: ['DL', 'DIV'], LI: ['OL', 'UL'],
-  TBODY: ['TABLE'], TD: ['TR'], TFOOT: ['TABLE'], TH: ['TR'], THEAD: ['TABLE'], TR: ['THEAD', 'TBODY', 'TFOOT', 'TABLE'] };
+const INHERIT_FROM: Record<string, string[]> = {
+  DD: ['DL', 'DIV'],
+  DIV: ['DL'],
+  DT: ['DL', 'DIV'],
+  LI: ['OL', 'UL'],
+  TBODY: ['TABLE'],
+  TD: ['TR'],
+  TFOOT: ['TABLE'],
+  TH: ['TR'],
+  THEAD: ['TABLE'],
+  TR: ['THEAD', 'TBODY', 'TFOOT', 'TABLE'],
+};
 
 function implicitRole(e: Element): string {
   const role = tagRole(e);
@@ -194,13 +368,63 @@ export function ariaRole(e: Element): string {
 export const CHECKED_ROLES = ['checkbox', 'menuitemcheckbox', 'option', 'radio', 'switch', 'menuitemradio', 'treeitem'];
 export const PRESSED_ROLES = ['button'];
 export const SELECTED_ROLES = ['gridcell', 'option', 'row', 'tab', 'rowheader', 'columnheader', 'treeitem'];
-export const EXPANDED_ROLES = ['application', 'button', 'checkbox', 'combobox', 'gridcell', 'link', 'listbox', 'menuitem',
-  'row', 'rowheader', 'tab', 'treeitem', 'columnheader', 'menuitemcheckbox', 'menuitemradio', 'switch'];
+export const EXPANDED_ROLES = [
+  'application',
+  'button',
+  'checkbox',
+  'combobox',
+  'gridcell',
+  'link',
+  'listbox',
+  'menuitem',
+  'row',
+  'rowheader',
+  'tab',
+  'treeitem',
+  'columnheader',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'switch',
+];
 export const LEVEL_ROLES = ['heading', 'listitem', 'row', 'treeitem'];
-export const DISABLED_ROLES = ['application', 'button', 'composite', 'gridcell', 'group', 'input', 'link', 'menuitem',
-  'scrollbar', 'separator', 'tab', 'checkbox', 'columnheader', 'combobox', 'grid', 'listbox', 'menu', 'menubar',
-  'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'radiogroup', 'row', 'rowheader', 'searchbox', 'select',
-  'slider', 'spinbutton', 'switch', 'tablist', 'textbox', 'toolbar', 'tree', 'treegrid', 'treeitem'];
+export const DISABLED_ROLES = [
+  'application',
+  'button',
+  'composite',
+  'gridcell',
+  'group',
+  'input',
+  'link',
+  'menuitem',
+  'scrollbar',
+  'separator',
+  'tab',
+  'checkbox',
+  'columnheader',
+  'combobox',
+  'grid',
+  'listbox',
+  'menu',
+  'menubar',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'radio',
+  'radiogroup',
+  'row',
+  'rowheader',
+  'searchbox',
+  'select',
+  'slider',
+  'spinbutton',
+  'switch',
+  'tablist',
+  'textbox',
+  'toolbar',
+  'tree',
+  'treegrid',
+  'treeitem',
+];
 
 /** Checked: a native checkbox/radio by its state (indeterminate: 'mixed'), a checkable role by aria-checked; else false. */
 export function checkedState(e: Element): boolean | 'mixed' {

@@ -23,7 +23,11 @@ export interface AnimationSync {
 
 const SMIL_ELEMENTS = 'animate, animateTransform, animateMotion, set';
 
-export function installAnimationSync(win: Window & typeof globalThis, scheduler: Scheduler, define: (target: object, name: string, value: unknown) => void): AnimationSync {
+export function installAnimationSync(
+  win: Window & typeof globalThis,
+  scheduler: Scheduler,
+  define: (target: object, name: string, value: unknown) => void,
+): AnimationSync {
   const animationStarts = new WeakMap<Animation, number>();
   const elementPrototype = win.Element?.prototype;
   if (elementPrototype && typeof elementPrototype.animate === 'function') {

@@ -176,7 +176,7 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
   const MediaElement = win.HTMLMediaElement;
   if (MediaElement) {
     define(MediaElement.prototype, 'play', function (this: HTMLMediaElement) {
-      return Promise.reject(new DOMException('playback is held on the capture\'s virtual clock', 'NotAllowedError'));
+      return Promise.reject(new DOMException("playback is held on the capture's virtual clock", 'NotAllowedError'));
     });
     const stopAutoplay = (root: ParentNode) => {
       for (const media of Array.from(root.querySelectorAll('video[autoplay], audio[autoplay]')) as HTMLMediaElement[]) media.autoplay = false;
@@ -195,7 +195,7 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
   /** Runs what falls due up to now + ms, in order, then sets the animations to that instant. */
   const moveBy = async (ms: number) => {
     const target = scheduler.now + Math.max(0, Number(ms) || 0);
-    for (let ran = 0; ran < MAX_CALLBACKS_PER_ADVANCE; ) {
+    for (let ran = 0; ran < MAX_CALLBACKS_PER_ADVANCE;) {
       const due = scheduler.peek(target);
       if (!due) break;
       if (due.kind === 'timer') {
@@ -252,7 +252,13 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
     interrupted = false;
     const started = scheduler.now;
     const until = Math.max(started, options.until ?? started + Math.max(0, Number(options.budgetMs) || 0));
-    const report = (state: RunReport['state'], activity: Activity): RunReport => ({ now: scheduler.now, until, moved: scheduler.now - started, state, activity });
+    const report = (state: RunReport['state'], activity: Activity): RunReport => ({
+      now: scheduler.now,
+      until,
+      moved: scheduler.now - started,
+      state,
+      activity,
+    });
     // What is due now runs first.
     let activity = activityOf(scheduler, await moveBy(0), options.horizonMs);
     if (options.mode === 'step') {
@@ -311,7 +317,9 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
       // 'seeked' can come before the frame at 0 s reaches the screen: a video also waits for that frame to be presented.
       const video = media as HTMLVideoElement;
       const presented =
-        typeof video.requestVideoFrameCallback === 'function' ? new Promise<void>((resolve) => video.requestVideoFrameCallback(() => resolve())) : Promise.resolve();
+        typeof video.requestVideoFrameCallback === 'function'
+          ? new Promise<void>((resolve) => video.requestVideoFrameCallback(() => resolve()))
+          : Promise.resolve();
       media.currentTime = 0;
       await Promise.all([seeked, presented]);
     }

@@ -50,8 +50,22 @@ export interface Point {
 /** A page on the wall clock that draws no frame within this long is looked at anyway (settledPointAfterFrame). */
 const REAL_FRAME_WAIT_MS = 250;
 
-const READONLY_ROLES = ['checkbox', 'combobox', 'grid', 'gridcell', 'listbox', 'radiogroup', 'slider', 'spinbutton',
-  'textbox', 'columnheader', 'rowheader', 'searchbox', 'switch', 'treegrid'];
+const READONLY_ROLES = [
+  'checkbox',
+  'combobox',
+  'grid',
+  'gridcell',
+  'listbox',
+  'radiogroup',
+  'slider',
+  'spinbutton',
+  'textbox',
+  'columnheader',
+  'rowheader',
+  'searchbox',
+  'switch',
+  'treegrid',
+];
 
 /** Playwright's retargeting: a click on text inside a button acts on the button; a label stands for its control. */
 export function retarget(e: Element, behavior: 'none' | 'follow-label' | 'no-follow-label' | 'button-link'): Element {
@@ -62,8 +76,10 @@ export function retarget(e: Element, behavior: 'none' | 'follow-label' | 'no-fol
     else element = element.closest('button, [role=button], [role=checkbox], [role=radio]') || element;
   }
   if (behavior === 'follow-label') {
-    if (!element.matches('a, input, textarea, button, select, option, optgroup, [role=link], [role=button], [role=checkbox], [role=radio]') &&
-      !(element as HTMLElement).isContentEditable) {
+    if (
+      !element.matches('a, input, textarea, button, select, option, optgroup, [role=link], [role=button], [role=checkbox], [role=radio]') &&
+      !(element as HTMLElement).isContentEditable
+    ) {
       const label = element.closest('label') as HTMLLabelElement | null;
       if (label && label.control) element = label.control;
     }
@@ -105,8 +121,25 @@ export function missingState(e: Element, needs: Needs): StateProblem | null {
 }
 
 const BOOLEAN_ATTRIBUTES = new Set(['checked', 'selected', 'disabled', 'readonly', 'multiple']);
-const AUTO_CLOSING = new Set(['AREA', 'BASE', 'BR', 'COL', 'COMMAND', 'EMBED', 'HR', 'IMG', 'INPUT', 'KEYGEN', 'LINK', 'MENUITEM', 'META',
-  'PARAM', 'SOURCE', 'TRACK', 'WBR']);
+const AUTO_CLOSING = new Set([
+  'AREA',
+  'BASE',
+  'BR',
+  'COL',
+  'COMMAND',
+  'EMBED',
+  'HR',
+  'IMG',
+  'INPUT',
+  'KEYGEN',
+  'LINK',
+  'MENUITEM',
+  'META',
+  'PARAM',
+  'SOURCE',
+  'TRACK',
+  'WBR',
+]);
 const oneLine = (s: string) => s.replace(/\n/g, '↵').replace(/\t/g, '⇆');
 function trimWithEllipsis(s: string, cap: number): string {
   const chars = [...s];
@@ -165,7 +198,7 @@ const rootOf = (e: Element) => e.getRootNode() as Document | ShadowRoot;
 /** Playwright's expectHitTarget: null when a click at the point reaches `target`, else who receives it. */
 export function hitTarget(x: number, y: number, target: Element): { hit: string; subtreeOf?: string } | null {
   const roots: Array<Document | ShadowRoot> = [];
-  for (let p: Element | null = target; p; ) {
+  for (let p: Element | null = target; p;) {
     const root = rootOf(p);
     if (!root || (root.nodeType !== 9 && root.nodeType !== 11)) break;
     roots.push(root);
@@ -312,10 +345,7 @@ export function focusTarget(node: Element): void {
 
 /** What a choice on a <select> came to: made, or why not (the options there are, to wait for late ones and to list them). */
 export type SelectOutcome =
-  | { code: 'selected' }
-  | { code: 'not-a-select'; tag: string }
-  | { code: 'no-such-option'; options: string[] }
-  | { code: 'option-disabled' };
+  { code: 'selected' } | { code: 'not-a-select'; tag: string } | { code: 'no-such-option'; options: string[] } | { code: 'option-disabled' };
 
 /**
  * Chooses on a native <select> (a label stands for its control): the option

@@ -16,7 +16,10 @@ export interface AttributeTest {
   /** Offset of the test's "[" in the whole selector. */
   position: number;
 }
-export interface AttributeSelector { name: string; tests: AttributeTest[] }
+export interface AttributeSelector {
+  name: string;
+  tests: AttributeTest[];
+}
 
 const isNameChar = (c: string) => c >= '\u0080' || /^[0-9A-Za-z_-]$/.test(c);
 
@@ -26,9 +29,14 @@ export function parseAttributeSelector(text: string, offset: number): AttributeS
   const peek = () => text[i] || '';
   const atEnd = () => i >= text.length;
   const fail = (detail: string): never => {
-    throw new SelectorSyntaxError(offset + i, atEnd() ? `unexpected end of "${text}"${detail ? ' ' + detail : ''}` : `unexpected "${peek()}" in "${text}"${detail ? ' ' + detail : ''}`);
+    throw new SelectorSyntaxError(
+      offset + i,
+      atEnd() ? `unexpected end of "${text}"${detail ? ' ' + detail : ''}` : `unexpected "${peek()}" in "${text}"${detail ? ' ' + detail : ''}`,
+    );
   };
-  const skipWs = () => { while (!atEnd() && /\s/.test(peek())) i++; };
+  const skipWs = () => {
+    while (!atEnd() && /\s/.test(peek())) i++;
+  };
   const identifier = () => {
     skipWs();
     let out = '';
@@ -83,9 +91,16 @@ export function parseAttributeSelector(text: string, offset: number): AttributeS
     };
     pathToken();
     skipWs();
-    while (peek() === '.') { i++; pathToken(); skipWs(); }
+    while (peek() === '.') {
+      i++;
+      pathToken();
+      skipWs();
+    }
     const name = path.join('.');
-    if (peek() === ']') { i++; return { name, op: '<truthy>', value: null, caseSensitive: false, position }; }
+    if (peek() === ']') {
+      i++;
+      return { name, op: '<truthy>', value: null, caseSensitive: false, position };
+    }
     let op = text[i] || '';
     if (op && op !== '=') op += text[i + 1] || '';
     if (!['=', '*=', '^=', '$=', '|=', '~='].includes(op)) fail('where an operator (=, *=, ^=, $=, |=, ~=) was expected');
@@ -99,8 +114,10 @@ export function parseAttributeSelector(text: string, offset: number): AttributeS
     } else if (peek() === '"' || peek() === "'") {
       value = quoted();
       skipWs();
-      if (peek() === 'i' || peek() === 'I') { caseSensitive = false; i++; }
-      else if (peek() === 's' || peek() === 'S') i++;
+      if (peek() === 'i' || peek() === 'I') {
+        caseSensitive = false;
+        i++;
+      } else if (peek() === 's' || peek() === 'S') i++;
     } else {
       let word = '';
       while (!atEnd() && (isNameChar(peek()) || peek() === '+' || peek() === '.')) word += text[i++];
@@ -135,11 +152,16 @@ export function matchesAttributeTest(actual: string, test: Pick<AttributeTest, '
   if (test.op === '=') return want instanceof RegExp ? regexHit(want, actual) : have === want;
   if (typeof want !== 'string') return false;
   switch (test.op) {
-    case '*=': return have.includes(want);
-    case '^=': return have.startsWith(want);
-    case '$=': return have.endsWith(want);
-    case '|=': return have === want || have.startsWith(want + '-');
-    case '~=': return have.split(' ').includes(want);
+    case '*=':
+      return have.includes(want);
+    case '^=':
+      return have.startsWith(want);
+    case '$=':
+      return have.endsWith(want);
+    case '|=':
+      return have === want || have.startsWith(want + '-');
+    case '~=':
+      return have.split(' ').includes(want);
   }
   return false;
 }

@@ -139,7 +139,10 @@ function matchesCompound(e: Element, c: CompoundSelector, ctx: QueryContext): bo
   let result = e !== ctx.scope && (!c.css || e.matches(c.css));
   if (result) {
     for (const call of c.calls) {
-      if (!matchesCall(e, call, ctx)) { result = false; break; }
+      if (!matchesCall(e, call, ctx)) {
+        result = false;
+        break;
+      }
     }
   }
   perCompound.set(e, result);
@@ -175,8 +178,11 @@ function queryCompound(ctx: QueryContext, c: CompoundSelector): Element[] {
 
 function queryCall(ctx: QueryContext, call: PseudoCall): Element[] {
   switch (call.name) {
-    case 'is': case 'where': return queryList(ctx, call.args);
-    case 'light': return queryList(context(ctx.scope, false, ctx.originalScope), call.args);
+    case 'is':
+    case 'where':
+      return queryList(ctx, call.args);
+    case 'light':
+      return queryList(context(ctx.scope, false, ctx.originalScope), call.args);
     case 'scope': {
       const scope = ctx.originalScope || ctx.scope;
       if (scope.nodeType === 9) return (scope as Document).documentElement ? [(scope as Document).documentElement] : [];
@@ -194,23 +200,34 @@ function queryCall(ctx: QueryContext, call: PseudoCall): Element[] {
 function matchesCall(e: Element, call: PseudoCall, ctx: QueryContext): boolean {
   const args = call.args;
   switch (call.name) {
-    case 'is': case 'where': return matchesList(e, args, ctx);
-    case 'not': return !matchesList(e, args, ctx);
-    case 'has': return queryList(context(e, ctx.pierce, ctx.originalScope), args).length > 0;
-    case 'light': return matchesList(e, args, context(ctx.scope, false, ctx.originalScope));
+    case 'is':
+    case 'where':
+      return matchesList(e, args, ctx);
+    case 'not':
+      return !matchesList(e, args, ctx);
+    case 'has':
+      return queryList(context(e, ctx.pierce, ctx.originalScope), args).length > 0;
+    case 'light':
+      return matchesList(e, args, context(ctx.scope, false, ctx.originalScope));
     case 'scope': {
       const scope = ctx.originalScope || ctx.scope;
       return scope.nodeType === 9 ? e === (scope as Document).documentElement : e === scope;
     }
-    case 'visible': return isVisibleBox(e);
-    case 'text': return matchesText(e, laxMatcher(args[0] as string)) === 'self';
-    case 'text-is': return matchesText(e, ownRunMatcher(args[0] as string)) !== 'none';
-    case 'text-matches': return matchesText(e, regexMatcher(new RegExp(args[0] as string, args[1] as string | undefined))) === 'self';
-    case 'has-text': return !skipsTextMatching(e) && laxMatcher(args[0] as string)(elementText(e));
-    case 'nth-match': return queryCall(ctx, call).includes(e);
+    case 'visible':
+      return isVisibleBox(e);
+    case 'text':
+      return matchesText(e, laxMatcher(args[0] as string)) === 'self';
+    case 'text-is':
+      return matchesText(e, ownRunMatcher(args[0] as string)) !== 'none';
+    case 'text-matches':
+      return matchesText(e, regexMatcher(new RegExp(args[0] as string, args[1] as string | undefined))) === 'self';
+    case 'has-text':
+      return !skipsTextMatching(e) && laxMatcher(args[0] as string)(elementText(e));
+    case 'nth-match':
+      return queryCall(ctx, call).includes(e);
   }
   if (LAYOUT_PSEUDOS.includes(call.name)) {
-    const distance = typeof args[args.length - 1] === 'number' ? args[args.length - 1] as number : undefined;
+    const distance = typeof args[args.length - 1] === 'number' ? (args[args.length - 1] as number) : undefined;
     const anchors = queryList(ctx, distance === undefined ? args : args.slice(0, -1));
     const score = layoutScore(call.name, e, anchors, distance);
     if (score === undefined) return false;

@@ -11,12 +11,20 @@ import { SelectorSyntaxError } from './syntaxError';
 import { tokenizeCss, type Token } from './cssTokens';
 
 export type CssArg = ComplexSelector | number | string;
-export interface PseudoCall { name: string; args: CssArg[] }
+export interface PseudoCall {
+  name: string;
+  args: CssArg[];
+}
 /** One compound selector: the standard part (undefined when there is none) and the calls the engine evaluates. */
-export interface CompoundSelector { css?: string; calls: PseudoCall[] }
+export interface CompoundSelector {
+  css?: string;
+  calls: PseudoCall[];
+}
 export type Combinator = '' | '>' | '+' | '~';
 /** Compound selectors left to right; each step's combinator relates it to the next step. */
-export interface ComplexSelector { steps: Array<{ compound: CompoundSelector; combinator: Combinator }> }
+export interface ComplexSelector {
+  steps: Array<{ compound: CompoundSelector; combinator: Combinator }>;
+}
 export type SelectorList = ComplexSelector[];
 
 export const LAYOUT_PSEUDOS = ['right-of', 'left-of', 'above', 'below', 'near'];
@@ -25,8 +33,17 @@ const TAKES_TEXT = ['text', 'text-is', 'has-text'];
 const NO_ARGS = ['scope', 'visible'];
 export const ENGINE_PSEUDOS = new Set([...TAKES_SELECTORS, ...TAKES_TEXT, ...NO_ARGS, ...LAYOUT_PSEUDOS, 'text-matches', 'nth-match']);
 
-const UNSUPPORTED: Record<string, string> = { at: 'an at-rule', url: 'url()', percentage: 'a percentage', semicolon: '";"',
-  '{': '"{"', '}': '"}"', cdo: '"<!--"', cdc: '"-->"', column: '"||"' };
+const UNSUPPORTED: Record<string, string> = {
+  at: 'an at-rule',
+  url: 'url()',
+  percentage: 'a percentage',
+  semicolon: '";"',
+  '{': '"{"',
+  '}': '"}"',
+  cdo: '"<!--"',
+  cdc: '"-->"',
+  column: '"||"',
+};
 
 export const isComplex = (a: CssArg): a is ComplexSelector => typeof a === 'object';
 
@@ -41,7 +58,9 @@ export function parseCssSelector(text: string, offset: number): SelectorList {
   const unexpected = (what = ''): never => {
     throw new SelectorSyntaxError(tok().start, `unexpected ${describe(tok())} in CSS selector "${text.trim()}"${what ? ', ' + what : ''}`);
   };
-  const skipWs = () => { while (tok().kind === 'ws') pos++; };
+  const skipWs = () => {
+    while (tok().kind === 'ws') pos++;
+  };
   const isCombinator = (k = pos) => tok(k).kind === 'delim' && ['>', '+', '~'].includes(tok(k).value as string);
   const endsCompound = (k = pos) => ['comma', ')', 'eof', 'ws'].includes(tok(k).kind) || isCombinator(k);
 
@@ -57,7 +76,10 @@ export function parseCssSelector(text: string, offset: number): SelectorList {
   function argument(): CssArg {
     skipWs();
     const t = tok();
-    if (t.kind === 'number' || t.kind === 'string') { pos++; return t.value; }
+    if (t.kind === 'number' || t.kind === 'string') {
+      pos++;
+      return t.value;
+    }
     return complex();
   }
   function complex(): ComplexSelector {
@@ -116,8 +138,11 @@ export function parseCssSelector(text: string, offset: number): SelectorList {
           pos++;
         } else if (n.kind === 'colon') {
           // Pseudo-elements select no element; Puppeteer's ::-p-… extensions are read by Puppeteer, not here.
-          throw new SelectorSyntaxError(t.start, 'a pseudo-element ("::…") does not select an element' +
-            (tok(pos + 1).raw.startsWith('-p-') ? "; Puppeteer's ::-p- selectors are not Playwright syntax" : ''));
+          throw new SelectorSyntaxError(
+            t.start,
+            'a pseudo-element ("::…") does not select an element' +
+              (tok(pos + 1).raw.startsWith('-p-') ? "; Puppeteer's ::-p- selectors are not Playwright syntax" : ''),
+          );
         } else {
           unexpected('a pseudo-class name must follow ":"');
         }
@@ -148,14 +173,21 @@ export function parseCssSelector(text: string, offset: number): SelectorList {
     return out;
   }
   function checkedCall(name: string, args: CssArg[], at: Token): PseudoCall {
-    const fail = (rule: string): never => { throw new SelectorSyntaxError(at.start, `:${name} ${rule}`); };
+    const fail = (rule: string): never => {
+      throw new SelectorSyntaxError(at.start, `:${name} ${rule}`);
+    };
     const selectors = args.filter(isComplex).length;
     if (NO_ARGS.includes(name) && args.length) fail('takes no arguments');
     if (TAKES_SELECTORS.includes(name) && (!args.length || selectors !== args.length)) fail('takes a list of selectors');
     if (TAKES_TEXT.includes(name) && (args.length !== 1 || typeof args[0] !== 'string')) fail('takes one quoted string, e.g. :' + name + '("Sign in")');
     if (name === 'text-matches') {
-      if (!args.length || args.length > 2 || args.some((a) => typeof a !== 'string')) fail('takes a regular expression body and optional flags, as quoted strings');
-      try { new RegExp(args[0] as string, args[1] as string | undefined); } catch (e) { fail('has an invalid regular expression: ' + (e as Error).message); }
+      if (!args.length || args.length > 2 || args.some((a) => typeof a !== 'string'))
+        fail('takes a regular expression body and optional flags, as quoted strings');
+      try {
+        new RegExp(args[0] as string, args[1] as string | undefined);
+      } catch (e) {
+        fail('has an invalid regular expression: ' + (e as Error).message);
+      }
     }
     if (name === 'nth-match') {
       const index = args[args.length - 1];

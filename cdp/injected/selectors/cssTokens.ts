@@ -6,8 +6,31 @@
  */
 import { SelectorSyntaxError } from './syntaxError';
 
-export type TokenKind = 'ws' | 'ident' | 'function' | 'at' | 'hash' | 'string' | 'number' | 'percentage' | 'dimension'
-  | 'url' | 'delim' | 'colon' | 'semicolon' | 'comma' | '(' | ')' | '[' | ']' | '{' | '}' | 'cdo' | 'cdc' | 'column' | 'eof';
+export type TokenKind =
+  | 'ws'
+  | 'ident'
+  | 'function'
+  | 'at'
+  | 'hash'
+  | 'string'
+  | 'number'
+  | 'percentage'
+  | 'dimension'
+  | 'url'
+  | 'delim'
+  | 'colon'
+  | 'semicolon'
+  | 'comma'
+  | '('
+  | ')'
+  | '['
+  | ']'
+  | '{'
+  | '}'
+  | 'cdo'
+  | 'cdc'
+  | 'column'
+  | 'eof';
 
 export interface Token {
   kind: TokenKind;
@@ -54,13 +77,16 @@ export function tokenizeCss(text: string, offset: number): Token[] {
     let out = '';
     for (;;) {
       if (isName(at(0))) out += text[i++];
-      else if (validEscape(0)) { i++; out += readEscape(); }
-      else return out;
+      else if (validEscape(0)) {
+        i++;
+        out += readEscape();
+      } else return out;
     }
   };
-  const push = (kind: TokenKind, value: string | number, start: number) =>
-    tokens.push({ kind, value, start: offset + start, raw: text.slice(start, i) });
-  const fail = (pos: number, detail: string): never => { throw new SelectorSyntaxError(offset + pos, detail); };
+  const push = (kind: TokenKind, value: string | number, start: number) => tokens.push({ kind, value, start: offset + start, raw: text.slice(start, i) });
+  const fail = (pos: number, detail: string): never => {
+    throw new SelectorSyntaxError(offset + pos, detail);
+  };
 
   while (i < text.length) {
     const start = i;
@@ -74,12 +100,18 @@ export function tokenizeCss(text: string, offset: number): Token[] {
       for (;;) {
         const d = at(0);
         if (d === '') break;
-        if (d === c) { i++; break; }
+        if (d === c) {
+          i++;
+          break;
+        }
         if (d === '\n') fail(i, 'a line break inside a quoted string');
         if (d === '\\') {
           i++;
           if (at(0) === '') break;
-          if (at(0) === '\n') { i++; continue; }
+          if (at(0) === '\n') {
+            i++;
+            continue;
+          }
           out += readEscape();
           continue;
         }
@@ -95,9 +127,13 @@ export function tokenizeCss(text: string, offset: number): Token[] {
       const m = /^[+-]?(\d*\.\d+|\d+)([eE][+-]?\d+)?/.exec(text.slice(i)) as RegExpExecArray;
       i += m[0].length;
       const n = Number(m[0]);
-      if (at(0) === '%') { i++; push('percentage', n, start); }
-      else if (startsIdent(0)) { readName(); push('dimension', n, start); }
-      else push('number', n, start);
+      if (at(0) === '%') {
+        i++;
+        push('percentage', n, start);
+      } else if (startsIdent(0)) {
+        readName();
+        push('dimension', n, start);
+      } else push('number', n, start);
     } else if (startsIdent(0)) {
       const name = readName();
       if (at(0) === '(') {
@@ -111,17 +147,19 @@ export function tokenizeCss(text: string, offset: number): Token[] {
       i++;
       push('at', readName(), start);
     } else if (c === '<' && text.startsWith('<!--', i)) {
-      i += 4; push('cdo', '<!--', start);
+      i += 4;
+      push('cdo', '<!--', start);
     } else if (c === '-' && text.startsWith('-->', i)) {
-      i += 3; push('cdc', '-->', start);
+      i += 3;
+      push('cdc', '-->', start);
     } else if (c === '|' && at(1) === '|') {
-      i += 2; push('column', '||', start);
+      i += 2;
+      push('column', '||', start);
     } else if (c === '\\') {
       fail(i, 'a lone backslash');
     } else {
       i++;
-      const single: Record<string, TokenKind> = { ':': 'colon', ';': 'semicolon', ',': 'comma', '(': '(', ')': ')',
-        '[': '[', ']': ']', '{': '{', '}': '}' };
+      const single: Record<string, TokenKind> = { ':': 'colon', ';': 'semicolon', ',': 'comma', '(': '(', ')': ')', '[': '[', ']': ']', '{': '{', '}': '}' };
       push(single[c] || 'delim', c, start);
     }
   }

@@ -4,7 +4,10 @@
  */
 import { parentOrHost } from '../aria/dom';
 
-interface Entry { children: Element[]; wanted: boolean }
+interface Entry {
+  children: Element[];
+  wanted: boolean;
+}
 
 export function sortInDocumentOrder(elements: Iterable<Element>): Element[] {
   const entries = new Map<Element, Entry>();

@@ -14,7 +14,17 @@ import { parseSelector as parseUncached, type ParsedSelector } from './parse';
 import { queryParsed } from './query';
 import { nearMisses } from './nearMisses';
 import type { QueryRoot } from './cssEvaluator';
-import { missingState, previewNode, scrollAndRemember, settledPoint, settledPointAfterFrame, type MissingState, type Needs, type Point, type PointProblem } from './actionability';
+import {
+  missingState,
+  previewNode,
+  scrollAndRemember,
+  settledPoint,
+  settledPointAfterFrame,
+  type MissingState,
+  type Needs,
+  type Point,
+  type PointProblem,
+} from './actionability';
 
 // The action runner polls the same selector many times: parse it once.
 const parsedSelectors = new Map<string, ParsedSelector>();

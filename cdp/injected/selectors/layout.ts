@@ -17,15 +17,15 @@ const SCORERS: Record<string, Scorer> = {
     const gap = a.left - b.right;
     return within(gap, max) ? gap + Math.max(a.bottom - b.bottom, 0) + Math.max(b.top - a.top, 0) : undefined;
   },
-  'above': (b, a, max) => {
+  above: (b, a, max) => {
     const gap = a.top - b.bottom;
     return within(gap, max) ? gap + Math.max(b.left - a.left, 0) + Math.max(a.right - b.right, 0) : undefined;
   },
-  'below': (b, a, max) => {
+  below: (b, a, max) => {
     const gap = b.top - a.bottom;
     return within(gap, max) ? gap + Math.max(b.left - a.left, 0) + Math.max(a.right - b.right, 0) : undefined;
   },
-  'near': (b, a, max) => {
+  near: (b, a, max) => {
     // Sum of the gaps on each axis; 50 px unless the caller says otherwise.
     const gaps = [b.left - a.right, a.left - b.right, a.top - b.bottom, b.top - a.bottom];
     const score = gaps.reduce((sum, g) => (g >= 0 ? sum + g : sum), 0);

@@ -11,8 +11,25 @@ import { isHiddenForAria, isVisibleBox } from '../aria/visibility';
 import { elementText, normalizeWhiteSpace } from './textMatch';
 import { context, queryCss } from './cssEvaluator';
 
-const INTERACTIVE = ['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
-  'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'switch', 'slider', 'spinbutton', 'heading'];
+const INTERACTIVE = [
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'checkbox',
+  'radio',
+  'combobox',
+  'listbox',
+  'option',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'switch',
+  'slider',
+  'spinbutton',
+  'heading',
+];
 
 /** Words the selector looks for: quoted strings, text= bodies, #ids, engine=values, regular expression sources. */
 function wantedTerms(selector: string): string[] {
@@ -41,7 +58,7 @@ function likeness(want: string, have: string): number {
   const h = have.toLowerCase();
   if (!w || !h) return 0;
   if (w === h) return 1;
-  if (h.includes(w) || w.includes(h)) return 0.8 * Math.min(w.length, h.length) / Math.max(w.length, h.length) + 0.15;
+  if (h.includes(w) || w.includes(h)) return (0.8 * Math.min(w.length, h.length)) / Math.max(w.length, h.length) + 0.15;
   const d = editDistance(w, h);
   if (d <= Math.max(1, Math.round(w.length / 3))) return 0.7;
   const words = new Set(w.split(/\W+/).filter((x) => x.length > 2));
@@ -51,7 +68,10 @@ function likeness(want: string, have: string): number {
 
 const quote = (s: string) => JSON.stringify(s.length > 60 ? s.slice(0, 57) + '…' : s);
 
-interface Candidate { selector: string; keys: string[] }
+interface Candidate {
+  selector: string;
+  keys: string[];
+}
 
 function candidates(doc: Document): Candidate[] {
   const out: Candidate[] = [];

@@ -32,7 +32,13 @@ export interface ParsedSelector {
   capture?: number;
 }
 
-interface RawPart { name: string; body: string; bodyOffset: number; partOffset: number; text: string }
+interface RawPart {
+  name: string;
+  body: string;
+  bodyOffset: number;
+  partOffset: number;
+  text: string;
+}
 
 const ENGINE_NAME = /^[a-zA-Z_0-9-+:*]+$/;
 
@@ -65,9 +71,13 @@ function splitParts(selector: string): RawPart[] {
   while (i < selector.length) {
     const c = selector[i];
     if (c === '\\' && i + 1 < selector.length) i += 2;
-    else if (c === quote) { quote = undefined; i++; }
-    else if (!quote && (c === '"' || c === "'" || c === '`') && !quoteIsText()) { quote = c; i++; }
-    else if (!quote && c === '>' && selector[i + 1] === '>') {
+    else if (c === quote) {
+      quote = undefined;
+      i++;
+    } else if (!quote && (c === '"' || c === "'" || c === '`') && !quoteIsText()) {
+      quote = c;
+      i++;
+    } else if (!quote && c === '>' && selector[i + 1] === '>') {
       parts.push(rawPart(selector, start, i));
       i += 2;
       start = i;
@@ -77,18 +87,34 @@ function splitParts(selector: string): RawPart[] {
   return parts;
 }
 
-const ATTRIBUTE_ENGINES: Record<string, string> = { 'id': 'id', 'data-testid': 'data-testid', 'data-test-id': 'data-test-id', 'data-test': 'data-test' };
-const NESTED: Record<string, Part['kind']> = { 'internal:has': 'has', 'internal:has-not': 'has-not', 'internal:and': 'and',
-  'internal:or': 'or', 'internal:chain': 'chain' };
+const ATTRIBUTE_ENGINES: Record<string, string> = { id: 'id', 'data-testid': 'data-testid', 'data-test-id': 'data-test-id', 'data-test': 'data-test' };
+const NESTED: Record<string, Part['kind']> = {
+  'internal:has': 'has',
+  'internal:has-not': 'has-not',
+  'internal:and': 'and',
+  'internal:or': 'or',
+  'internal:chain': 'chain',
+};
 const LAYOUT = ['left-of', 'right-of', 'above', 'below', 'near'];
 
 function nestedBody(raw: RawPart, allowDistance: boolean): { nested: ParsedSelector; distance?: number } {
   let decoded: unknown;
-  try { decoded = JSON.parse('[' + raw.body + ']'); } catch { decoded = undefined; }
-  const ok = Array.isArray(decoded) && decoded.length >= 1 && decoded.length <= 2 && typeof decoded[0] === 'string' &&
+  try {
+    decoded = JSON.parse('[' + raw.body + ']');
+  } catch {
+    decoded = undefined;
+  }
+  const ok =
+    Array.isArray(decoded) &&
+    decoded.length >= 1 &&
+    decoded.length <= 2 &&
+    typeof decoded[0] === 'string' &&
     (decoded.length === 1 || (allowDistance && typeof decoded[1] === 'number'));
   if (!ok) {
-    throw new SelectorSyntaxError(raw.bodyOffset, `${raw.name}= takes a quoted selector${allowDistance ? ' and an optional distance' : ''}, e.g. ${raw.name}="button"`);
+    throw new SelectorSyntaxError(
+      raw.bodyOffset,
+      `${raw.name}= takes a quoted selector${allowDistance ? ' and an optional distance' : ''}, e.g. ${raw.name}="button"`,
+    );
   }
   const list = decoded as [string, number?];
   try {
@@ -123,16 +149,24 @@ function compilePart(raw: RawPart, index: number): Part {
   }
   if (!pierce) throw new SelectorSyntaxError(raw.partOffset, `the engine "${raw.name}" has no :light form`);
   switch (name) {
-    case 'role': return { kind: 'role', role: compileRole(raw.body, raw.bodyOffset, false) };
-    case 'internal:role': return { kind: 'role', role: compileRole(raw.body, raw.bodyOffset, true) };
-    case 'internal:text': return { kind: 'text', text: textQuery(raw, true), pierce: true, internal: true };
-    case 'internal:has-text': return { kind: 'has-text', text: textQuery(raw, true) };
-    case 'internal:has-not-text': return { kind: 'has-not-text', text: textQuery(raw, true) };
-    case 'internal:label': return { kind: 'label', text: textQuery(raw, true) };
-    case 'internal:describe': return { kind: 'describe' };
+    case 'role':
+      return { kind: 'role', role: compileRole(raw.body, raw.bodyOffset, false) };
+    case 'internal:role':
+      return { kind: 'role', role: compileRole(raw.body, raw.bodyOffset, true) };
+    case 'internal:text':
+      return { kind: 'text', text: textQuery(raw, true), pierce: true, internal: true };
+    case 'internal:has-text':
+      return { kind: 'has-text', text: textQuery(raw, true) };
+    case 'internal:has-not-text':
+      return { kind: 'has-not-text', text: textQuery(raw, true) };
+    case 'internal:label':
+      return { kind: 'label', text: textQuery(raw, true) };
+    case 'internal:describe':
+      return { kind: 'describe' };
     case 'nth': {
       const index = Number(raw.body);
-      if (!raw.body.trim() || !Number.isInteger(index)) throw new SelectorSyntaxError(raw.bodyOffset, `nth= takes an integer index (0 is the first match, -1 the last), not ${JSON.stringify(raw.body)}`);
+      if (!raw.body.trim() || !Number.isInteger(index))
+        throw new SelectorSyntaxError(raw.bodyOffset, `nth= takes an integer index (0 is the first match, -1 the last), not ${JSON.stringify(raw.body)}`);
       return { kind: 'nth', index };
     }
     case 'visible': {
@@ -143,7 +177,8 @@ function compilePart(raw: RawPart, index: number): Part {
     case 'internal:attr':
     case 'internal:testid': {
       const parsed = parseAttributeSelector(raw.body, raw.bodyOffset);
-      if (parsed.name || parsed.tests.length !== 1) throw new SelectorSyntaxError(raw.bodyOffset, `${name}= takes one bracketed test, e.g. ${name}=[data-testid="login"s]`);
+      if (parsed.name || parsed.tests.length !== 1)
+        throw new SelectorSyntaxError(raw.bodyOffset, `${name}= takes one bracketed test, e.g. ${name}=[data-testid="login"s]`);
       const test = parsed.tests[0];
       if (test.op === '<truthy>' || (typeof test.value !== 'string' && !(test.value instanceof RegExp))) {
         throw new SelectorSyntaxError(test.position, `${name}= needs a quoted string or a regular expression value`);
@@ -160,7 +195,10 @@ function compilePart(raw: RawPart, index: number): Part {
     const { nested, distance } = nestedBody(raw, true);
     return { kind: 'layout', name, nested, distance };
   }
-  throw new SelectorSyntaxError(raw.partOffset, `unknown selector engine "${raw.name}" (engines: css, text, role, xpath, id, data-testid, data-test-id, data-test, nth, visible, internal:…)`);
+  throw new SelectorSyntaxError(
+    raw.partOffset,
+    `unknown selector engine "${raw.name}" (engines: css, text, role, xpath, id, data-testid, data-test-id, data-test, nth, visible, internal:…)`,
+  );
 }
 
 /** Parses a selector; throws SelectorSyntaxError ("selector syntax error at position N: …") when it is not valid. */

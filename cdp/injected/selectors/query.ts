@@ -61,25 +61,39 @@ const isElement = (n: QueryRoot): n is Element => n.nodeType === 1;
 
 function queryPart(part: Part, from: QueryRoot): Element[] {
   switch (part.kind) {
-    case 'css': return queryList(context(from, part.pierce), part.list);
-    case 'text': return queryText(from, part.text, part.pierce, part.internal);
-    case 'xpath': return queryXpath(from, part.expression);
-    case 'role': return queryRole(from, part.role);
-    case 'visible': return isElement(from) && isVisibleBox(from) === part.visible ? [from] : [];
-    case 'has': return isElement(from) && run(part.nested, from).length > 0 ? [from] : [];
-    case 'has-not': return isElement(from) && run(part.nested, from).length === 0 ? [from] : [];
-    case 'chain': return run(part.nested, from);
-    case 'has-text': return isElement(from) && part.text.matcher(elementText(from)) ? [from] : [];
-    case 'has-not-text': return isElement(from) && !part.text.matcher(elementText(from)) ? [from] : [];
-    case 'describe': return isElement(from) ? [from] : [];
-    case 'label': return queryCss(context(from, true), '*').filter((e) => labelTexts(e).some((t) => part.text.matcher(t)));
+    case 'css':
+      return queryList(context(from, part.pierce), part.list);
+    case 'text':
+      return queryText(from, part.text, part.pierce, part.internal);
+    case 'xpath':
+      return queryXpath(from, part.expression);
+    case 'role':
+      return queryRole(from, part.role);
+    case 'visible':
+      return isElement(from) && isVisibleBox(from) === part.visible ? [from] : [];
+    case 'has':
+      return isElement(from) && run(part.nested, from).length > 0 ? [from] : [];
+    case 'has-not':
+      return isElement(from) && run(part.nested, from).length === 0 ? [from] : [];
+    case 'chain':
+      return run(part.nested, from);
+    case 'has-text':
+      return isElement(from) && part.text.matcher(elementText(from)) ? [from] : [];
+    case 'has-not-text':
+      return isElement(from) && !part.text.matcher(elementText(from)) ? [from] : [];
+    case 'describe':
+      return isElement(from) ? [from] : [];
+    case 'label':
+      return queryCss(context(from, true), '*').filter((e) => labelTexts(e).some((t) => part.text.matcher(t)));
     case 'attribute': {
       const names = part.names;
       const css = names.map((n) => `[${cssName(n)}]`).join(',');
-      return queryCss(context(from, true), css).filter((e) => names.some((n) => {
-        const v = e.getAttribute(n);
-        return v !== null && attributeValueMatches(v, part.test);
-      }));
+      return queryCss(context(from, true), css).filter((e) =>
+        names.some((n) => {
+          const v = e.getAttribute(n);
+          return v !== null && attributeValueMatches(v, part.test);
+        }),
+      );
     }
   }
   return [];

@@ -7,8 +7,20 @@
  * internal:role= (what getByRole prints): [name="…"i] is a case-insensitive
  * substring and [name="…"s] the exact name.
  */
-import { ariaRole, checkedState, CHECKED_ROLES, disabledState, expandedState, EXPANDED_ROLES, LEVEL_ROLES, levelState,
-  pressedState, PRESSED_ROLES, selectedState, SELECTED_ROLES } from '../aria/roles';
+import {
+  ariaRole,
+  checkedState,
+  CHECKED_ROLES,
+  disabledState,
+  expandedState,
+  EXPANDED_ROLES,
+  LEVEL_ROLES,
+  levelState,
+  pressedState,
+  PRESSED_ROLES,
+  selectedState,
+  SELECTED_ROLES,
+} from '../aria/roles';
 import { accessibleName } from '../aria/names';
 import { isHiddenForAria } from '../aria/visibility';
 import { matchesAttributeTest, parseAttributeSelector, type AttributeOperator, type AttributeTest } from './attributeSelector';
@@ -35,9 +47,18 @@ export function compileRole(body: string, offset: number, internal: boolean): Ro
   if (!role) throw new SelectorSyntaxError(offset, 'role= needs a role name, e.g. role=button[name="Save"]');
   const out: RoleQuery = { role };
   for (const t of parsed.tests) {
-    const fail = (rule: string): never => { throw new SelectorSyntaxError(t.position, rule); };
+    const fail = (rule: string): never => {
+      throw new SelectorSyntaxError(t.position, rule);
+    };
     const onlyFor = (roles: string[]) => {
-      if (!roles.includes(role)) fail(`[${t.name}] applies only to roles ${roles.slice().sort().map((r) => `"${r}"`).join(', ')}`);
+      if (!roles.includes(role))
+        fail(
+          `[${t.name}] applies only to roles ${roles
+            .slice()
+            .sort()
+            .map((r) => `"${r}"`)
+            .join(', ')}`,
+        );
     };
     const flag = (allowed: unknown[]): any => {
       if (t.op === '<truthy>') return true;
@@ -45,12 +66,28 @@ export function compileRole(body: string, offset: number, internal: boolean): Ro
       return t.value;
     };
     switch (t.name) {
-      case 'checked': onlyFor(CHECKED_ROLES); out.checked = flag([true, false, 'mixed']); break;
-      case 'pressed': onlyFor(PRESSED_ROLES); out.pressed = flag([true, false, 'mixed']); break;
-      case 'selected': onlyFor(SELECTED_ROLES); out.selected = flag([true, false]); break;
-      case 'expanded': onlyFor(EXPANDED_ROLES); out.expanded = flag([true, false]); break;
-      case 'disabled': out.disabled = flag([true, false]); break;
-      case 'include-hidden': out.includeHidden = flag([true, false]); break;
+      case 'checked':
+        onlyFor(CHECKED_ROLES);
+        out.checked = flag([true, false, 'mixed']);
+        break;
+      case 'pressed':
+        onlyFor(PRESSED_ROLES);
+        out.pressed = flag([true, false, 'mixed']);
+        break;
+      case 'selected':
+        onlyFor(SELECTED_ROLES);
+        out.selected = flag([true, false]);
+        break;
+      case 'expanded':
+        onlyFor(EXPANDED_ROLES);
+        out.expanded = flag([true, false]);
+        break;
+      case 'disabled':
+        out.disabled = flag([true, false]);
+        break;
+      case 'include-hidden':
+        out.includeHidden = flag([true, false]);
+        break;
       case 'level': {
         onlyFor(LEVEL_ROLES);
         const level = typeof t.value === 'string' ? Number(t.value) : t.value;
@@ -61,7 +98,7 @@ export function compileRole(body: string, offset: number, internal: boolean): Ro
       case 'name': {
         if (t.op === '<truthy>') fail('[name] needs a value, e.g. [name="Save"]');
         if (typeof t.value !== 'string' && !(t.value instanceof RegExp)) fail('[name] must be a quoted string or a regular expression');
-        const value = typeof t.value === 'string' ? normalizeWhiteSpace(t.value) : t.value as RegExp;
+        const value = typeof t.value === 'string' ? normalizeWhiteSpace(t.value) : (t.value as RegExp);
         // internal:role (getByRole) reads a plain [name="…"i] as a substring.
         const op = internal && !t.caseSensitive && t.op === '=' ? '*=' : t.op;
         out.name = { op, value, caseSensitive: t.caseSensitive };

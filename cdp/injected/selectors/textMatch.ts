@@ -19,7 +19,10 @@ export type TextMatcher = (text: ElementText) => boolean;
 
 /** Collapses whitespace runs to one space, trims, and drops zero-width and soft-hyphen characters. */
 export function normalizeWhiteSpace(s: string): string {
-  return s.replace(/[\u200b\u00ad]/g, '').trim().replace(/\s+/g, ' ');
+  return s
+    .replace(/[\u200b\u00ad]/g, '')
+    .trim()
+    .replace(/\s+/g, ' ');
 }
 
 export function skipsTextMatching(node: Element | ShadowRoot): boolean {
@@ -91,7 +94,10 @@ export function regexMatcher(re: RegExp): TextMatcher {
 }
 
 export type TextQueryKind = 'lax' | 'strict' | 'regex';
-export interface TextQuery { kind: TextQueryKind; matcher: TextMatcher }
+export interface TextQuery {
+  kind: TextQueryKind;
+  matcher: TextMatcher;
+}
 
 /** Backslash escapes inside a quoted text= body: "\x" reads as x. */
 function unescapeQuoted(body: string): string {
@@ -118,7 +124,7 @@ export function parseTextBody(body: string, internal: boolean): TextQuery {
   let text = body;
   let exact = false;
   const quotedBy = (q: string) => text.length > 1 && text[0] === q && text[text.length - 1] === q;
-  const unquote = (s: string) => (internal ? JSON.parse(s) as string : unescapeQuoted(s));
+  const unquote = (s: string) => (internal ? (JSON.parse(s) as string) : unescapeQuoted(s));
   if (quotedBy('"')) {
     text = unquote(text);
     exact = true;

@@ -186,7 +186,12 @@ interface Clip {
  * pixels, less CPU.
  */
 async function capture(cdp: CDPSession, clip: Clip, beyondViewport: boolean): Promise<Buffer> {
-  const reply = await cdp.send('Page.captureScreenshot', { format: 'png', clip: { ...clip, scale: 1 }, captureBeyondViewport: beyondViewport, optimizeForSpeed: true });
+  const reply = await cdp.send('Page.captureScreenshot', {
+    format: 'png',
+    clip: { ...clip, scale: 1 },
+    captureBeyondViewport: beyondViewport,
+    optimizeForSpeed: true,
+  });
   return Buffer.from(reply.data, 'base64');
 }
 

@@ -15,8 +15,9 @@ const BROWSER_MODULES: Record<BrowserModuleName, CaptureTypeModule> = {
   interactionTrace: interactionTraceCapture,
 };
 
-export const CAPTURE_TYPE_MODULES = Object.fromEntries(
-  CAPTURE_TYPES.map((type) => [type, BROWSER_MODULES[CAPTURE_TYPE_SPECS[type].browserModule]]),
-) as Record<CaptureType, CaptureTypeModule>;
+export const CAPTURE_TYPE_MODULES = Object.fromEntries(CAPTURE_TYPES.map((type) => [type, BROWSER_MODULES[CAPTURE_TYPE_SPECS[type].browserModule]])) as Record<
+  CaptureType,
+  CaptureTypeModule
+>;
 
 export type { CaptureTypeModule, CaptureTypeRun, CaptureTypeContext, CaptureTypeOutput } from './types';

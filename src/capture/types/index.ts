@@ -45,7 +45,12 @@ export function captureFiles(spec: CaptureTypeSpec, artifactPath: string): Captu
   const leaf = path.basename(artifactPath);
   return [
     { path: artifactPath, mimeType: spec.artifact.mimeType, description: `the ${spec.name} artifact` },
-    ...spec.sidecars.map((sidecar) => ({ path: path.join(folder, sidecar.leafOf(leaf)), mimeType: sidecar.mimeType, description: sidecar.description, sidecar })),
+    ...spec.sidecars.map((sidecar) => ({
+      path: path.join(folder, sidecar.leafOf(leaf)),
+      mimeType: sidecar.mimeType,
+      description: sidecar.description,
+      sidecar,
+    })),
   ];
 }
 
