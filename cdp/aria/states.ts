@@ -4,6 +4,13 @@
  * written) or the element's own (native checked, selected, disabled), all
  * read from the DOM in the page (injected/aria/domWalk.ts).
  */
+import {
+  CHECKED_ROLES as CHECKED_ROLE_LIST,
+  DISABLED_ROLES as DISABLED_ROLE_LIST,
+  EXPANDED_ROLES as EXPANDED_ROLE_LIST,
+  LEVEL_ROLES as LEVEL_ROLE_LIST,
+  SELECTED_ROLES as SELECTED_ROLE_LIST,
+} from '../injected/aria/roles';
 
 /** What the snapshot needs to know about one element. */
 export interface ElementFacts {
@@ -16,64 +23,10 @@ export interface ElementFacts {
   disabled?: boolean;
 }
 
-// Which roles show which state in the snapshot.
-const CHECKED_ROLES = new Set(['checkbox', 'menuitemcheckbox', 'option', 'radio', 'switch', 'menuitemradio', 'treeitem']);
-const DISABLED_ROLES = new Set([
-  'application',
-  'button',
-  'composite',
-  'gridcell',
-  'group',
-  'input',
-  'link',
-  'menuitem',
-  'scrollbar',
-  'separator',
-  'tab',
-  'checkbox',
-  'columnheader',
-  'combobox',
-  'grid',
-  'listbox',
-  'menu',
-  'menubar',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'option',
-  'radio',
-  'radiogroup',
-  'row',
-  'rowheader',
-  'searchbox',
-  'select',
-  'slider',
-  'spinbutton',
-  'switch',
-  'tablist',
-  'textbox',
-  'toolbar',
-  'tree',
-  'treegrid',
-  'treeitem',
-]);
-const EXPANDED_ROLES = new Set([
-  'application',
-  'button',
-  'checkbox',
-  'combobox',
-  'gridcell',
-  'link',
-  'listbox',
-  'menuitem',
-  'row',
-  'rowheader',
-  'tab',
-  'treeitem',
-  'columnheader',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'switch',
-]);
+// Which roles show which state in the snapshot: the lists the page's role code (and the role selector) use.
+const CHECKED_ROLES = new Set(CHECKED_ROLE_LIST);
+const DISABLED_ROLES = new Set(DISABLED_ROLE_LIST);
+const EXPANDED_ROLES = new Set(EXPANDED_ROLE_LIST);
 const INVALID_ROLES = new Set([
   'application',
   'checkbox',
@@ -90,8 +43,8 @@ const INVALID_ROLES = new Set([
   'textbox',
   'tree',
 ]);
-const LEVEL_ROLES = new Set(['heading', 'listitem', 'row', 'treeitem']);
-const SELECTED_ROLES = new Set(['gridcell', 'option', 'row', 'tab', 'rowheader', 'columnheader', 'treeitem']);
+const LEVEL_ROLES = new Set(LEVEL_ROLE_LIST);
+const SELECTED_ROLES = new Set(SELECTED_ROLE_LIST);
 export function normalizeWhiteSpace(text: string): string {
   return text
     .replace(/[\u200b\u00ad]/g, '')
