@@ -32,23 +32,13 @@ const http = require('http');
 const puppeteer = require('puppeteer-core');
 const { chromium } = require('playwright-core');
 const { ariaSnapshotText } = require('../dist/cdp/ariaSnapshot.js');
+const engines = require('./lib/engines');
 
 /** Both sides on one executable: DESIGN_PLAYBOOK_CHROME_PATH, else the one the runtime launches (the headless shell when installed). */
-const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
+const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || engines.runtimeDefault();
 const OURS = process.env.OURS_CHROME_PATH || CHROMIUM;
-console.log(
-  `executable: ${require('./lib/engines').label(CHROMIUM)}${OURS === CHROMIUM ? ' (both sides)' : ` for the peer; ours: ${require('./lib/engines').label(OURS)}`}`,
-);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-];
+console.log(`executable: ${engines.label(CHROMIUM)}${OURS === CHROMIUM ? ' (both sides)' : ` for the peer; ours: ${engines.label(OURS)}`}`);
+const ARGS = [...engines.BENCH_ARGS, '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 
 const dir = path.resolve(process.argv[2] || path.join(__dirname, '..', 'test', 'aria', 'corpus'));
 const diffDirIndex = process.argv.indexOf('--diff-dir');
@@ -113,7 +103,7 @@ function firstDifference(a, b) {
     .sort();
   const [browser, pwBrowser] = await Promise.all([
     // OURS_CHROME_PATH: our side on another engine (a headless shell) against the oracle on CHROMIUM.
-    puppeteer.launch({ executablePath: OURS, headless: require('./lib/engines').headlessMode(OURS), args: ARGS }),
+    puppeteer.launch({ executablePath: OURS, headless: engines.headlessMode(OURS), args: ARGS }),
     chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
   ]);
   if (diffDir) fs.mkdirSync(diffDir, { recursive: true });

@@ -17,19 +17,12 @@ const http = require('http');
 const puppeteer = require('puppeteer-core');
 const { chromium } = require('playwright-core');
 const { ariaSnapshotText } = require('../dist/cdp/ariaSnapshot.js');
+const engines = require('./lib/engines');
 
 /** Both sides on one executable: DESIGN_PLAYBOOK_CHROME_PATH, else the one the runtime launches (the headless shell when installed). */
-const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
-console.log(`executable (both sides): ${require('./lib/engines').label(CHROMIUM)}`);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || engines.runtimeDefault();
+console.log(`executable (both sides): ${engines.label(CHROMIUM)}`);
+const ARGS = engines.BENCH_ARGS;
 const CORPUS = path.join(__dirname, '..', 'test', 'aria', 'corpus');
 const ROUNDS = Number(process.argv[2] || 5);
 const REPS = 3;
@@ -78,7 +71,7 @@ const median = (xs) => {
     .filter((f) => f.endsWith('.html'))
     .sort();
   const [browser, pwBrowser] = await Promise.all([
-    puppeteer.launch({ executablePath: CHROMIUM, headless: require('./lib/engines').headlessMode(CHROMIUM), args: ARGS }),
+    puppeteer.launch({ executablePath: CHROMIUM, headless: engines.headlessMode(CHROMIUM), args: ARGS }),
     chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
   ]);
   try {

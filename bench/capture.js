@@ -28,23 +28,14 @@ const { performance } = require('perf_hooks');
 const { chromium } = require('playwright-core');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js');
+const engines = require('./lib/engines');
 
 /** Both sides on one executable: DESIGN_PLAYBOOK_CHROME_PATH, else the one the runtime launches (the headless shell when installed). */
-const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
+const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || engines.runtimeDefault();
 /** OURS_CHROME_PATH: our server on another engine (the headless shell it launches by default) against the peers on CHROMIUM. */
 const OURS = process.env.OURS_CHROME_PATH || CHROMIUM;
-console.log(
-  `executable: ${require('./lib/engines').label(CHROMIUM)}${OURS === CHROMIUM ? ' (both sides)' : ` for the peer; ours: ${require('./lib/engines').label(OURS)}`}`,
-);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+console.log(`executable: ${engines.label(CHROMIUM)}${OURS === CHROMIUM ? ' (both sides)' : ` for the peer; ours: ${engines.label(OURS)}`}`);
+const ARGS = engines.BENCH_ARGS;
 const ROUNDS = Number(process.argv[2] || 10);
 const BIN = path.join(__dirname, '..', 'dist', 'src', 'bin.js');
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };

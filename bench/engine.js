@@ -21,16 +21,7 @@ const { treeCpuMs } = require('./lib/procMemory');
 
 const argv = process.argv.slice(2);
 const OPS = argv.includes('--ops') ? Number(argv[argv.indexOf('--ops') + 1]) : 20;
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-dev-shm-usage',
-];
+const ARGS = [...engines.BENCH_ARGS, '--disable-dev-shm-usage'];
 
 const html = (i) => `<!doctype html><html><head><style>body{font:16px sans-serif;background:hsl(${(i * 47) % 360} 50% 90%)}
 .c{padding:16px;margin:8px;border-radius:8px;background:#fff}</style></head><body data-state="p${i}">

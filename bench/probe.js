@@ -10,6 +10,7 @@ const http = require('http');
 const puppeteer = require('puppeteer-core');
 const { walkRenderedStyles } = require('../dist/cdp/styleWalker');
 const { compareRenderTokens } = require('../dist/src/probe/comparator');
+const engines = require('./lib/engines');
 
 const ITERATIONS = Number(process.argv[2] || 7);
 const CARDS = Number(process.env.CARDS || 2500); // 4 elements each: card, heading, text, button -> 10,000 elements
@@ -46,20 +47,12 @@ async function main() {
     res.end(html);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const ENGINE = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
-  console.log(`executable: ${require('./lib/engines').label(ENGINE)}`);
+  const ENGINE = process.env.DESIGN_PLAYBOOK_CHROME_PATH || engines.runtimeDefault();
+  console.log(`executable: ${engines.label(ENGINE)}`);
   const browser = await puppeteer.launch({
     executablePath: ENGINE,
-    headless: require('./lib/engines').headlessMode(ENGINE),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
+    headless: engines.headlessMode(ENGINE),
+    args: engines.BENCH_ARGS,
   });
   try {
     const page = await browser.newPage();

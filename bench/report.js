@@ -20,6 +20,7 @@ const { execFileSync } = require('child_process');
 const { pathToFileURL } = require('url');
 const puppeteer = require('puppeteer-core');
 const { buildReport } = require('../dist/src/report');
+const engines = require('./lib/engines');
 
 const ITERATIONS = Number(process.argv[2] || 5);
 const FILES = Number(process.env.FILES || 500);
@@ -111,15 +112,7 @@ async function main() {
     const browser = await puppeteer.launch({
       executablePath: CHROME,
       headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      args: engines.BENCH_ARGS,
     });
     const report = [];
     const bare = [];

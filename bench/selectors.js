@@ -18,19 +18,12 @@ const puppeteer = require('puppeteer-core');
 const { chromium } = require('playwright-core');
 const { resolveSelector } = require('../dist/cdp/selectorEngine.js');
 const { utilityContext } = require('../dist/cdp/utilityWorld.js');
+const engines = require('./lib/engines');
 
 /** Both sides on one executable: DESIGN_PLAYBOOK_CHROME_PATH, else the one the runtime launches (the headless shell when installed). */
-const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
-console.log(`executable (both sides): ${require('./lib/engines').label(CHROMIUM)}`);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || engines.runtimeDefault();
+console.log(`executable (both sides): ${engines.label(CHROMIUM)}`);
+const ARGS = engines.BENCH_ARGS;
 const ROUNDS = Number(process.argv[2] || 5);
 const REPS = 3;
 
@@ -108,7 +101,7 @@ const ms = (t) => Number(process.hrtime.bigint() - t) / 1e6;
   const server = await serve();
   const url = `http://127.0.0.1:${server.address().port}/`;
   const [browser, pwBrowser] = await Promise.all([
-    puppeteer.launch({ executablePath: CHROMIUM, headless: require('./lib/engines').headlessMode(CHROMIUM), args: ARGS }),
+    puppeteer.launch({ executablePath: CHROMIUM, headless: engines.headlessMode(CHROMIUM), args: ARGS }),
     chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
   ]);
   try {

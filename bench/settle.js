@@ -33,19 +33,12 @@ const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextpr
 const DIST = path.join(__dirname, '..', 'dist', 'src');
 const { PageClock } = require(path.join(DIST, 'browser', 'pageClock.js'));
 const { findBrowser, isHeadlessShell } = require(path.join(DIST, 'browser', 'findBrowser.js'));
+const engines = require('./lib/engines');
 
 const ROUNDS = Number(process.argv[2] || 15);
 const BIN = path.join(DIST, 'bin.js');
 const ENGINE = findBrowser({ env: process.env }).executablePath;
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const ARGS = engines.BENCH_ARGS;
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
 
 const STATIC = `<!doctype html><html><head><meta charset="utf-8"><title>bench</title>

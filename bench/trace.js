@@ -22,19 +22,12 @@ const { performance } = require('perf_hooks');
 const puppeteer = require('puppeteer-core');
 const { chromium } = require('playwright-core');
 const { TraceRecorder } = require('../dist/cdp/trace/recorder.js');
+const engines = require('./lib/engines');
 
 /** Both sides on one executable: DESIGN_PLAYBOOK_CHROME_PATH, else the one the runtime launches (the headless shell when installed). */
-const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || require('./lib/engines').runtimeDefault();
-console.log(`executable (both sides): ${require('./lib/engines').label(CHROMIUM)}`);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const CHROMIUM = process.env.DESIGN_PLAYBOOK_CHROME_PATH || engines.runtimeDefault();
+console.log(`executable (both sides): ${engines.label(CHROMIUM)}`);
+const ARGS = engines.BENCH_ARGS;
 const FIXTURES = path.join(__dirname, '..', 'test', 'trace', 'fixtures');
 const FONT = ['/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf'].find((f) => fs.existsSync(f));
 const ROUNDS = Number(process.argv[2] || 9);
@@ -138,7 +131,7 @@ async function playwrightSession(browser, url, traced, zipPath) {
   const url = `http://127.0.0.1:${server.address().port}/index.html`;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-trace-'));
   const [browser, pwBrowser] = await Promise.all([
-    puppeteer.launch({ executablePath: CHROMIUM, headless: require('./lib/engines').headlessMode(CHROMIUM), args: ARGS }),
+    puppeteer.launch({ executablePath: CHROMIUM, headless: engines.headlessMode(CHROMIUM), args: ARGS }),
     chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
   ]);
   try {
