@@ -43,7 +43,8 @@ const ENGINES = [['full', CHROMIUM], ...(engines.SHELL ? [['shell', engines.SHEL
 const ARGS = [...engines.BENCH_ARGS, '--disable-dev-shm-usage'];
 const BIN = path.join(__dirname, '..', 'dist', 'src', 'bin.js');
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
-const FREEZE_CSS = '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
+// The original adapter's freeze sheet, as the pixel differential's Playwright side adds it.
+const { FREEZE_CSS } = require('./lib/pixelDiff');
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {

@@ -39,7 +39,8 @@ const ARGS = engines.BENCH_ARGS;
 const ROUNDS = Number(process.argv[2] || 10);
 const BIN = path.join(__dirname, '..', 'dist', 'src', 'bin.js');
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
-const FREEZE_CSS = '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
+// The original adapter's freeze sheet, as the pixel differential's Playwright side adds it.
+const { FREEZE_CSS } = require('./lib/pixelDiff');
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>bench</title>
 <style>body{font:16px system-ui;margin:0;background:#f5f5f5;color:#1a1a1a} header{background:#fff;padding:16px 24px}

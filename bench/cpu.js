@@ -27,7 +27,8 @@ const N = Number(process.argv[2] || 20);
 const EXECUTABLE = process.env.DESIGN_PLAYBOOK_CHROME_PATH || engines.runtimeDefault();
 const ARGS = engines.BENCH_ARGS;
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
-const FREEZE_CSS = '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
+// The original adapter's freeze sheet, as the pixel differential's Playwright side adds it.
+const { FREEZE_CSS } = require('./lib/pixelDiff');
 const CARDS = `<!doctype html><html><head><meta charset="utf-8"><title>bench</title>
 <style>body{font:16px system-ui;margin:0;background:#f5f5f5} .card{background:#fff;border-radius:12px;padding:20px;margin:12px auto;max-width:640px}</style></head>
 <body data-state="ready"><h1>Bench page</h1>${Array.from({ length: 8 }, (_, i) => `<section class="card"><h2>Card ${i + 1}</h2><p>Some text for card ${i + 1}, long enough to wrap a line or two.</p><button>Action</button></section>`).join('')}</body></html>`;

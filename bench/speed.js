@@ -49,7 +49,8 @@ const ROOT = path.join(__dirname, '..');
 const BIN = path.join(ROOT, 'dist', 'src', 'bin.js');
 const FIXTURES = path.join(ROOT, 'test', 'trace', 'fixtures');
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
-const FREEZE_CSS = '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
+// The original adapter's freeze sheet, as the pixel differential's Playwright side adds it.
+const { FREEZE_CSS } = require('./lib/pixelDiff');
 const MIME = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.json': 'application/json' };
 
 /** The card page bench/capture.js shoots: text and buttons, no subresource. */
