@@ -23,6 +23,8 @@
  *
  * Run after `npm run build`:
  *   node bench/speed.js [--rounds 12] [--first 5] [--profile] [--executable PATH]
+ *                       [--page cards,form] [--bin dist/src/bin.js]
+ * (--rounds 0 skips the warm rounds; --first 0 the first calls.)
  */
 const fs = require('fs');
 const os = require('os');
@@ -46,7 +48,8 @@ const PROFILE = argv.includes('--profile');
 const EXECUTABLE = opt('executable', null) || engines.runtimeDefault();
 const ARGS = engines.BENCH_ARGS;
 const ROOT = path.join(__dirname, '..');
-const BIN = path.join(ROOT, 'dist', 'src', 'bin.js');
+// --bin: another build of the server (plugin/server.cjs, an older checkout's dist/src/bin.js).
+const BIN = path.resolve(opt('bin', path.join(ROOT, 'dist', 'src', 'bin.js')));
 const FIXTURES = path.join(ROOT, 'test', 'trace', 'fixtures');
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
 // The original adapter's freeze sheet, as the pixel differential's Playwright side adds it.
@@ -350,7 +353,7 @@ async function main() {
     `both sides on ${engines.label(EXECUTABLE)}, Chromium ${chromiumVersion}; viewport ${VIEWPORT.width}x${VIEWPORT.height}; ${new Date().toISOString()}`,
   );
   try {
-    for (const name of PAGE_NAMES) {
+    for (const name of ROUNDS > 0 ? PAGE_NAMES : []) {
       TYPES = PAGES[name].types;
       const url = origin + PAGES[name].path;
       const times = await warmLatency(url, runRoot, peerDir);
