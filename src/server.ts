@@ -119,14 +119,19 @@ type HandlerExtra = {
  * call carries a progress token, a notifications/progress per step. A
  * notification that cannot be sent (the client went away) is dropped.
  */
-function watchOf(extra: HandlerExtra): PerformOptions {
+function watchOf(extra: HandlerExtra): PerformOptions & { sent: () => Promise<unknown> } {
   const progressToken = extra._meta?.progressToken;
-  if (progressToken === undefined) return { signal: extra.signal };
+  const pending: Array<Promise<unknown>> = [];
+  // The SDK's notification takes several microtasks to reach the transport; the answer must not overtake it
+  // (a client forgets a call's progress handler once its answer arrives, and would drop the commit's notice).
+  const sent = () => Promise.all(pending);
+  if (progressToken === undefined) return { signal: extra.signal, sent };
   return {
     signal: extra.signal,
+    sent,
     onProgress: ({ message, progress, total }) => {
       const params = total === undefined ? { progressToken, progress, message } : { progressToken, progress, total, message };
-      extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+      pending.push(extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined));
     },
   };
 }
@@ -159,7 +164,13 @@ export function createServer(provider: CaptureProvider): Server {
       const planned = planCapture(args);
       // The boundary's refusal of the arguments is a tool error; every other outcome is a payload.
       if (planned.kind === 'input') return { isError: true, content: [{ type: 'text', text: planned.message }] };
-      outcome = planned.kind === 'plan' ? await performCapture(planned, provider, watchOf(extra)) : { result: planned.result, written: [] };
+      if (planned.kind === 'plan') {
+        const watch = watchOf(extra);
+        outcome = await performCapture(planned, provider, watch);
+        await watch.sent();
+      } else {
+        outcome = { result: planned.result, written: [] };
+      }
     } catch (err) {
       // Not a refusal: something broke. Logged for the operator, answered as a tool error.
       const message = err instanceof Error ? err.message : String(err);
