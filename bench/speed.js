@@ -24,7 +24,7 @@
  * Run after `npm run build`:
  *   node bench/speed.js [--rounds 12] [--first 5] [--profile] [--executable PATH]
  *                       [--page cards,form] [--bin dist/src/bin.js]
- * (--rounds 0 skips the warm rounds; --first 0 the first calls.)
+ * (--rounds 0 skips the warm rounds and the profile; --first 0 the first calls.)
  */
 const fs = require('fs');
 const os = require('os');
