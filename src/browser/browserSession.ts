@@ -26,6 +26,8 @@ import { redactKnownSecrets, redactUrl } from '../redact';
 import { addressForm, classifyError, CLOSE_HANDSHAKE_MS, isTransient, openTransport, resolveBrowserUrl, type OpenTransport } from './endpointConnection';
 import { browserEnv, createProfile, sweepStaleProfiles } from './profiles';
 import { envValue } from '../settings';
+import type { Viewport } from '../contract';
+import { emulate, type PageEmulation } from './pageSetup';
 
 export { PROFILE_PREFIX } from './profiles';
 
@@ -89,6 +91,13 @@ export function attachError(target: AttachTarget, cause: ConnectCause, perCaptur
 /** How this process introduces itself to a browser endpoint (a farm's logs show it). */
 const USER_AGENT = 'design-playbook-evidence';
 
+/** A capture's fresh context and blank page, set up for its viewport on the page's capture session (emulation.cdp). */
+export interface PreparedPage {
+  context: BrowserContext;
+  page: Page;
+  emulation: PageEmulation;
+}
+
 export interface SessionDescription {
   mode: 'launch' | 'attach';
   /** Launched: the executable; attached: the URL given. */
@@ -107,7 +116,9 @@ export class BrowserSession {
   /** Bumped whenever the browser goes away, so a capture can tell it lost its browser. */
   private generationCounter = 0;
   private exitHookInstalled = false;
-  private spare: { browser: Browser; ready: Promise<{ context: BrowserContext; page: Page }> } | null = null;
+  private spare: { browser: Browser; ready: Promise<PreparedPage> } | null = null;
+  /** The viewport of the latest capture: the spare is set up for it. */
+  private lastViewport: Viewport | null = null;
   /** The attached browser's own WebSocket (to wait for it to close on shutdown). */
   private transport: OpenTransport | null = null;
 
@@ -298,27 +309,42 @@ export class BrowserSession {
   }
 
   /**
-   * A fresh context with a blank page in it. With a launched browser one such
-   * pair is prepared ahead (after each capture) so the next capture skips the
-   * page start-up; the spare has never loaded anything, so isolation holds.
-   * An attached browser gets none: an idle spare would be an extra tab in the
+   * A fresh context with a blank page in it, set up for `viewport` on the
+   * page's own CDP session (pageSetup.ts: the capture sends its protocol
+   * calls and takes its bytes there). With a launched browser one such page
+   * is prepared ahead, after each capture, for that capture's viewport: the
+   * next capture skips the page's start-up and its set-up, and a different
+   * viewport is sent to it as the settings that differ. The spare has never
+   * loaded anything and goes to exactly one capture, so isolation holds. An
+   * attached browser gets none: an idle spare would be an extra tab in the
    * user's browser.
    */
-  async newContextAndPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  async newContextAndPage(browser: Browser, viewport: Viewport): Promise<PreparedPage> {
+    this.lastViewport = viewport;
     const spare = this.spare;
     this.spare = null;
-    if (spare && spare.browser === browser && browser.connected) {
+    if (spare) {
       const ready = await spare.ready.catch(() => null);
-      if (ready && !ready.page.isClosed()) return ready;
+      if (ready && spare.browser === browser && browser.connected && !ready.page.isClosed()) {
+        try {
+          await ready.emulation.retarget(viewport);
+          return ready;
+        } catch {
+          // its page went away meanwhile: a fresh one below
+        }
+      }
+      if (ready) void this.closeContext(ready.context);
     }
-    return this.openContextAndPage(browser);
+    return this.openPreparedPage(browser, viewport);
   }
 
-  /** A new context with one page; the context is closed again when the page cannot be made. */
-  private async openContextAndPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  /** A new context with one page set up for `viewport`; the context is closed again when that fails. */
+  private async openPreparedPage(browser: Browser, viewport: Viewport): Promise<PreparedPage> {
     const context = await this.newContext(browser);
     try {
-      return { context, page: await context.newPage() };
+      const page = await context.newPage();
+      const emulation = await emulate(page, await page.createCDPSession(), viewport);
+      return { context, page, emulation };
     } catch (err) {
       await this.closeContext(context);
       throw err;
@@ -328,8 +354,9 @@ export class BrowserSession {
   /** Prepares the next capture's context and page in the background (launched browsers only). */
   prepareSpare(): void {
     const browser = this.browser;
-    if (this.spare || this.shuttingDown || !browser?.connected || this.attachTarget()) return;
-    const ready = this.openContextAndPage(browser);
+    const viewport = this.lastViewport;
+    if (this.spare || !viewport || this.shuttingDown || !browser?.connected || this.attachTarget()) return;
+    const ready = this.openPreparedPage(browser, viewport);
     ready.catch(() => undefined);
     this.spare = { browser, ready };
   }

@@ -105,11 +105,11 @@ function browserPlatform(browser: Browser): Promise<FontPlatform> {
   return known;
 }
 
-/** Gives each cross-site child frame's session the frame settings, and the frames it embeds in turn. */
-function followChildFrames(session: CDPSession, viewport: Viewport, platform: Promise<FontPlatform>): Promise<unknown> {
+/** Gives each cross-site child frame's session the frame settings (for the viewport as it is then), and the frames it embeds in turn. */
+function followChildFrames(session: CDPSession, viewport: () => Viewport, platform: Promise<FontPlatform>): Promise<unknown> {
   session.on(CDPSessionEvent.SessionAttached, (child: CDPSession) => {
     void (async () => {
-      await Promise.all([sendAll(child, frameSettings(viewport, await platform)), followChildFrames(child, viewport, platform)]);
+      await Promise.all([sendAll(child, frameSettings(viewport(), await platform)), followChildFrames(child, viewport, platform)]);
     })().catch(() => undefined); // a frame that went away before its settings arrived needs none
   });
   return session.send('Target.setAutoAttach', {
@@ -120,25 +120,72 @@ function followChildFrames(session: CDPSession, viewport: Viewport, platform: Pr
   } as Protocol.Target.SetAutoAttachRequest);
 }
 
-export async function emulate(page: Page, cdp: CDPSession, viewport: Viewport): Promise<void> {
-  page.setDefaultTimeout(ACTION_BUDGET_MS);
-  page.setDefaultNavigationTimeout(NAVIGATION_BUDGET_MS);
-  // Playwright dismisses dialogs nobody handles; an open alert() would otherwise stall the capture.
-  page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
-  // A window the page opens is never what is captured, and a same-origin pop-up shares the page's
-  // main thread: one that shows alert() would stall the capture. So none opens (as a pop-up blocker
-  // would: window.open answers null, target=_blank links and forms stay put); one that still does
-  // (a frame this script missed) is closed at once.
-  page.on('popup', (popup) => void popup?.close().catch(() => undefined));
-  // An attached browser's OS is asked once (its user agent); only the font families wait for it.
-  const platform = browserPlatform(page.browser());
-  await Promise.all([
-    page.evaluateOnNewDocument(blockPopups),
-    sendAll(cdp, pageSettings(viewport)),
-    platform.then((os) => sendAll(cdp, frameSettings(viewport, os))),
-    followChildFrames(cdp, viewport, platform),
-    fitWindow(cdp, viewport),
-  ]);
+/**
+ * A page's render settings as they were sent, on the session `cdp` that sent
+ * them. A page set up ahead of its capture (browserSession.ts, the spare) is
+ * set to the capture's own viewport with `retarget`, which sends only the
+ * settings that differ: each one replaces the one before, so the page paints
+ * as a page set up for that viewport alone.
+ */
+export class PageEmulation {
+  private constructor(
+    readonly cdp: CDPSession,
+    private current: Viewport,
+    private readonly platform: Promise<FontPlatform>,
+  ) {}
+
+  get viewport(): Viewport {
+    return this.current;
+  }
+
+  /** Sets `page` up (dialog and pop-up handlers, the new-document script, RENDER SETTINGS) for `viewport`. */
+  static async apply(page: Page, cdp: CDPSession, viewport: Viewport): Promise<PageEmulation> {
+    page.setDefaultTimeout(ACTION_BUDGET_MS);
+    page.setDefaultNavigationTimeout(NAVIGATION_BUDGET_MS);
+    // Playwright dismisses dialogs nobody handles; an open alert() would otherwise stall the capture.
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+    // A window the page opens is never what is captured, and a same-origin pop-up shares the page's
+    // main thread: one that shows alert() would stall the capture. So none opens (as a pop-up blocker
+    // would: window.open answers null, target=_blank links and forms stay put); one that still does
+    // (a frame this script missed) is closed at once.
+    page.on('popup', (popup) => void popup?.close().catch(() => undefined));
+    // An attached browser's OS is asked once (its user agent); only the font families wait for it.
+    const platform = browserPlatform(page.browser());
+    const emulation = new PageEmulation(cdp, viewport, platform);
+    await Promise.all([
+      page.evaluateOnNewDocument(blockPopups),
+      sendAll(cdp, pageSettings(viewport)),
+      platform.then((os) => sendAll(cdp, frameSettings(viewport, os))),
+      followChildFrames(cdp, () => emulation.current, platform),
+      fitWindow(cdp, viewport),
+    ]);
+    return emulation;
+  }
+
+  /**
+   * Sets the page to `viewport`, sending only what differs (nothing for an
+   * equal one). For a page that has loaded nothing yet: no child frame holds
+   * the settings it had.
+   */
+  async retarget(viewport: Viewport): Promise<void> {
+    const was = this.current;
+    this.current = viewport;
+    const sends: Array<Promise<unknown>> = [];
+    if (was.width !== viewport.width || was.height !== viewport.height || was.devicePixelRatio !== viewport.devicePixelRatio) {
+      const metrics = pageSettings(viewport).filter(([method]) => method === 'Emulation.setDeviceMetricsOverride');
+      sends.push(sendAll(this.cdp, metrics), fitWindow(this.cdp, viewport));
+    }
+    if (was.colorScheme !== viewport.colorScheme) {
+      const media = (os: FontPlatform) => frameSettings(viewport, os).filter(([method]) => method === 'Emulation.setEmulatedMedia');
+      sends.push(this.platform.then((os) => sendAll(this.cdp, media(os))));
+    }
+    await Promise.all(sends);
+  }
+}
+
+/** Sets `page` up for `viewport` on its capture session `cdp` (PageEmulation.apply). */
+export function emulate(page: Page, cdp: CDPSession, viewport: Viewport): Promise<PageEmulation> {
+  return PageEmulation.apply(page, cdp, viewport);
 }
 
 /** Runs in every document of the capture's page before its own scripts: no new windows. */

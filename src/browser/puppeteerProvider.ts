@@ -34,7 +34,7 @@ import { BrowserPool } from './browserPool';
 import { captureTimeoutMs, fixedTime, navigationTimeoutMs, settleMaxMs, type BrowserFlags } from './options';
 import { redactUrl } from '../redact';
 import { PageClock, fixedTimeWarning } from './pageClock';
-import { emulate, LoadWatch, mainThread, navigate } from './pageSetup';
+import { LoadWatch, mainThread, navigate } from './pageSetup';
 import { applyFreeze } from './freeze';
 import { runActions } from './actionRunner';
 import { readObservedState } from './observedState';
@@ -162,19 +162,17 @@ class CaptureRun {
     progress.throwIfAborted();
     this.watchBrowser(browser);
     progress.enter('context', 'opening a browser context');
-    const opened = await this.session.newContextAndPage(browser);
+    // Set up for the viewport already when it was the spare prepared after the last capture (browserSession.ts).
+    const opened = await this.session.newContextAndPage(browser, request.viewport);
     this.context = opened.context;
     const page = opened.page;
+    // The capture's own session carries the page's emulation, so it takes the screenshot too (pageSetup.ts).
+    this.cdp = opened.emulation.cdp;
     this.watchPage(page);
     progress.enter('setup', "the page's set-up (viewport, colour scheme, clock)");
-    // The capture's own session carries the page's emulation, so it takes the screenshot too (pageSetup.ts).
-    this.cdp = await page.createCDPSession();
     const fixed = fixedTime(this.flags, this.env);
-    // One session, commands in order: the emulation and the clock are sent together, answered together.
-    await Promise.all([
-      emulate(page, this.cdp, request.viewport),
-      request.freeze.enabled ? PageClock.install(page, this.cdp, fixed, settleMaxMs(this.env)) : null,
-    ]);
+    // The clock is installed per capture: its start is the capture's own instant.
+    if (request.freeze.enabled) await PageClock.install(page, this.cdp, fixed, settleMaxMs(this.env));
     progress.throwIfAborted();
     if (request.freeze.enabled) {
       if (fixed) this.warnings.push(fixedTimeWarning(fixed));

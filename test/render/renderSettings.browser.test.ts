@@ -255,7 +255,7 @@ test('the launch flag is what makes hover match, and emulate() does not undo it 
       await context.close();
     }
   };
-  expect(await hoverAfter(async (page) => emulate(page, await page.createCDPSession(), LIGHT))).toBe(true);
+  expect(await hoverAfter(async (page) => void (await emulate(page, await page.createCDPSession(), LIGHT)))).toBe(true);
   // What Puppeteer's setViewport sends alongside the metrics: hover falls back to what the embedder reported.
   expect(await hoverAfter(async (page) => void (await (await page.createCDPSession()).send('Emulation.setTouchEmulationEnabled', { enabled: false })))).toBe(
     false,
