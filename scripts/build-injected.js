@@ -23,6 +23,11 @@ function bundleEntry(file) {
     target: 'chrome100',
     charset: 'utf8',
     legalComments: 'none',
+    // Every capture compiles these into its page (the runtime into each document it reads): a smaller
+    // source parses faster (~3 ms of the runtime's 13 ms per document). Names are kept: errors and
+    // stack traces from the page stay readable.
+    minify: true,
+    keepNames: true,
     logLevel: 'error',
   });
   // The iife's `var` stays local to this arrow function, so nothing leaks into the page's globals.

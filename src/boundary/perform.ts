@@ -168,18 +168,6 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
     return fail(`provider ${provider.toolName} ${claim}; a provider may only produce the artifact the runtime resolved`);
   }
 
-  // A provider that finished in spite of a cancellation gets nothing committed. From here on nothing waits,
-  // so a cancellation comes either before this check or after the answer.
-  if (signal?.aborted) {
-    staged?.discard();
-    return cancelled();
-  }
-  steps.tell({ step: 'commit', message: `writing ${fields.artifactPath}` });
-
-  if (!staged && earlier !== null && fileFingerprint(target.path) === earlier) {
-    return fail(`provider ${provider.toolName} reported captured but did not write ${target.path}: it still holds the earlier file`);
-  }
-
   // The artifact must be a regular file at the target, inside evidence/.
   const artifactProblem = (): CaptureResult | null => {
     const verified = readArtifact(plan.runRoot, fields.artifactPath);
@@ -188,28 +176,49 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
       `provider ${provider.toolName} reported captured but ${target.path} is not a regular file inside the evidence/ subtree (${verified.ok ? 'resolved elsewhere' : verified.code})`,
     );
   };
-  // A provider that wrote the file itself is checked before a sidecar goes beside it.
   if (!staged) {
+    if (earlier !== null && fileFingerprint(target.path) === earlier) {
+      return fail(`provider ${provider.toolName} reported captured but did not write ${target.path}: it still holds the earlier file`);
+    }
+    // A provider that wrote the file itself is checked before a sidecar goes beside it.
     const problem = artifactProblem();
     if (problem) return problem;
   }
 
+  // Every file of the group is on disk before any is placed. The artifact's flush began when it was
+  // staged (it ran alongside the provider's last steps); the sidecars' begins here. This is the one
+  // wait after the provider returned, and it comes before the cancellation check below.
   let sidecarWriter: ArtifactWriter | null = null;
-  try {
-    const sidecars = plan.files.flatMap(({ path: p, sidecar }) => (sidecar ? [{ leaf: path.basename(p), text: sidecar.contents(payload, request) }] : []));
-    if (staged) {
-      for (const { leaf, text } of sidecars) staged.stage(leaf, text);
-      staged.commit(fields.overwrite);
-    } else if (sidecars.length) {
-      sidecarWriter = ArtifactWriter.open(target, fields.artifactPath);
-      for (const { leaf, text } of sidecars) sidecarWriter.stage(leaf, text);
-      sidecarWriter.commit(fields.overwrite);
-    }
-  } catch (err) {
-    // A stage that failed before commit leaves temporary files only discard removes.
+  // A stage that failed before commit leaves temporary files only discard removes.
+  const discardGroup = () => {
     staged?.discard();
     (sidecarWriter as ArtifactWriter | null)?.discard();
+  };
+  const writeFailed = (err: unknown): CaptureResult => {
+    discardGroup();
     return fail(err instanceof WriteRefusal ? err.message : writeFailure(err, fields.artifactPath));
+  };
+  try {
+    const sidecars = plan.files.flatMap(({ path: p, sidecar }) => (sidecar ? [{ leaf: path.basename(p), text: sidecar.contents(payload, request) }] : []));
+    if (!staged && sidecars.length) sidecarWriter = ArtifactWriter.open(target, fields.artifactPath);
+    const group = staged ?? sidecarWriter;
+    for (const { leaf, text } of sidecars) group!.stage(leaf, text);
+    await group?.flushed();
+  } catch (err) {
+    return writeFailed(err);
+  }
+
+  // A provider that finished in spite of a cancellation gets nothing committed. From here on nothing waits,
+  // so a cancellation comes either before this check or after the answer.
+  if (signal?.aborted) {
+    discardGroup();
+    return cancelled();
+  }
+  steps.tell({ step: 'commit', message: `writing ${fields.artifactPath}` });
+  try {
+    (staged ?? sidecarWriter)?.commit(fields.overwrite);
+  } catch (err) {
+    return writeFailed(err);
   }
 
   if (staged) {

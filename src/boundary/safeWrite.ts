@@ -75,6 +75,12 @@ function tempStem(leaf: string): string {
 interface Staged {
   leaf: string;
   tempName: string;
+  /** Open until its flush to disk finished (the flush's callback closes it). */
+  fd: number;
+  /** Settled once the bytes are on disk (or the flush failed: `error`). */
+  flush: Promise<void>;
+  done: boolean;
+  error?: unknown;
 }
 
 /**
@@ -193,20 +199,57 @@ export class ArtifactWriter {
     return this.dirFd === null ? path.join(this.dirPath, name) : `${PROC_FD}/${this.dirFd}/${name}`;
   }
 
-  /** Writes `bytes` to an exclusive temporary file beside `leaf`. */
+  /**
+   * Writes `bytes` to an exclusive temporary file beside `leaf` and starts
+   * its flush to disk on the thread pool, so the event loop (the capture's
+   * protocol traffic, the server's other calls) does not wait for the disk.
+   */
   stage(leaf: string, bytes: Buffer | string): void {
     if (this.closed) throw new Error('ArtifactWriter already closed');
     const tempName = `.${tempStem(leaf)}.${crypto.randomBytes(6).toString('hex')}.partial`;
     this.asWriteFailure(() => {
       const fd = fs.openSync(this.entry(tempName), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
-      this.staged.push({ leaf, tempName });
+      const file = { leaf, tempName, fd, done: false } as Staged;
+      this.staged.push(file);
       try {
         writeAll(fd, typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
-        fs.fsyncSync(fd);
-      } finally {
+      } catch (err) {
         fs.closeSync(fd);
+        file.done = true;
+        file.flush = Promise.resolve();
+        throw err;
       }
+      file.flush = new Promise<void>((resolve) =>
+        fs.fsync(fd, (err) => {
+          // The callback runs on the main thread, as commit does: until it has run, the descriptor is open.
+          file.done = true;
+          if (err) file.error = err;
+          fs.close(fd, () => resolve());
+        }),
+      );
     });
+  }
+
+  /**
+   * Resolves once every staged file is on disk. A failed flush discards the
+   * group and rejects with the failure table's wording (a WriteRefusal).
+   */
+  async flushed(): Promise<void> {
+    await Promise.all(this.staged.map((file) => file.flush));
+    const failed = this.staged.find((file) => file.error);
+    if (failed) {
+      const error = failed.error;
+      this.discard();
+      throw new WriteRefusal('io', writeFailure(error, this.artifactPath));
+    }
+  }
+
+  /** Flushes, on this thread, what is not on disk yet (a commit without `await flushed()` first). */
+  private flushRest(): void {
+    for (const file of this.staged) {
+      if (file.error) throw file.error;
+      if (!file.done) fs.fsyncSync(file.fd);
+    }
   }
 
   /**
@@ -217,6 +260,7 @@ export class ArtifactWriter {
   commit(overwrite: boolean): string[] {
     const placed: string[] = [];
     try {
+      this.flushRest();
       this.verifyFolder();
       for (const file of this.staged) {
         const finalEntry = this.entry(file.leaf);

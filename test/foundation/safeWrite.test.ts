@@ -39,6 +39,19 @@ function swapForLink(folder: string, to: string): void {
   fs.symlinkSync(to, folder);
 }
 
+/** This process's descriptors open on files or folders under `dir` (the writer's own). */
+function openUnder(dir: string): number {
+  let count = 0;
+  for (const fd of fs.readdirSync('/proc/self/fd')) {
+    try {
+      if (fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir)) count++;
+    } catch {
+      // closed meanwhile (the listing's own descriptor)
+    }
+  }
+  return count;
+}
+
 describe('ArtifactWriter basics', () => {
   test('stage + commit places the bytes and leaves no temporary file', () => {
     const t = target('evidence/new/deeper/x.png');
@@ -50,6 +63,34 @@ describe('ArtifactWriter basics', () => {
     expect(writer.commit(false)).toEqual([t.path, path.join(path.dirname(t.path), 'x.probe.json')]);
     expect(fs.readFileSync(t.path, 'utf8')).toBe('png-bytes');
     expect(partialFiles(fx.evidence)).toEqual([]);
+  });
+
+  test('the flush to disk runs off the main thread: flushed() resolves, every descriptor is closed, then commit places the group', async () => {
+    const t = target('evidence/flushed/x.png');
+    const writer = ArtifactWriter.open(t);
+    writer.stage(t.leaf, Buffer.alloc(256 * 1024, 7));
+    writer.stage('x.probe.json', '{}\n');
+    // Each staged file keeps its descriptor until its flush has finished (the folder's is pinned throughout).
+    expect(openUnder(fx.evidence)).toBe(3);
+    await writer.flushed();
+    expect(openUnder(fx.evidence)).toBe(1);
+    expect(fs.existsSync(t.path)).toBe(false);
+    writer.commit(false);
+    expect(openUnder(fx.evidence)).toBe(0);
+    expect(fs.readFileSync(t.path)).toEqual(Buffer.alloc(256 * 1024, 7));
+    expect(partialFiles(fx.evidence)).toEqual([]);
+  });
+
+  test('discard while a flush is still under way leaves no file, and the descriptor closes when the flush ends', async () => {
+    const t = target('evidence/x.png');
+    const writer = ArtifactWriter.open(t);
+    writer.stage(t.leaf, Buffer.alloc(64 * 1024, 1));
+    const pending = writer.flushed();
+    writer.discard();
+    expect(partialFiles(fx.evidence)).toEqual([]);
+    await pending;
+    expect(openUnder(fx.evidence)).toBe(0);
+    expect(listFiles(fx.evidence)).toEqual([]);
   });
 
   test('discard removes every staged temporary file', () => {
