@@ -228,7 +228,7 @@ export class TraceRecorder {
 
   /**
    * Ends the film strip on a frame after the last call (the screencast's
-   * own when the page painted since, else a screenshot), stops recording
+   * own when the page painted since, else Screencast.endStrip), stops recording
    * and returns the ZIP bytes.
    */
   async finish(): Promise<Buffer> {
@@ -238,7 +238,7 @@ export class TraceRecorder {
       const painted = this.screencast.hasFrameSince(this.lastCallEnded);
       await Promise.all([
         this.network.settle(TRACE_NETWORK_SETTLE_MS),
-        painted ? undefined : this.bounded(this.screencast.captureFinalFrame(this.options.viewport), 'final frame').catch(() => undefined),
+        painted ? undefined : this.bounded(this.screencast.endStrip(this.options.viewport), 'final frame').catch(() => undefined),
       ]);
       await this.bounded(this.screencast.stop(), 'stop screencast').catch(() => undefined);
       this.state = 'finished';

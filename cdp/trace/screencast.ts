@@ -9,14 +9,19 @@ const JPEG_QUALITY = 70;
 
 /**
  * The film strip: JPEG frames from CDP's screencast (sent only when the page
- * repaints), each acknowledged at once so Chromium keeps sending, plus one
- * screenshot frame at the end when the page painted nothing after the last
- * call, so the strip always ends on the final state.
+ * repaints), each acknowledged at once so Chromium keeps sending. The strip
+ * always ends on a frame after the last call: when the page painted nothing
+ * after it, its newest frame is what the screen still shows and is placed
+ * again at the end (same bytes, no screenshot: a viewport screenshot costs a
+ * redraw and a readback, ~40 ms); a frame still on its way when the
+ * screencast stops joins after it. Only a page that never painted is shot.
  */
 export class Screencast {
   private running = false;
   /** Trace time of the newest frame in the strip (-Infinity before the first). */
   private lastFrameAt = -Infinity;
+  /** The newest frame (its stored file and size), to end the strip on when nothing painted since. */
+  private newest: { file: string; width: number; height: number } | null = null;
 
   constructor(
     private readonly session: CdpSession,
@@ -53,8 +58,18 @@ export class Screencast {
     return this.lastFrameAt > time;
   }
 
-  /** Screenshot of the current viewport, added to the strip as the last frame. */
-  async captureFinalFrame(viewport: { width: number; height: number }): Promise<void> {
+  /**
+   * Ends the strip on the final state: the newest frame again at this time
+   * (nothing painted since it), or, for a page that has not painted a frame
+   * yet, a screenshot of the current viewport.
+   */
+  async endStrip(viewport: { width: number; height: number }): Promise<void> {
+    const newest = this.newest;
+    if (newest) {
+      this.lastFrameAt = this.clock.now();
+      this.emit({ type: 'screencast-frame', pageId: this.pageId, ...newest, timestamp: this.lastFrameAt, frameSwapWallTime: Date.now() });
+      return;
+    }
     const scale = Math.min(1, MAX_FRAME_SIZE / Math.max(viewport.width, viewport.height));
     const reply = await this.session.send('Page.captureScreenshot', {
       format: 'jpeg',
@@ -75,10 +90,11 @@ export class Screencast {
   private add(jpeg: Buffer, width: number, height: number, wallTime: number): void {
     const timestamp = this.clock.now();
     this.lastFrameAt = timestamp;
+    this.newest = { file: this.store.put(jpeg, 'image/jpeg'), width, height };
     this.emit({
       type: 'screencast-frame',
       pageId: this.pageId,
-      file: this.store.put(jpeg, 'image/jpeg'),
+      file: this.newest.file,
       width,
       height,
       timestamp,

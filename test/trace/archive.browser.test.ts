@@ -263,6 +263,18 @@ describe('what the recorder knows without asking the page', () => {
     expect(frames.length).toBeGreaterThan(0);
     expect(frames[frames.length - 1].timestamp).toBeGreaterThan(lastAfter.endTime);
   });
+
+  test('with nothing painted since its newest frame, the strip ends on that frame again (the same stored image, no screenshot)', async () => {
+    const trace = await readTraceZip(await recordTrace(browser, server.url('/panel.html'), [{ do: 'wait', ms: 20 }]));
+    const frames = trace.events.filter((e) => e.type === 'screencast-frame');
+    const lastAfter = trace.events.filter((e) => e.type === 'after').pop();
+    const before = frames.filter((f) => f.timestamp <= lastAfter.endTime);
+    expect(before.length).toBeGreaterThan(0);
+    const final = frames[frames.length - 1];
+    expect(final.timestamp).toBeGreaterThan(lastAfter.endTime);
+    expect(final.file).toBe(before[before.length - 1].file);
+    expect([final.width, final.height]).toEqual([before[before.length - 1].width, before[before.length - 1].height]);
+  });
 });
 
 describe('redirects, failures, errors and late starts', () => {
