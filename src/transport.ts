@@ -16,6 +16,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, JSONRPCNotificationSchema, JSONRPCRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseJsonText } from './jsonText';
 import { echoJson } from './contract';
+import { NOTICE_BEFORE_ANSWER_MS } from './deadline';
 
 /**
  * The -32602 message for a request a schema refused: the method, the field's
@@ -190,14 +191,14 @@ export class DualFramingStdioTransport implements Transport {
     this.write({ jsonrpc: '2.0', id, error: { code, message } }, framing);
   }
 
-  private write(message: unknown, framing: Framing): void {
-    if (this.closed) return;
+  /** Set while a notification written since the last answer may still share the answer's read at the client. */
+  private noticeWritten: Promise<number> | null = null;
+
+  private write(message: unknown, framing: Framing, written?: () => void): void {
+    if (this.closed) return written?.();
     const json = echoJson(message);
-    if (framing === 'content-length') {
-      this.output.write(`Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`);
-    } else {
-      this.output.write(json + '\n');
-    }
+    const data = framing === 'content-length' ? `Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}` : json + '\n';
+    this.output.write(data, written && (() => written()));
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -207,6 +208,16 @@ export class DualFramingStdioTransport implements Transport {
     if (isResponse && this.framingById.has(id)) {
       framing = this.framingById.get(id)!;
       this.framingById.delete(id);
+    }
+    if (!isResponse && 'method' in message && id === undefined) {
+      this.noticeWritten = new Promise<number>((resolve) => this.write(message, framing, () => resolve(Date.now())));
+      return;
+    }
+    if (isResponse && this.noticeWritten) {
+      const notice = this.noticeWritten;
+      this.noticeWritten = null;
+      const gap = NOTICE_BEFORE_ANSWER_MS - (Date.now() - (await notice));
+      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
     }
     this.write(message, framing);
     if (isResponse) {
