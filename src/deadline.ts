@@ -83,12 +83,13 @@ export const LOSS_EVENT_GRACE_MS = 300;
 /** A page that closes waits this long for its browser's disconnect, the better answer when the browser went. */
 export const PAGE_CLOSE_GRACE_MS = 50;
 /**
- * A call's answer is written this long after its last progress notification
- * reached the pipe: the MCP SDK's client handles an answer at once but a
- * notification a microtask later, so one read in the same chunk as the
- * answer is dropped (its handler is gone by then).
+ * A call's answer is written at least this long after its last progress
+ * notification reached the pipe (the commit's flush usually covers it): the
+ * MCP SDK's client handles an answer at once but a notification a microtask
+ * later, so one read in the same chunk as the answer is dropped (its
+ * handler is gone by then).
  */
-export const NOTICE_BEFORE_ANSWER_MS = 2;
+export const NOTICE_BEFORE_ANSWER_MS = 5;
 
 // ------------------------------------------------------- process and CLI
 

@@ -185,6 +185,13 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
     if (problem) return problem;
   }
 
+  // The commit's notice goes out before the flush: a client hears it well before the answer (transport.ts).
+  // A cancellation that came before it is named by the provider's last step.
+  if (signal?.aborted) {
+    staged?.discard();
+    return cancelled();
+  }
+  steps.tell({ step: 'commit', message: `writing ${fields.artifactPath}` });
   // Every file of the group is on disk before any is placed. The artifact's flush began when it was
   // staged (it ran alongside the provider's last steps); the sidecars' begins here. This is the one
   // wait after the provider returned, and it comes before the cancellation check below.
@@ -214,7 +221,6 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
     discardGroup();
     return cancelled();
   }
-  steps.tell({ step: 'commit', message: `writing ${fields.artifactPath}` });
   try {
     (staged ?? sidecarWriter)?.commit(fields.overwrite);
   } catch (err) {
