@@ -198,7 +198,7 @@ export class DualFramingStdioTransport implements Transport {
     if (this.closed) return written?.();
     const json = echoJson(message);
     const data = framing === 'content-length' ? `Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}` : json + '\n';
-    this.output.write(data, written && (() => written()));
+    this.output.write(data, written);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

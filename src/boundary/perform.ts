@@ -185,16 +185,6 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
     if (problem) return problem;
   }
 
-  // The commit's notice goes out before the flush: a client hears it well before the answer (transport.ts).
-  // A cancellation that came before it is named by the provider's last step.
-  if (signal?.aborted) {
-    staged?.discard();
-    return cancelled();
-  }
-  steps.tell({ step: 'commit', message: `writing ${fields.artifactPath}` });
-  // Every file of the group is on disk before any is placed. The artifact's flush began when it was
-  // staged (it ran alongside the provider's last steps); the sidecars' begins here. This is the one
-  // wait after the provider returned, and it comes before the cancellation check below.
   let sidecarWriter: ArtifactWriter | null = null;
   // A stage that failed before commit leaves temporary files only discard removes.
   const discardGroup = () => {
@@ -205,6 +195,21 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
     discardGroup();
     return fail(err instanceof WriteRefusal ? err.message : writeFailure(err, fields.artifactPath));
   };
+  // A provider that finished in spite of a cancellation gets nothing committed.
+  const cancelledBeforeCommit = (): CaptureResult | null => {
+    if (!signal?.aborted) return null;
+    discardGroup();
+    return cancelled();
+  };
+
+  // The commit's notice goes out before the flush: a client hears it well before the answer (transport.ts).
+  // A cancellation that came before it is named by the provider's last step.
+  const early = cancelledBeforeCommit();
+  if (early) return early;
+  steps.tell({ step: 'commit', message: `writing ${fields.artifactPath}` });
+  // Every file of the group is on disk before any is placed. The artifact's flush began when it was
+  // staged (it ran alongside the provider's last steps); the sidecars' begins here. This is the one
+  // wait after the provider returned, and it comes before the cancellation check below.
   try {
     const sidecars = plan.files.flatMap(({ path: p, sidecar }) => (sidecar ? [{ leaf: path.basename(p), text: sidecar.contents(payload, request) }] : []));
     if (!staged && sidecars.length) sidecarWriter = ArtifactWriter.open(target, fields.artifactPath);
@@ -215,12 +220,9 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
     return writeFailed(err);
   }
 
-  // A provider that finished in spite of a cancellation gets nothing committed. From here on nothing waits,
-  // so a cancellation comes either before this check or after the answer.
-  if (signal?.aborted) {
-    discardGroup();
-    return cancelled();
-  }
+  // From here on nothing waits, so a cancellation comes either before this check or after the answer.
+  const late = cancelledBeforeCommit();
+  if (late) return late;
   try {
     (staged ?? sidecarWriter)?.commit(fields.overwrite);
   } catch (err) {

@@ -43,14 +43,15 @@ import { DEFAULT_FONT_FAMILIES, fontPlatform, type FontPlatform } from './defaul
  * each frame's session; metrics, focus and scrollbars belong to the page.
  */
 function pageSettings(viewport: Viewport): Array<[string, object]> {
+  return [deviceMetrics(viewport), ['Emulation.setFocusEmulationEnabled', { enabled: true }], ['Emulation.setScrollbarsHidden', { hidden: true }]];
+}
+
+/** The viewport's size and ratio, the screen the same size and landscape (the setting a new size replaces). */
+function deviceMetrics(viewport: Viewport): [string, object] {
   const { width, height, devicePixelRatio: deviceScaleFactor } = viewport;
   return [
-    [
-      'Emulation.setDeviceMetricsOverride',
-      { mobile: false, width, height, deviceScaleFactor, screenWidth: width, screenHeight: height, screenOrientation: { angle: 0, type: 'landscapePrimary' } },
-    ],
-    ['Emulation.setFocusEmulationEnabled', { enabled: true }],
-    ['Emulation.setScrollbarsHidden', { hidden: true }],
+    'Emulation.setDeviceMetricsOverride',
+    { mobile: false, width, height, deviceScaleFactor, screenWidth: width, screenHeight: height, screenOrientation: { angle: 0, type: 'landscapePrimary' } },
   ];
 }
 
@@ -75,20 +76,22 @@ async function fitWindow(cdp: CDPSession, viewport: Viewport): Promise<void> {
 
 /** The settings each out-of-process frame gets too. */
 export function frameSettings(viewport: Viewport, platform: FontPlatform): Array<[string, object]> {
+  return [emulatedMedia(viewport), ['Page.setFontFamilies', DEFAULT_FONT_FAMILIES[platform]]];
+}
+
+/** The colour scheme, with reduced motion, contrast and forced colours pinned (the setting a new scheme replaces). */
+function emulatedMedia(viewport: Viewport): [string, object] {
   return [
-    [
-      'Emulation.setEmulatedMedia',
-      {
-        media: '',
-        features: [
-          { name: 'prefers-color-scheme', value: viewport.colorScheme },
-          { name: 'prefers-reduced-motion', value: 'no-preference' },
-          { name: 'forced-colors', value: 'none' },
-          { name: 'prefers-contrast', value: 'no-preference' },
-        ],
-      },
-    ],
-    ['Page.setFontFamilies', DEFAULT_FONT_FAMILIES[platform]],
+    'Emulation.setEmulatedMedia',
+    {
+      media: '',
+      features: [
+        { name: 'prefers-color-scheme', value: viewport.colorScheme },
+        { name: 'prefers-reduced-motion', value: 'no-preference' },
+        { name: 'forced-colors', value: 'none' },
+        { name: 'prefers-contrast', value: 'no-preference' },
+      ],
+    },
   ];
 }
 
@@ -131,7 +134,6 @@ export class PageEmulation {
   private constructor(
     readonly cdp: CDPSession,
     private current: Viewport,
-    private readonly platform: Promise<FontPlatform>,
   ) {}
 
   get viewport(): Viewport {
@@ -151,7 +153,7 @@ export class PageEmulation {
     page.on('popup', (popup) => void popup?.close().catch(() => undefined));
     // An attached browser's OS is asked once (its user agent); only the font families wait for it.
     const platform = browserPlatform(page.browser());
-    const emulation = new PageEmulation(cdp, viewport, platform);
+    const emulation = new PageEmulation(cdp, viewport);
     await Promise.all([
       page.evaluateOnNewDocument(blockPopups),
       sendAll(cdp, pageSettings(viewport)),
@@ -171,14 +173,9 @@ export class PageEmulation {
     const was = this.current;
     this.current = viewport;
     const sends: Array<Promise<unknown>> = [];
-    if (was.width !== viewport.width || was.height !== viewport.height || was.devicePixelRatio !== viewport.devicePixelRatio) {
-      const metrics = pageSettings(viewport).filter(([method]) => method === 'Emulation.setDeviceMetricsOverride');
-      sends.push(sendAll(this.cdp, metrics), fitWindow(this.cdp, viewport));
-    }
-    if (was.colorScheme !== viewport.colorScheme) {
-      const media = (os: FontPlatform) => frameSettings(viewport, os).filter(([method]) => method === 'Emulation.setEmulatedMedia');
-      sends.push(this.platform.then((os) => sendAll(this.cdp, media(os))));
-    }
+    if (was.width !== viewport.width || was.height !== viewport.height || was.devicePixelRatio !== viewport.devicePixelRatio)
+      sends.push(sendAll(this.cdp, [deviceMetrics(viewport)]), fitWindow(this.cdp, viewport));
+    if (was.colorScheme !== viewport.colorScheme) sends.push(sendAll(this.cdp, [emulatedMedia(viewport)]));
     await Promise.all(sends);
   }
 }

@@ -52,6 +52,16 @@ async function spareReady(before: Set<string | undefined>): Promise<void> {
   throw new Error('no spare context appeared');
 }
 
+/** A capture at `viewport` (its context closed), then the spare prepared after it: returns the contexts there were before the spare. */
+async function spareAfterCaptureAt(viewport: Viewport): Promise<Set<string | undefined>> {
+  const first = await session.newContextAndPage(browser, viewport);
+  await session.closeContext(first.context);
+  const before = contextIds();
+  session.prepareSpare();
+  await spareReady(before);
+  return before;
+}
+
 /** What the page reads of its viewport, and its screenshot, through the capture session. */
 async function observe(prepared: { page: Page; cdp: PreparedPage['emulation']['cdp'] }) {
   await prepared.page.goto(server.url('/page'));
@@ -68,11 +78,7 @@ async function observe(prepared: { page: Page; cdp: PreparedPage['emulation']['c
 }
 
 test('the next capture gets the spare, set to its own viewport, and it paints as a page set up for that viewport alone', async () => {
-  const first = await session.newContextAndPage(browser, LIGHT);
-  await session.closeContext(first.context);
-  const before = contextIds();
-  session.prepareSpare();
-  await spareReady(before);
+  await spareAfterCaptureAt(LIGHT);
   const ids = contextIds();
 
   const taken = await session.newContextAndPage(browser, DARK_SMALL);
@@ -95,11 +101,7 @@ test('the next capture gets the spare, set to its own viewport, and it paints as
 });
 
 test('a spare already set up for the viewport is handed over without a protocol call', async () => {
-  const first = await session.newContextAndPage(browser, LIGHT);
-  await session.closeContext(first.context);
-  const before = contextIds();
-  session.prepareSpare();
-  await spareReady(before);
+  await spareAfterCaptureAt(LIGHT);
   const taken = await session.newContextAndPage(browser, LIGHT);
   const sent = jest.spyOn(taken.emulation.cdp, 'send');
   await taken.emulation.retarget({ ...LIGHT });
@@ -111,11 +113,7 @@ test('a spare already set up for the viewport is handed over without a protocol 
 });
 
 test('a spare whose page was closed is not handed over: the capture gets a fresh page and the spare context is closed', async () => {
-  const first = await session.newContextAndPage(browser, LIGHT);
-  await session.closeContext(first.context);
-  const before = contextIds();
-  session.prepareSpare();
-  await spareReady(before);
+  const before = await spareAfterCaptureAt(LIGHT);
   const spareId = [...contextIds()].find((id) => !before.has(id));
   const spareContext = browser.browserContexts().find((c) => c.id === spareId)!;
   for (;;) {
