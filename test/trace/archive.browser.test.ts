@@ -265,7 +265,13 @@ describe('what the recorder knows without asking the page', () => {
   });
 
   test('with nothing painted since its newest frame, the strip ends on that frame again (the same stored image, no screenshot)', async () => {
-    const trace = await readTraceZip(await recordTrace(browser, server.url('/panel.html'), [{ do: 'wait', ms: 20 }]));
+    // Half a second for the static page's paints to arrive, then a last call that paints nothing.
+    const trace = await readTraceZip(
+      await recordTrace(browser, server.url('/panel.html'), [
+        { do: 'wait', ms: 500 },
+        { do: 'wait', ms: 20 },
+      ]),
+    );
     const frames = trace.events.filter((e) => e.type === 'screencast-frame');
     const lastAfter = trace.events.filter((e) => e.type === 'after').pop();
     const before = frames.filter((f) => f.timestamp <= lastAfter.endTime);
