@@ -14,7 +14,11 @@
  *                      select_option, press Enter, click, wait for data-state=done -> the ZIP
  *
  * Rounds interleave every driver (ours and Playwright alternate who goes first)
- * so machine load hits them alike. Then:
+ * so machine load hits them alike. By default each call follows the other
+ * side's at once, so what one side's browser still does after its call
+ * (closing a context, ours preparing the next page) is timed with the other's;
+ * --gap MS leaves that much idle time before every timed call, as between an
+ * agent's calls. Then:
  *   first call         a fresh server's first capture (its browser launch inside)
  *                      against Playwright's launch-and-capture, interleaved;
  *   step profile       (--profile) one warm capture per type in-process (the built
@@ -23,7 +27,7 @@
  *
  * Run after `npm run build`:
  *   node bench/speed.js [--rounds 12] [--first 5] [--profile] [--executable PATH]
- *                       [--page cards,form] [--bin dist/src/bin.js]
+ *                       [--page cards,form] [--bin dist/src/bin.js] [--gap 0]
  * (--rounds 0 skips the warm rounds and the profile; --first 0 the first calls.)
  */
 const fs = require('fs');
@@ -45,6 +49,9 @@ const opt = (name, fallback) => {
 const ROUNDS = Number(opt('rounds', 12));
 const FIRST = Number(opt('first', 5));
 const PROFILE = argv.includes('--profile');
+// Idle time before each timed call (ms), the same for both sides.
+const GAP_MS = Number(opt('gap', 0));
+const idle = () => new Promise((resolve) => setTimeout(resolve, GAP_MS));
 const EXECUTABLE = opt('executable', null) || engines.runtimeDefault();
 const ARGS = engines.BENCH_ARGS;
 const ROOT = path.join(__dirname, '..');
@@ -239,7 +246,10 @@ async function warmLatency(url, runRoot, peerDir) {
         ['peer', () => peer(type)],
       ];
       if (round % 2) pair.reverse();
-      for (const [who, fn] of pair) times[type][who].push(await timeIt(fn));
+      for (const [who, fn] of pair) {
+        await idle();
+        times[type][who].push(await timeIt(fn));
+      }
     }
   }
   await browser.close();
@@ -321,9 +331,12 @@ async function stepProfile(url, runRoot, peerDir) {
           current = report.step;
           t = now;
         };
+        await idle();
+        t = performance.now();
         await provider.captureWithinLimits(plan.fields, plan.request, { onStep });
         onStep({ step: 'close' });
-        // The context closes after the outcome is returned; what remains is timed with the next capture's queue.
+        // The context closes after the outcome is returned, during the idle gap (as between a server's calls).
+        await idle();
         await playwrightCapture(browser, url, type, path.join(peerDir, `p${n}-${spec.leaf}`), rep < 0 ? undefined : peerSteps);
       }
       for (const steps of [ourSteps, peerSteps]) for (const key of Object.keys(steps)) steps[key] /= reps;
@@ -357,7 +370,9 @@ async function main() {
       TYPES = PAGES[name].types;
       const url = origin + PAGES[name].path;
       const times = await warmLatency(url, runRoot, peerDir);
-      console.log(`\n${name} page (${url}): warm latency, ${ROUNDS} rounds interleaved (median; ratio ours / Playwright, < 1 = ours faster):`);
+      console.log(
+        `\n${name} page (${url}): warm latency, ${ROUNDS} rounds interleaved, ${GAP_MS ? `${GAP_MS} ms idle before each call` : 'back to back'} (median; ratio ours / Playwright, < 1 = ours faster):`,
+      );
       for (const [type, t] of Object.entries(times)) {
         const o = median(t.ours);
         const p = median(t.peer);
