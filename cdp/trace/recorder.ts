@@ -7,7 +7,7 @@ import { NetworkCapture } from './network';
 import { PageEvents } from './pageEvents';
 import { ResourceStore } from './resourceStore';
 import { Screencast } from './screencast';
-import { Snapshotter } from './snapshotter';
+import { Snapshotter, type CapturedSnapshot } from './snapshotter';
 import { SubtreeReferencer } from './subtreeReferences';
 import { writeTraceZip } from './writer';
 
@@ -169,15 +169,23 @@ export class TraceRecorder {
     this.assertRecording();
     const callId = `call@${++this.callCount}`;
     this.emit({ type: 'before', callId, startTime: this.clock.now(), class: call.class, method: call.method, params: call.params, pageId: this.pageId });
-    await this.snapshot(callId, 'before');
     if (call.isInput) {
+      // One walk of the page gives both snapshots (Snapshotter.captureBeforeAndAction).
+      const pair = this.blank
+        ? null
+        : await this.take(callId, ['before', 'action'], () => this.snapshotter.captureBeforeAndAction(callId, this.walkOptions(call.target)));
+      if (pair) this.write(pair.before);
+      else if (this.blank) await this.snapshot(callId, 'before');
       let point: Point | undefined;
       if (inputPoint) point = await this.bounded(inputPoint(), 'input point').catch(() => undefined);
-      const box = await this.snapshot(callId, 'action', call.target, (targetBox) => {
+      const emitInput = (targetBox: Box | undefined) => {
         if (!point && targetBox && call.method === 'click') point = { x: targetBox.x + targetBox.width / 2, y: targetBox.y + targetBox.height / 2 };
         this.emit({ type: 'input', callId, ...(point ? { point } : {}), ...(targetBox ? { box: targetBox } : {}) });
-      });
+      };
+      const box = pair ? this.write(pair.action, emitInput) : this.blank ? await this.snapshot(callId, 'action', call.target, emitInput) : null;
       if (box === null) this.emit({ type: 'input', callId, ...(point ? { point } : {}) });
+    } else {
+      await this.snapshot(callId, 'before');
     }
     let result: T;
     try {
@@ -206,24 +214,38 @@ export class TraceRecorder {
     targetSelector?: string,
     beforeEmit?: (targetBox: Box | undefined) => void,
   ): Promise<Box | undefined | null> {
+    const captured = this.blank
+      ? this.snapshotter.blank(callId, phase, this.options.viewport)
+      : await this.take(callId, [phase], () => this.snapshotter.capture(callId, phase, this.walkOptions(targetSelector)));
+    return captured ? this.write(captured, beforeEmit) : null;
+  }
+
+  private walkOptions(targetSelector?: string): { targetSelector?: string; knownUrls: string[] } {
+    return { targetSelector, knownUrls: this.network.recordedUrls() };
+  }
+
+  /** A walk of the page, bounded; a failure is logged on the call for each phase it was for, and gives null. */
+  private async take<T>(callId: string, phases: ActionPhase[], walk: () => Promise<T>): Promise<T | null> {
     try {
-      const captured = this.blank
-        ? this.snapshotter.blank(callId, phase, this.options.viewport)
-        : await this.bounded(this.snapshotter.capture(callId, phase, { targetSelector, knownUrls: this.network.recordedUrls() }), `${phase} snapshot`);
-      for (const sheet of captured.unrecordedStylesheets) this.network.addSynthesizedStylesheet(sheet.url, sheet.text, sheet.frameCdpId);
-      // Back-references count written snapshots: encode only what is written.
-      if (this.state !== 'recording') return null;
-      beforeEmit?.(captured.targetBox);
-      for (const snapshot of captured.snapshots) {
-        let references = this.references.get(snapshot.frameId);
-        if (!references) this.references.set(snapshot.frameId, (references = new SubtreeReferencer()));
-        this.emit({ type: 'frame-snapshot', snapshot: { ...snapshot, html: references.encode(snapshot.html) } });
-      }
-      return captured.targetBox;
+      return await this.bounded(walk(), `${phases.join(' and ')} snapshot`);
     } catch (error) {
-      this.emit({ type: 'log', callId, time: this.clock.now(), message: `${phase} snapshot failed: ${(error as Error).message}` });
+      for (const phase of phases) this.emit({ type: 'log', callId, time: this.clock.now(), message: `${phase} snapshot failed: ${(error as Error).message}` });
       return null;
     }
+  }
+
+  /** Emits a taken snapshot's frames (after `beforeEmit`); null once recording has ended. */
+  private write(captured: CapturedSnapshot, beforeEmit?: (targetBox: Box | undefined) => void): Box | undefined | null {
+    for (const sheet of captured.unrecordedStylesheets) this.network.addSynthesizedStylesheet(sheet.url, sheet.text, sheet.frameCdpId);
+    // Back-references count written snapshots: encode only what is written.
+    if (this.state !== 'recording') return null;
+    beforeEmit?.(captured.targetBox);
+    for (const snapshot of captured.snapshots) {
+      let references = this.references.get(snapshot.frameId);
+      if (!references) this.references.set(snapshot.frameId, (references = new SubtreeReferencer()));
+      this.emit({ type: 'frame-snapshot', snapshot: { ...snapshot, html: references.encode(snapshot.html) } });
+    }
+    return captured.targetBox;
   }
 
   /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'crypto';
 import type { CdpSession } from '../types';
 import type { TraceClock } from './clock';
 import { frameIdFor, type ActionPhase, type FrameSnapshot, type NodeSnapshot, type Box } from './format';
@@ -78,7 +79,31 @@ export class Snapshotter {
     return { snapshots: [snapshot], unrecordedStylesheets: [] };
   }
 
-  async capture(callId: string, phase: ActionPhase, opts: { targetSelector?: string; knownUrls: string[] }): Promise<CapturedSnapshot> {
+  /**
+   * An input action's 'before' and 'action' snapshots from one walk of the
+   * page: nothing runs in the page between the two, so the second walk would
+   * read the same DOM. The walk marks the target with a nonce; the 'action'
+   * copy keeps the mark as Playwright writes it, the 'before' copy drops it.
+   * The rest of the two trees is shared (nothing mutates a snapshot once it
+   * is taken).
+   */
+  async captureBeforeAndAction(
+    callId: string,
+    opts: { targetSelector?: string; knownUrls: string[] },
+  ): Promise<{ before: CapturedSnapshot; action: CapturedSnapshot }> {
+    const targetMark = `evidence-target-${randomUUID()}`;
+    const action = await this.capture(callId, 'action', { ...opts, targetMark });
+    const before: CapturedSnapshot = {
+      snapshots: action.snapshots.map((snapshot) => ({ ...snapshot, phase: 'before', html: withTargetMark(snapshot.html, targetMark, null) })),
+      unrecordedStylesheets: action.unrecordedStylesheets,
+    };
+    action.snapshots = action.snapshots.map((snapshot) => ({ ...snapshot, html: withTargetMark(snapshot.html, targetMark, '') }));
+    // The sheets are recorded once, with the first of the two.
+    action.unrecordedStylesheets = [];
+    return { before, action };
+  }
+
+  async capture(callId: string, phase: ActionPhase, opts: { targetSelector?: string; targetMark?: string; knownUrls: string[] }): Promise<CapturedSnapshot> {
     const result: CapturedSnapshot = { snapshots: [], unrecordedStylesheets: [] };
     const budget = { frames: MAX_CHILD_FRAMES };
     const main = await this.captureFrame(this.mainFrameCdpId, true, callId, phase, opts, result, 0, budget);
@@ -91,7 +116,7 @@ export class Snapshotter {
     isMainFrame: boolean,
     callId: string,
     phase: ActionPhase,
-    opts: { targetSelector?: string; knownUrls: string[] },
+    opts: { targetSelector?: string; targetMark?: string; knownUrls: string[] },
     into: CapturedSnapshot,
     depth: number,
     budget: { frames: number },
@@ -99,6 +124,7 @@ export class Snapshotter {
     const started = this.clock.now();
     const serialized = await this.evaluate(cdpFrameId, {
       targetSelector: isMainFrame ? opts.targetSelector : undefined,
+      targetMark: opts.targetMark,
       knownUrls: opts.knownUrls,
     });
     const timestamp = this.clock.now();
@@ -164,7 +190,7 @@ export class Snapshotter {
     return ids;
   }
 
-  private async evaluate(cdpFrameId: string, options: { targetSelector?: string; knownUrls: string[] }): Promise<SerializedFrame> {
+  private async evaluate(cdpFrameId: string, options: { targetSelector?: string; targetMark?: string; knownUrls: string[] }): Promise<SerializedFrame> {
     // With the action's element in hand, the serializer is called on it, so any selector form is highlighted.
     const target = options.targetSelector ? await this.target(options.targetSelector) : null;
     try {
@@ -208,4 +234,30 @@ function pointFrameOwners(node: NodeSnapshot, sources: Map<string, string>): voi
     if (src) attrs.src = src;
   }
   for (let i = 2; i < node.length; i++) pointFrameOwners(node[i] as NodeSnapshot, sources);
+}
+
+/**
+ * `node` with the element whose `__playwright_target__` is `mark` given the
+ * value `value` (null: the attribute removed); only the path down to it is
+ * copied, every other subtree is the same object.
+ */
+function withTargetMark(node: NodeSnapshot, mark: string, value: string | null): NodeSnapshot {
+  if (typeof node === 'string') return node;
+  const attrs = node[1] as Record<string, string>;
+  if (attrs.__playwright_target__ === mark) {
+    const marked = { ...attrs };
+    if (value === null) delete marked.__playwright_target__;
+    else marked.__playwright_target__ = value;
+    return [node[0], marked, ...node.slice(2)] as NodeSnapshot;
+  }
+  for (let i = 2; i < node.length; i++) {
+    const child = node[i] as NodeSnapshot;
+    const replaced = withTargetMark(child, mark, value);
+    if (replaced !== child) {
+      const copy = node.slice() as unknown as NodeSnapshot[];
+      copy[i] = replaced;
+      return copy as unknown as NodeSnapshot;
+    }
+  }
+  return node;
 }

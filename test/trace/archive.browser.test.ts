@@ -97,6 +97,30 @@ describe('a four-action trace of a typical page', () => {
     }
   });
 
+  test("an input action's before and action snapshots show the same page, the target marked only at the action", async () => {
+    const inputs = form.events.filter((e) => e.type === 'before' && e.method !== 'goto');
+    expect(inputs.length).toBe(4);
+    for (const call of inputs) {
+      const [before, atAction] = ['before', 'action'].map((phase) => snapshotsOf(form, call.callId).find((s) => s.phase === phase));
+      expect(find(before.html, (_n, attrs) => '__playwright_target__' in attrs)).toBeUndefined();
+      const unmarked = JSON.parse(JSON.stringify(atAction.html, (key, value) => (key === '__playwright_target__' ? undefined : value)));
+      expect(before.html).toEqual(unmarked);
+      expect(before.frameUrl).toBe(atAction.frameUrl);
+    }
+    // The walk's nonce marks the target only in flight; the archive holds Playwright's empty mark.
+    expect(await form.zip.file('trace.trace')!.async('string')).not.toContain('evidence-target-');
+  });
+
+  test("a page's own __playwright_target__ attribute stays in every snapshot; only the action's target is marked", async () => {
+    const page = `<!doctype html><title>t</title><p id="decoy" __playwright_target__="mine">decoy</p><button id="go">Go</button>`;
+    const trace = await readTraceZip(await recordTrace(browser, `data:text/html,${encodeURIComponent(page)}`, [{ do: 'click', selector: '#go' }]));
+    const click = trace.events.find((e) => e.type === 'before' && e.method === 'click');
+    const [before, atAction] = ['before', 'action'].map((phase) => snapshotsOf(trace, click.callId).find((s) => s.phase === phase));
+    for (const snapshot of [before, atAction]) expect(find(snapshot.html, (_n, a) => a.id === 'decoy')?.[1].__playwright_target__).toBe('mine');
+    expect(find(before.html, (_n, a) => a.id === 'go')?.[1]).not.toHaveProperty('__playwright_target__');
+    expect(find(atAction.html, (_n, a) => a.id === 'go')?.[1].__playwright_target__).toBe('');
+  });
+
   test('records the click point inside the clicked element and the form state in the snapshots', () => {
     const click = form.events.find((e) => e.type === 'before' && e.method === 'click');
     const input = form.events.find((e) => e.type === 'input' && e.callId === click.callId);

@@ -16,6 +16,8 @@ import { addLiveState, boundingRectAttribute } from './liveState';
 
 export interface SerializeOptions {
   targetSelector?: string;
+  /** The value the target's `__playwright_target__` attribute gets (default ''): a caller's nonce finds that element again. */
+  targetMark?: string;
   /** Stylesheet URLs the network recorder already holds (not re-sent as text). */
   knownUrls?: string[];
 }
@@ -86,7 +88,7 @@ export function serializeFrame(options: SerializeOptions, targetElement?: Elemen
       const isHandler = attrName.length > 2 && (attrName.charCodeAt(0) | 32) === 111 && (attrName.charCodeAt(1) | 32) === 110;
       attrs[attrName] = isHandler ? '' : attr.value;
     }
-    if (el === target) attrs.__playwright_target__ = '';
+    if (el === target) attrs.__playwright_target__ = options.targetMark ?? '';
     addLiveState(el, upper, attrs);
     if (isFrame) {
       attrs.__playwright_bounding_rect__ = boundingRectAttribute(el);
