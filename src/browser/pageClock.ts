@@ -72,8 +72,8 @@ const isGone = (err: unknown) => classifyProtocolError(err) !== 'other' && class
 
 export class PageClock {
   private readonly network: PageNetwork;
-  /** The frame whose fast run is under way, so a request that starts can interrupt it. */
-  private running: Frame | null = null;
+  /** The frames whose fast runs are under way, so a request that starts can interrupt them. */
+  private readonly running = new Set<Frame>();
   private settles = 0;
 
   private constructor(
@@ -147,13 +147,11 @@ export class PageClock {
       LOAD_WAIT_MS,
       undefined,
     );
-    const warnings: string[] = [];
-    // Frames one after another, in tree order; each runs to its own rest within its own bound.
-    for (const frame of this.page.frames()) {
-      const warning = await this.settleFrame(frame, when);
-      if (warning) warnings.push(warning);
-    }
-    return warnings;
+    // Every frame runs to its own rest within its own bound, side by side: a frame's run ends on a
+    // rendered frame, and same-process frames render together, so one such frame serves them all.
+    // Warnings in tree order.
+    const warnings = await Promise.all(this.page.frames().map((frame) => this.settleFrame(frame, when)));
+    return warnings.filter((warning): warning is string => warning !== null);
   }
 
   private async settleFrame(frame: Frame, when: string): Promise<string | null> {
@@ -179,11 +177,11 @@ export class PageClock {
       } else {
         anchor = null;
         quietUntil = 0;
-        this.running = frame;
+        this.running.add(frame);
         try {
           report = await runIn(frame, options, frame === this.page.mainFrame());
         } finally {
-          this.running = null;
+          this.running.delete(frame);
         }
         if (!report) return null;
       }
@@ -206,7 +204,7 @@ export class PageClock {
 
   /** A request started: a fast run under way hands back, so time keeps to the wall clock from here. */
   private interrupt(): void {
-    this.running?.evaluate(`globalThis.${CONTROL} && globalThis.${CONTROL}.interrupt()`).catch(() => undefined);
+    for (const frame of this.running) frame.evaluate(`globalThis.${CONTROL} && globalThis.${CONTROL}.interrupt()`).catch(() => undefined);
   }
 }
 

@@ -160,6 +160,30 @@ describe('at rest', () => {
   });
 });
 
+describe('a page with a same-origin frame', () => {
+  test('each frame runs to its own rest: both counts complete, and what the frame told the page is on it', async () => {
+    const run = await capture('framed-counters.html', { type: 'a11y tree' });
+    expect(settleWarnings(run.warnings)).toEqual([]);
+    expect(run.tree).toContain('status: "300"');
+    expect(run.tree).toContain('status: child 500');
+  });
+
+  test('a frame still busy at the bound is the one warned about; the page and the bytes are the same every time', async () => {
+    const runs = [await capture('framed-busy.html'), await capture('framed-busy.html')];
+    expect(sha(runs[0].file)).toBe(sha(runs[1].file));
+    for (const run of runs) {
+      const warnings = settleWarnings(run.warnings);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(
+        `the frame ${server.url('/framed-child.html?forever')} was still busy after 5000 ms of its time (a requestAnimationFrame loop)`,
+      );
+    }
+    const tree = await capture('framed-busy.html', { type: 'a11y tree' });
+    expect(tree.tree).toContain('status: "300"');
+    expect(tree.tree).toContain('status: child 500');
+  });
+});
+
 describe('the bound', () => {
   test('DESIGN_PLAYBOOK_SETTLE_MAX_MS sets it, and the warning names what kept the page busy', async () => {
     process.env.DESIGN_PLAYBOOK_SETTLE_MAX_MS = '1000';
