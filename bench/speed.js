@@ -51,7 +51,7 @@ const FIRST = Number(opt('first', 5));
 const PROFILE = argv.includes('--profile');
 // Idle time before each timed call (ms), the same for both sides.
 const GAP_MS = Number(opt('gap', 0));
-const idle = () => new Promise((resolve) => setTimeout(resolve, GAP_MS));
+const idle = () => (GAP_MS > 0 ? new Promise((resolve) => setTimeout(resolve, GAP_MS)) : Promise.resolve());
 const EXECUTABLE = opt('executable', null) || engines.runtimeDefault();
 const ARGS = engines.BENCH_ARGS;
 const ROOT = path.join(__dirname, '..');
@@ -322,6 +322,7 @@ async function stepProfile(url, runRoot, peerDir) {
           ...(spec.actions.length ? { actions: spec.actions } : {}),
         });
         if (plan.kind !== 'plan') throw new Error(`plan refused: ${JSON.stringify(plan)}`);
+        await idle();
         const mine = rep < 0 ? {} : ourSteps;
         let t = performance.now();
         let current = 'queue';
@@ -331,11 +332,10 @@ async function stepProfile(url, runRoot, peerDir) {
           current = report.step;
           t = now;
         };
-        await idle();
-        t = performance.now();
         await provider.captureWithinLimits(plan.fields, plan.request, { onStep });
         onStep({ step: 'close' });
-        // The context closes after the outcome is returned, during the idle gap (as between a server's calls).
+        // The context closes after the outcome is returned: in the idle gap when there is one (as between a
+        // server's calls), else alongside Playwright's capture.
         await idle();
         await playwrightCapture(browser, url, type, path.join(peerDir, `p${n}-${spec.leaf}`), rep < 0 ? undefined : peerSteps);
       }

@@ -7,7 +7,7 @@ import { NetworkCapture } from './network';
 import { PageEvents } from './pageEvents';
 import { ResourceStore } from './resourceStore';
 import { Screencast } from './screencast';
-import { Snapshotter, type CapturedSnapshot } from './snapshotter';
+import { Snapshotter, type CapturedSnapshot, type WalkOptions } from './snapshotter';
 import { SubtreeReferencer } from './subtreeReferences';
 import { writeTraceZip } from './writer';
 
@@ -170,19 +170,15 @@ export class TraceRecorder {
     const callId = `call@${++this.callCount}`;
     this.emit({ type: 'before', callId, startTime: this.clock.now(), class: call.class, method: call.method, params: call.params, pageId: this.pageId });
     if (call.isInput) {
-      // One walk of the page gives both snapshots (Snapshotter.captureBeforeAndAction).
-      const pair = this.blank
-        ? null
-        : await this.take(callId, ['before', 'action'], () => this.snapshotter.captureBeforeAndAction(callId, this.walkOptions(call.target)));
+      const pair = await this.beforeAndAction(callId, call.target);
       if (pair) this.write(pair.before);
-      else if (this.blank) await this.snapshot(callId, 'before');
       let point: Point | undefined;
       if (inputPoint) point = await this.bounded(inputPoint(), 'input point').catch(() => undefined);
       const emitInput = (targetBox: Box | undefined) => {
         if (!point && targetBox && call.method === 'click') point = { x: targetBox.x + targetBox.width / 2, y: targetBox.y + targetBox.height / 2 };
         this.emit({ type: 'input', callId, ...(point ? { point } : {}), ...(targetBox ? { box: targetBox } : {}) });
       };
-      const box = pair ? this.write(pair.action, emitInput) : this.blank ? await this.snapshot(callId, 'action', call.target, emitInput) : null;
+      const box = pair ? this.write(pair.action, emitInput) : null;
       if (box === null) this.emit({ type: 'input', callId, ...(point ? { point } : {}) });
     } else {
       await this.snapshot(callId, 'before');
@@ -220,7 +216,16 @@ export class TraceRecorder {
     return captured ? this.write(captured, beforeEmit) : null;
   }
 
-  private walkOptions(targetSelector?: string): { targetSelector?: string; knownUrls: string[] } {
+  /** An input action's 'before' and 'action' snapshots, from one walk of the page (Snapshotter.captureBeforeAndAction); null when it failed. */
+  private async beforeAndAction(callId: string, targetSelector?: string): Promise<{ before: CapturedSnapshot; action: CapturedSnapshot } | null> {
+    if (this.blank) {
+      const { viewport } = this.options;
+      return { before: this.snapshotter.blank(callId, 'before', viewport), action: this.snapshotter.blank(callId, 'action', viewport) };
+    }
+    return this.take(callId, ['before', 'action'], () => this.snapshotter.captureBeforeAndAction(callId, this.walkOptions(targetSelector)));
+  }
+
+  private walkOptions(targetSelector?: string): WalkOptions {
     return { targetSelector, knownUrls: this.network.recordedUrls() };
   }
 

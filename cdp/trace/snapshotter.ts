@@ -6,6 +6,14 @@ import { resolveSelector, usesPuppeteerSyntax } from '../selectorEngine';
 import { callRuntime, callRuntimeForHandle, callRuntimeOn, forgetUtilityWorlds, PageScriptError, parseJson, releaseObject } from '../utilityWorld';
 import type { SerializedFrame } from '../injected/trace/serializeFrame';
 
+/** What a walk of the page is told: the action's selector, the mark its element gets, the sheets already recorded. */
+export interface WalkOptions {
+  targetSelector?: string;
+  /** The value of the target's `__playwright_target__` (default ''). */
+  targetMark?: string;
+  knownUrls: string[];
+}
+
 export interface CapturedSnapshot {
   /** The main frame's snapshot first, then its child frames', depth first. */
   snapshots: FrameSnapshot[];
@@ -87,23 +95,24 @@ export class Snapshotter {
    * The rest of the two trees is shared (nothing mutates a snapshot once it
    * is taken).
    */
-  async captureBeforeAndAction(
-    callId: string,
-    opts: { targetSelector?: string; knownUrls: string[] },
-  ): Promise<{ before: CapturedSnapshot; action: CapturedSnapshot }> {
+  async captureBeforeAndAction(callId: string, opts: WalkOptions): Promise<{ before: CapturedSnapshot; action: CapturedSnapshot }> {
     const targetMark = `evidence-target-${randomUUID()}`;
-    const action = await this.capture(callId, 'action', { ...opts, targetMark });
-    const before: CapturedSnapshot = {
-      snapshots: action.snapshots.map((snapshot) => ({ ...snapshot, phase: 'before', html: withTargetMark(snapshot.html, targetMark, null) })),
-      unrecordedStylesheets: action.unrecordedStylesheets,
+    const walked = await this.capture(callId, 'action', { ...opts, targetMark });
+    return {
+      // The sheets are recorded once, with the first of the two.
+      before: {
+        snapshots: walked.snapshots.map((snapshot) => ({ ...snapshot, phase: 'before', html: withTargetMark(snapshot.html, targetMark, null) })),
+        unrecordedStylesheets: walked.unrecordedStylesheets,
+      },
+      action: {
+        snapshots: walked.snapshots.map((snapshot) => ({ ...snapshot, html: withTargetMark(snapshot.html, targetMark, '') })),
+        targetBox: walked.targetBox,
+        unrecordedStylesheets: [],
+      },
     };
-    action.snapshots = action.snapshots.map((snapshot) => ({ ...snapshot, html: withTargetMark(snapshot.html, targetMark, '') }));
-    // The sheets are recorded once, with the first of the two.
-    action.unrecordedStylesheets = [];
-    return { before, action };
   }
 
-  async capture(callId: string, phase: ActionPhase, opts: { targetSelector?: string; targetMark?: string; knownUrls: string[] }): Promise<CapturedSnapshot> {
+  async capture(callId: string, phase: ActionPhase, opts: WalkOptions): Promise<CapturedSnapshot> {
     const result: CapturedSnapshot = { snapshots: [], unrecordedStylesheets: [] };
     const budget = { frames: MAX_CHILD_FRAMES };
     const main = await this.captureFrame(this.mainFrameCdpId, true, callId, phase, opts, result, 0, budget);
@@ -116,7 +125,7 @@ export class Snapshotter {
     isMainFrame: boolean,
     callId: string,
     phase: ActionPhase,
-    opts: { targetSelector?: string; targetMark?: string; knownUrls: string[] },
+    opts: WalkOptions,
     into: CapturedSnapshot,
     depth: number,
     budget: { frames: number },
@@ -190,7 +199,7 @@ export class Snapshotter {
     return ids;
   }
 
-  private async evaluate(cdpFrameId: string, options: { targetSelector?: string; targetMark?: string; knownUrls: string[] }): Promise<SerializedFrame> {
+  private async evaluate(cdpFrameId: string, options: WalkOptions): Promise<SerializedFrame> {
     // With the action's element in hand, the serializer is called on it, so any selector form is highlighted.
     const target = options.targetSelector ? await this.target(options.targetSelector) : null;
     try {
