@@ -246,6 +246,9 @@ export class BrowserSession {
         defaultViewport: null,
         targetFilter: this.targetFilter,
         waitForInitialPage: false,
+        // Puppeteer opens an about:blank tab in the default context unless the command line names a
+        // page; no capture uses that context, so its renderer would only cost start-up CPU and memory.
+        ignoreDefaultArgs: ['about:blank'],
         // The server's shutdown hooks close the browser; Puppeteer's own exit hook stays as a backstop.
         handleSIGINT: false,
         handleSIGTERM: false,

@@ -77,6 +77,15 @@ async function observe(prepared: { page: Page; cdp: PreparedPage['emulation']['c
   return { metrics, png: Buffer.from(data, 'base64') };
 }
 
+test('the launched browser opens no tab of its own: every page belongs to a context the session opened', async () => {
+  const cdp = await browser.target().createCDPSession();
+  const [{ targetInfos }, { browserContextIds }] = await Promise.all([cdp.send('Target.getTargets'), cdp.send('Target.getBrowserContexts')]);
+  await cdp.detach();
+  // The default context's pages (Puppeteer's about:blank start page among them) are in no listed context.
+  const outside = targetInfos.filter((t) => t.type === 'page' && !browserContextIds.includes(t.browserContextId!));
+  expect(outside.map((t) => t.url)).toEqual([]);
+});
+
 test('the next capture gets the spare, set to its own viewport, and it paints as a page set up for that viewport alone', async () => {
   await spareAfterCaptureAt(LIGHT);
   const ids = contextIds();
