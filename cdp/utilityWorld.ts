@@ -9,6 +9,12 @@
  * same evaluation as the world's first call, so a call costs one protocol
  * round trip, the first one in a world included.
  *
+ * What is installed is the smallest part of the runtime that has the method
+ * called (RUNTIME_PARTS): a world that only takes the aria walk (an a11y
+ * capture) or only serializes its frame (a trace's subframe) compiles 18 or
+ * 4 KB instead of 58. A world that later needs a method its part lacks gets
+ * the whole runtime in that call.
+ *
  * Calls name a runtime export and pass its arguments, typed from the
  * runtime module itself: `callRuntime(session, 'count', ['li'])` is a
  * Promise<number>. Page exceptions come back as PageScriptError carrying the
@@ -16,7 +22,11 @@
  */
 import type { CdpSession } from './types';
 import type * as Runtime from './injected/runtime';
+import type * as AriaPart from './injected/runtimeAria';
+import type * as SnapshotPart from './injected/runtimeSnapshot';
 import { source as RUNTIME_SOURCE } from './generated/runtime';
+import { source as ARIA_PART_SOURCE } from './generated/runtimeAria';
+import { source as SNAPSHOT_PART_SOURCE } from './generated/runtimeSnapshot';
 import { classifyProtocolError } from './protocolErrors';
 import type { Protocol } from 'devtools-protocol/types/protocol';
 
@@ -37,6 +47,27 @@ const WORLD_NAME = 'design-playbook-utility';
 export const RUNTIME_GLOBAL = "globalThis[Symbol.for('design-playbook.runtime')]";
 const MISSING = '__design_playbook_runtime_missing__';
 
+/** A part of the runtime a world can hold; 'whole' has every method. */
+type RuntimePart = 'aria' | 'snapshot' | 'whole';
+/** Every method each smaller part has: the keys are checked against the part's own exports. */
+const PART_METHODS: { aria: Record<keyof typeof AriaPart, true>; snapshot: Record<keyof typeof SnapshotPart, true> } = {
+  aria: { ariaWalk: true },
+  snapshot: { frameOwner: true, serializeTraceFrame: true },
+};
+const PART_SOURCE: Record<RuntimePart, string> = { aria: ARIA_PART_SOURCE, snapshot: SNAPSHOT_PART_SOURCE, whole: RUNTIME_SOURCE };
+
+/** The smallest part that has `method`. */
+function partFor(method: RuntimeMethod): RuntimePart {
+  if (method in PART_METHODS.aria) return 'aria';
+  if (method in PART_METHODS.snapshot) return 'snapshot';
+  return 'whole';
+}
+
+/** Whether a world holding `held` can run `method`. */
+function covers(held: RuntimePart | null, method: RuntimeMethod): boolean {
+  return held === 'whole' || (held !== null && held === partFor(method));
+}
+
 /** An exception the page's side of a call threw; `message` is its first line without the `Uncaught Error:` prefix. */
 export class PageScriptError extends Error {
   constructor(readonly description: string) {
@@ -45,11 +76,17 @@ export class PageScriptError extends Error {
   }
 }
 
+interface KnownWorld {
+  contextId: number;
+  /** The part of the runtime this process installed there (null: none yet). */
+  part: RuntimePart | null;
+}
+
 interface SessionWorlds {
   /** The main frame's id, learnt when its world was made. */
   main?: string;
-  /** Execution context of the world, by frame id. */
-  contexts: Map<string, number>;
+  /** The world of each frame, by frame id. */
+  contexts: Map<string, KnownWorld>;
 }
 
 const worldsBySession = new WeakMap<CdpSession, SessionWorlds>();
@@ -70,32 +107,50 @@ export function forgetUtilityWorlds(session: CdpSession, frameId?: string): void
 
 interface World {
   frameId: string;
-  contextId: number;
-  /** Made by this call: the runtime is not installed yet. */
-  fresh: boolean;
+  /** The world as this process knows it (its part updated once an install succeeded). */
+  known: KnownWorld;
 }
 
 async function worldFor(session: CdpSession, frameId: string | undefined): Promise<World> {
   const worlds = worldsOf(session);
   const known = frameId ?? worlds.main;
   const cached = known === undefined ? undefined : worlds.contexts.get(known);
-  if (cached !== undefined) return { frameId: known!, contextId: cached, fresh: false };
+  if (cached !== undefined) return { frameId: known!, known: cached };
   let target = frameId;
   if (target === undefined) {
     const { frameTree } = await session.send('Page.getFrameTree');
     target = worlds.main = frameTree.frame.id;
     // A call that named the main frame by id may have made its world already.
     const named = worlds.contexts.get(target);
-    if (named !== undefined) return { frameId: target, contextId: named, fresh: false };
+    if (named !== undefined) return { frameId: target, known: named };
   }
   // Universal access: the trace serializer reads the CSSOM of cross-origin style sheets (as Playwright's utility world may).
   const { executionContextId } = await session.send('Page.createIsolatedWorld', { frameId: target, worldName: WORLD_NAME, grantUniveralAccess: true });
-  worlds.contexts.set(target, executionContextId);
-  return { frameId: target, contextId: executionContextId, fresh: true };
+  const made: KnownWorld = { contextId: executionContextId, part: null };
+  worlds.contexts.set(target, made);
+  return { frameId: target, known: made };
 }
 
-/** The runtime, installed first when `install` (the source crosses only then). */
-const runtimeExpression = (install: boolean) => (install ? `(${RUNTIME_GLOBAL} ??= ${RUNTIME_SOURCE})` : RUNTIME_GLOBAL);
+/**
+ * The part of the runtime to install for `method` in a world holding `held`:
+ * the smallest that has it in an empty world, the whole runtime over a part
+ * that lacks it (so two small parts never take turns); null when none is needed.
+ */
+function partToInstall(held: RuntimePart | null, method: RuntimeMethod, force: boolean): RuntimePart | null {
+  if (covers(held, method) && !force) return null;
+  return held === null ? partFor(method) : 'whole';
+}
+
+/**
+ * The world's runtime, with `method`: the part named is installed first unless
+ * the world already holds a runtime that has the method (the source crosses
+ * only then); without one, a runtime that lacks the method reads as missing.
+ */
+function runtimeExpression(method: string, install: RuntimePart | null): string {
+  const has = `(g) => g && ${JSON.stringify(method)} in g`;
+  if (!install) return `((${has})(${RUNTIME_GLOBAL}) ? ${RUNTIME_GLOBAL} : null)`;
+  return `((${has})(${RUNTIME_GLOBAL}) ? ${RUNTIME_GLOBAL} : (${RUNTIME_GLOBAL} = ${PART_SOURCE[install]}))`;
+}
 
 /** JSON arguments for a spread call; trailing undefined ones are left off so parameter defaults apply. */
 function argumentList(args: readonly unknown[]): string {
@@ -118,16 +173,23 @@ interface CallOptions {
 }
 
 /** Evaluates a call of the runtime in the frame's world: one round trip, a second after a navigation destroyed a cached world. */
-async function evaluateCall(session: CdpSession, call: string, returnByValue: boolean, options: CallOptions): Promise<Protocol.Runtime.RemoteObject> {
-  let install = false;
+async function evaluateCall(
+  session: CdpSession,
+  method: RuntimeMethod,
+  call: string,
+  returnByValue: boolean,
+  options: CallOptions,
+): Promise<Protocol.Runtime.RemoteObject> {
+  let force = false;
   for (let attempt = 1; ; attempt++) {
     const world = await worldFor(session, options.frameId);
-    const expression = `(() => { const rt = ${runtimeExpression(install || world.fresh)}; if (!rt) return '${MISSING}'; ${call} })()`;
+    const install = partToInstall(world.known.part, method, force);
+    const expression = `(() => { const rt = ${runtimeExpression(method, install)}; if (!rt) return '${MISSING}'; ${call} })()`;
     let reply: Protocol.Runtime.EvaluateResponse;
     try {
       reply = await session.send('Runtime.evaluate', {
         expression,
-        contextId: world.contextId,
+        contextId: world.known.contextId,
         returnByValue,
         awaitPromise: options.awaitPromise,
         objectGroup: options.objectGroup,
@@ -140,18 +202,20 @@ async function evaluateCall(session: CdpSession, call: string, returnByValue: bo
     }
     if (reply.exceptionDetails) throw new PageScriptError(describeException(reply.exceptionDetails));
     if (reply.result.type === 'string' && reply.result.value === MISSING) {
-      // A world this process made but whose runtime is not there yet (a call raced the install): install it.
+      // A world whose runtime is not there yet, or lacks the method (a call raced the install): install it.
       if (attempt >= 2) throw new Error('the page runtime could not be installed in its world');
-      install = true;
+      force = true;
       continue;
     }
+    // The runtime the world holds now has at least what was installed.
+    if (install && !covers(world.known.part, method)) world.known.part = install;
     return reply.result;
   }
 }
 
 /** Calls runtime export `method` in the frame's world; resolves with its value (JSON-serializable results only). */
 export async function callRuntime<M extends RuntimeMethod>(session: CdpSession, method: M, args: Args<M>, options: CallOptions = {}): Promise<Result<M>> {
-  const result = await evaluateCall(session, `return rt.${method}(...${argumentList(args)});`, true, options);
+  const result = await evaluateCall(session, method, `return rt.${method}(...${argumentList(args)});`, true, options);
   return result.value as Result<M>;
 }
 
@@ -168,7 +232,7 @@ export async function callRuntimeForHandle<M extends RuntimeMethod>(
   options: CallOptions = {},
 ): Promise<HandleOr<Result<M>>> {
   const call = `const r = rt.${method}(...${argumentList(args)}); return r instanceof Node ? r : JSON.stringify(r === undefined ? null : r);`;
-  const result = await evaluateCall(session, call, false, options);
+  const result = await evaluateCall(session, method, call, false, options);
   if (result.subtype === 'node' && result.objectId) return { objectId: result.objectId } as HandleOr<Result<M>>;
   return JSON.parse(result.value as string) as HandleOr<Result<M>>;
 }
@@ -203,11 +267,14 @@ export async function callRuntimeOn<M extends ElementMethod>(
  */
 export async function utilityContext(session: CdpSession, frameId?: string): Promise<number> {
   const world = await worldFor(session, frameId);
-  if (world.fresh) {
-    const reply = await session.send('Runtime.evaluate', { expression: `(${runtimeExpression(true)}, true)`, contextId: world.contextId, returnByValue: true });
+  if (world.known.part !== 'whole') {
+    // The whole runtime: a context handed out may be asked for any method (queryFirst stands for them).
+    const expression = `(${runtimeExpression('queryFirst', partToInstall(world.known.part, 'queryFirst', true))}, true)`;
+    const reply = await session.send('Runtime.evaluate', { expression, contextId: world.known.contextId, returnByValue: true });
     if (reply.exceptionDetails) throw new PageScriptError(describeException(reply.exceptionDetails));
+    world.known.part = 'whole';
   }
-  return world.contextId;
+  return world.known.contextId;
 }
 
 /** Lets the page forget a handle a call returned (best effort). */

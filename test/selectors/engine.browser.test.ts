@@ -10,7 +10,7 @@ import * as path from 'path';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { countSelector, nearMisses, resolveSelector, checkSelectorSyntax } from '../../cdp/selectorEngine';
-import { callRuntime, utilityContext } from '../../cdp/utilityWorld';
+import { callRuntime, RUNTIME_GLOBAL, utilityContext } from '../../cdp/utilityWorld';
 
 jest.setTimeout(60_000);
 
@@ -163,6 +163,39 @@ describe('the engine world', () => {
     expect(second).not.toBe(first);
     await page.goto(server.url('/page.html'));
     expect(await idOf('text=Retry')).toBe('submit');
+  });
+
+  test('a world gets the smallest part of the runtime its first call needs, and the whole runtime when a later call needs more', async () => {
+    const other = await browser.newPage();
+    const cdp = await other.createCDPSession();
+    try {
+      await other.goto(server.url('/page.html'));
+      const methodsInWorld = async () => {
+        // The world's context without installing anything: the execution context named like the utility world.
+        const contexts: number[] = [];
+        const listen = (e: { context: { id: number; name: string } }) => e.context.name === 'design-playbook-utility' && contexts.push(e.context.id);
+        cdp.on('Runtime.executionContextCreated', listen);
+        await cdp.send('Runtime.enable');
+        cdp.off('Runtime.executionContextCreated', listen);
+        await cdp.send('Runtime.disable');
+        const { result } = await cdp.send('Runtime.evaluate', {
+          expression: `Object.keys(${RUNTIME_GLOBAL} || {}).sort()`,
+          contextId: contexts[0],
+          returnByValue: true,
+        });
+        return result.value as string[];
+      };
+      const walk = JSON.parse(await callRuntime(cdp, 'ariaWalk', []));
+      expect(walk).toBeTruthy();
+      expect(await methodsInWorld()).toEqual(['ariaWalk']);
+      // A selector call in the same world: the whole runtime replaces the aria part, and both calls work on.
+      expect(await callRuntime(cdp, 'count', ['li'])).toBe(3);
+      const whole = await methodsInWorld();
+      expect(whole).toEqual(expect.arrayContaining(['ariaWalk', 'count', 'queryFirst', 'serializeTraceFrame']));
+      expect(JSON.parse(await callRuntime(cdp, 'ariaWalk', []))).toEqual(walk);
+    } finally {
+      await other.close();
+    }
   });
 
   test('the page cannot break it by patching built-ins in the main world', async () => {
