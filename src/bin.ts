@@ -2,17 +2,35 @@
 /**
  * The package's bin. With no subcommand it serves MCP on stdio; subcommands
  * are the CLI (see src/cli/commands.ts). The program is put together in
- * src/main.ts.
+ * src/main.ts; a built checkout runs it from dist/'s one-file bundle and its
+ * code cache when they belong to this build (src/bundledProgram.ts).
  */
-import { runMain } from './main';
+import * as path from 'path';
+import { loadBundledProgram, type BundledProgram } from './bundledProgram';
 import { log } from './log';
 
-runMain(process.argv.slice(2)).then(
-  (code) => {
-    if (code !== undefined) process.exitCode = code;
-  },
-  (err) => {
-    log(err instanceof Error ? err.message : String(err));
-    process.exitCode = 2;
-  },
-);
+/** Defined in a bundle (scripts/bundle.js): plugin/server.cjs is its own program. */
+declare const BUNDLED_PACKAGE_VERSION: string | undefined;
+
+async function program(): Promise<Pick<BundledProgram, 'runMain'>> {
+  if (typeof BUNDLED_PACKAGE_VERSION === 'string') return import('./main');
+  try {
+    const bundled = loadBundledProgram(path.join(__dirname, '..'));
+    if (bundled.program) return bundled.program;
+  } catch (err) {
+    log(`dist/server.cjs did not load (${err instanceof Error ? err.message : String(err)}); running the compiled modules`);
+  }
+  return import('./main');
+}
+
+program()
+  .then((main) => main.runMain(process.argv.slice(2)))
+  .then(
+    (code) => {
+      if (code !== undefined) process.exitCode = code;
+    },
+    (err) => {
+      log(err instanceof Error ? err.message : String(err));
+      process.exitCode = 2;
+    },
+  );
