@@ -9,6 +9,7 @@
  * everything but hover/pointer still matches, and hover is left as that
  * browser reports it (docs/browser.md, "Render settings").
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
 import { chromium, type Browser as PwBrowser, type Frame as PwFrame } from 'playwright-core';
@@ -239,6 +240,32 @@ describe('an attached browser started without our flags', () => {
     // A headless browser with no pointing device; a desktop Chrome reports its mouse (hover, fine) itself.
     expect(mine.media.slice(0, 4)).toEqual([false, false, false, false]);
   });
+});
+
+/** The Chromium features a browser process of this test was started with (`--enable-features`), by its command line. */
+function enabledFeatures(pid: number): string[] {
+  const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  return args.filter((a) => a.startsWith('--enable-features=')).flatMap((a) => a.slice('--enable-features='.length).split(','));
+}
+
+test('the screenshot path Playwright turns on is on in ours too: CDPScreenshotNewSurface', () => {
+  // Playwright's browser is a child of this process started with its own --disable-field-trial-config.
+  const children = fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  const playwright = children.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--disable-field-trial-config'));
+  expect(playwright).toBeDefined();
+  expect(enabledFeatures(playwright!)).toContain('CDPScreenshotNewSurface');
+  expect(enabledFeatures(ours.process()!.pid!)).toContain('CDPScreenshotNewSurface');
 });
 
 test('the launch flag is what makes hover match, and emulate() does not undo it (no touch-emulation reset)', async () => {
