@@ -18,7 +18,7 @@ const DIST = path.join(ROOT, 'dist');
 function loadIn(dist: string): { program: boolean; cache?: string; why?: string } {
   const script = `const r = require(${JSON.stringify(path.join(dist, 'src', 'bundledProgram.js'))}).loadBundledProgram(${JSON.stringify(dist)});
     process.stdout.write(JSON.stringify({ program: !!r.program && typeof r.program.runMain === 'function', cache: r.cache, why: r.why }));`;
-  return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 test('the build carries the bundle and a cache recorded for its bytes and this Node, and the bin loads both', () => {
