@@ -10,7 +10,7 @@
  * round trip, the first one in a world included.
  *
  * What is installed is the smallest part of the runtime that has the method
- * called (RUNTIME_PARTS): a world that only takes the aria walk (an a11y
+ * called (PART_METHODS): a world that only takes the aria walk (an a11y
  * capture) or only serializes its frame (a trace's subframe) compiles 18 or
  * 4 KB instead of 58. A world that later needs a method its part lacks gets
  * the whole runtime in that call.
@@ -207,7 +207,7 @@ async function evaluateCall(
       force = true;
       continue;
     }
-    // The runtime the world holds now has at least what was installed.
+    // The runtime the world holds now has at least what was installed (a concurrent call may have installed more).
     if (install && !covers(world.known.part, method)) world.known.part = install;
     return reply.result;
   }
@@ -269,7 +269,7 @@ export async function utilityContext(session: CdpSession, frameId?: string): Pro
   const world = await worldFor(session, frameId);
   if (world.known.part !== 'whole') {
     // The whole runtime: a context handed out may be asked for any method (queryFirst stands for them).
-    const expression = `(${runtimeExpression('queryFirst', partToInstall(world.known.part, 'queryFirst', true))}, true)`;
+    const expression = `(${runtimeExpression('queryFirst', 'whole')}, true)`;
     const reply = await session.send('Runtime.evaluate', { expression, contextId: world.known.contextId, returnByValue: true });
     if (reply.exceptionDetails) throw new PageScriptError(describeException(reply.exceptionDetails));
     world.known.part = 'whole';

@@ -5,8 +5,8 @@
  * capture). So `npm run build` also bundles the program into one file,
  * dist/server.cjs (scripts/bundle.js --dist, entry src/bundleEntry.ts), and
  * stores V8's code cache for it, made after every module of a capture was
- * set up (scripts/code-cache.js): from the cache the same start takes about
- * 70 ms.
+ * set up (scripts/code-cache.js): from the cache, reading the bundle,
+ * deserializing its code and setting its modules up takes about 100 ms.
  *
  * The bin (src/bin.ts) loads the bundle only when it belongs to this build:
  * no compiled file in dist/ is newer than it (a `tsc` run after the build
