@@ -258,7 +258,8 @@ export class TraceRecorder {
    * own when the page painted since, else Screencast.endStrip), stops recording
    * and returns the ZIP bytes.
    */
-  async finish(): Promise<Buffer> {
+  /** The archive's bytes; `recorded` is told once the page's last frame is in (what follows is this side's work). */
+  async finish(recorded?: () => void): Promise<Buffer> {
     this.assertRecording();
     try {
       // Independent waits: let in-flight requests finish while the final frame is taken.
@@ -270,6 +271,7 @@ export class TraceRecorder {
       await this.bounded(this.screencast.stop(), 'stop screencast').catch(() => undefined);
       this.state = 'finished';
       this.unlisten();
+      recorded?.();
       const network = await this.network.drain(this.stepTimeoutMs);
       return await writeTraceZip(this.events, network, this.store);
     } finally {

@@ -49,12 +49,13 @@ const SETTLE_ATTEMPTS = 20;
  * that destroyed the document it ran in (a submitted form, a followed link):
  * the freeze belongs on the document that will be captured.
  */
-async function onSettledDocument<T>(page: Page, step: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+async function onSettledDocument<T>(page: Page, step: () => Promise<T>, signal?: AbortSignal, onReplaced?: () => void): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await step();
     } catch (err) {
       if (attempt >= SETTLE_ATTEMPTS || !replacedDocument(err)) throw err;
+      onReplaced?.();
       // Polled from here: the page's own timers may be virtual and stand still.
       await waitForParsedDocument(page, signal);
     }
@@ -79,6 +80,10 @@ async function waitForParsedDocument(page: Page, signal?: AbortSignal): Promise<
 export async function applyFreeze(page: Page, freeze: Freeze, signal?: AbortSignal): Promise<string[]> {
   const warnings: string[] = [];
   if (!freeze.enabled) return warnings;
+  const clock = PageClock.of(page);
+  // The load wait goes out with the sheet: the settle needs both, and the page answers them in turn.
+  let loaded = clock?.loaded();
+  let replaced = false;
   await onSettledDocument(
     page,
     () =>
@@ -91,9 +96,12 @@ export async function applyFreeze(page: Page, freeze: Freeze, signal?: AbortSign
         ),
       ),
     signal,
+    () => (replaced = true),
   );
+  // The document the load was asked of went away: the settle waits for its successor's.
+  if (replaced) loaded = clock?.loaded();
   // Virtual time settles before the fonts wait, so text the page's timers add still gets its fonts.
-  warnings.push(...((await PageClock.of(page)?.settle()) ?? []));
+  warnings.push(...((await clock?.settle(loaded)) ?? []));
   if (freeze.waitFonts) {
     // Bounded on this side: the page's own timers may be virtual and stand still.
     const settled = await withinOr(

@@ -206,9 +206,11 @@ class CaptureRun {
       this.warnings.push(...(await applyFreeze(page, request.freeze, progress.signal)));
     }
     progress.enter('capture', `the ${fields.type} capture`);
-    const { bytes, ...measured } = await typeRun.finish();
+    // Read once the page has given the artifact what it holds, while the type finishes on this side (the probe, the archive).
+    let observed: Promise<string> | null = null;
+    const { bytes, ...measured } = await typeRun.finish(() => (observed ??= readObservedState(page)));
     progress.enter('observed-state', 'the observed_state read');
-    const payload: ProviderPayload = { result: 'captured', ...measured, observed_state: await readObservedState(page) };
+    const payload: ProviderPayload = { result: 'captured', ...measured, observed_state: await (observed ?? readObservedState(page)) };
     const warnings = [...new Set([...this.warnings, ...(measured.warnings ?? [])])];
     if (warnings.length) payload.warnings = warnings;
     else delete payload.warnings;

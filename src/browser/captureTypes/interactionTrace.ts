@@ -74,8 +74,8 @@ export const interactionTraceCapture: CaptureTypeModule = {
     return {
       navigate: (url, run) => recorder.navigation(url, run),
       wrapAction: (_index, action, run) => recorder.action(tracedMeta(action), run),
-      async finish() {
-        return { bytes: await recorder.finish() };
+      async finish(taken) {
+        return { bytes: await recorder.finish(taken) };
       },
       dispose: () => recorder.dispose(),
     };

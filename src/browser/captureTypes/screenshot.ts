@@ -33,8 +33,9 @@ export const screenshotCapture: CaptureTypeModule = {
   steps: ['probe'],
   async start({ page, cdp, request, progress }) {
     return {
-      async finish() {
+      async finish(taken) {
         const { bytes, ...shot } = await shootFullPage(cdp, request.viewport);
+        taken?.();
         progress.enter('probe', 'the render-token probe');
         const page_facts = await readPageFacts(page, cdp, request.viewport, shot);
         const render_tokens = await renderTokenProbe(cdp, request.design);

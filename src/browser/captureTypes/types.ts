@@ -32,7 +32,13 @@ export type CaptureTypeOutput = { bytes: Buffer } & Pick<ProviderPayload, 'rende
 export interface CaptureTypeRun {
   navigate?(url: string, run: () => Promise<void>): Promise<void>;
   wrapAction?: ActionWrapper;
-  finish(): Promise<CaptureTypeOutput>;
+  /**
+   * `taken` is called once the page has given what the artifact holds (the
+   * shot, the last recorded frame): the reads that come after the capture
+   * (observed_state) may start then, alongside what finish() still does
+   * (the probe, the archive).
+   */
+  finish(taken?: () => void): Promise<CaptureTypeOutput>;
   /** Releases what start() set up; safe after finish() and after a failure. */
   dispose(): Promise<void>;
 }
