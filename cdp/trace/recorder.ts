@@ -7,7 +7,7 @@ import { NetworkCapture } from './network';
 import { PageEvents } from './pageEvents';
 import { ResourceStore } from './resourceStore';
 import { Screencast } from './screencast';
-import { Snapshotter, type CapturedSnapshot, type WalkOptions } from './snapshotter';
+import { Snapshotter, type CapturedSnapshot, type FrameTreeNode, type WalkOptions } from './snapshotter';
 import { SubtreeReferencer } from './subtreeReferences';
 import { writeTraceZip } from './writer';
 
@@ -90,7 +90,7 @@ export class TraceRecorder {
     );
     recorder.blank = tuning.pageIsBlank === true;
     try {
-      await recorder.begin();
+      await recorder.begin(frameTree.frameTree);
     } catch (error) {
       await recorder.dispose();
       throw error;
@@ -98,11 +98,12 @@ export class TraceRecorder {
     return recorder;
   }
 
-  private async begin(): Promise<void> {
+  private async begin(frameTree: FrameTreeNode): Promise<void> {
     const emit = (event: TraceEvent) => this.emit(event);
     this.network = new NetworkCapture(this.session, this.clock, this.store, this.pageId);
     this.screencast = new Screencast(this.session, this.clock, this.store, this.pageId, emit);
     this.snapshotter = new Snapshotter(this.session, this.clock, this.pageId, this.mainFrameCdpId);
+    this.snapshotter.seedFrames(frameTree);
     const pageEvents = new PageEvents(this.clock, this.pageId, emit);
     for (const handlers of [this.network.handlers, this.screencast.handlers, pageEvents.handlers]) {
       for (const [name, handler] of Object.entries(handlers)) this.listen(name as CdpEvent, handler);
@@ -111,11 +112,8 @@ export class TraceRecorder {
       this.snapshotter.invalidate(p.frame?.id);
       if (p.frame?.id === this.mainFrameCdpId) this.blank = false;
     });
-    this.listen('Page.frameDetached', (p) => {
-      this.snapshotter.invalidate(p.frameId);
-      this.snapshotter.framesChanged();
-    });
-    this.listen('Page.frameAttached', () => this.snapshotter.framesChanged());
+    this.listen('Page.frameDetached', (p) => this.snapshotter.frameDetached(p.frameId, p.reason));
+    this.listen('Page.frameAttached', (p) => this.snapshotter.frameAttached(p.frameId, p.parentFrameId));
     this.listen('Runtime.executionContextsCleared', () => this.snapshotter.invalidate());
 
     const { viewport, deviceScaleFactor, colorScheme, browserName, browserVersion, userAgent } = this.options;

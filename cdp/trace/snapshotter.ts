@@ -39,6 +39,12 @@ const MAX_CHILD_FRAMES = 16;
  * expects. Out-of-process frames (cross-site, under site isolation) live in
  * another target and render blank.
  */
+/** Page.getFrameTree's frame tree, as far as the snapshotter reads it. */
+export interface FrameTreeNode {
+  frame: { id: string };
+  childFrames?: FrameTreeNode[];
+}
+
 export class Snapshotter {
   constructor(
     private readonly session: CdpSession,
@@ -55,16 +61,48 @@ export class Snapshotter {
    */
   private readonly owners = new Map<string, (string | undefined)[]>();
 
+  /**
+   * Each frame's child frames, as the session's Page events tell them (they
+   * arrive before the answer to any walk that came after them). One owner
+   * element and one child frame need no question to the page: every
+   * connected iframe holds a frame, so that element holds that frame.
+   */
+  private readonly children = new Map<string, string[]>();
+
+  /** The frame tree the recording starts with (Page.getFrameTree's). */
+  seedFrames(tree: FrameTreeNode): void {
+    for (const child of tree.childFrames ?? []) {
+      this.frameAttached(child.frame.id, tree.frame.id);
+      this.seedFrames(child);
+    }
+  }
+
+  frameAttached(frameId: string, parentFrameId: string | undefined): void {
+    this.owners.clear();
+    if (!parentFrameId) return;
+    const siblings = this.children.get(parentFrameId) ?? [];
+    if (!siblings.includes(frameId)) siblings.push(frameId);
+    this.children.set(parentFrameId, siblings);
+  }
+
+  /** A frame swapped into another process keeps its id and its place; a removed one leaves its parent's list (its own children were detached before it). */
+  frameDetached(frameId: string, reason?: string): void {
+    this.invalidate(frameId);
+    this.owners.clear();
+    if (reason === 'swap') return;
+    for (const [parent, siblings] of this.children) {
+      const at = siblings.indexOf(frameId);
+      if (at >= 0) siblings.splice(at, 1);
+      if (!siblings.length) this.children.delete(parent);
+    }
+    this.children.delete(frameId);
+  }
+
   /** Forget utility worlds (of one frame, or all); the next capture makes them again. */
   invalidate(cdpFrameId?: string): void {
     forgetUtilityWorlds(this.session, cdpFrameId);
     if (cdpFrameId === undefined) this.owners.clear();
     else this.owners.delete(cdpFrameId);
-  }
-
-  /** A frame came or went somewhere: every owner mapping is asked again. */
-  framesChanged(): void {
-    this.owners.clear();
   }
 
   /** The snapshot of a fresh tab's initial about:blank, as the serializer writes it, without asking the page. */
@@ -178,7 +216,8 @@ export class Snapshotter {
   private async frameOwnerIds(cdpFrameId: string, count: number): Promise<(string | undefined)[]> {
     const known = this.owners.get(cdpFrameId);
     if (known && known.length === count && known.every((id) => id !== undefined)) return known;
-    const ids = await this.askFrameOwnerIds(cdpFrameId, count);
+    const children = this.children.get(cdpFrameId) ?? [];
+    const ids = count === 1 && children.length === 1 ? [children[0]] : await this.askFrameOwnerIds(cdpFrameId, count);
     this.owners.set(cdpFrameId, ids);
     return ids;
   }

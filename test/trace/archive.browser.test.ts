@@ -280,6 +280,31 @@ describe('what the recorder knows without asking the page', () => {
     expect(JSON.stringify(second.html)).toContain('second frame');
   });
 
+  test('one frame replaced by another: each snapshot points at the frame its one owner held then', async () => {
+    const trace = await readTraceZip(
+      await recordTrace(browser, server.url('/swap.html'), [
+        { do: 'wait_for_selector', selector: '#only' },
+        { do: 'click', selector: '#swap' },
+        { do: 'wait_for_selector', selector: '#replacement' },
+      ]),
+    );
+    const pointed = (main: ParsedTrace['snapshots'][number]) => {
+      const owners = elements(main.html).filter(([name]) => name === 'IFRAME');
+      expect(owners).toHaveLength(1);
+      const child = trace.snapshots.find((s) => `/snapshot/${s.frameId}` === owners[0][1].src && s.callId === main.callId && s.phase === main.phase);
+      expect(child).toBeDefined();
+      return { id: owners[0][1].id, child };
+    };
+    const mains = trace.snapshots.filter((s) => s.isMainFrame && s.frameUrl === server.url('/swap.html'));
+    const first = pointed(mains[0]);
+    expect(first.id).toBe('only');
+    expect(JSON.stringify(first.child.html)).toContain('Panel content');
+    const last = pointed(mains[mains.length - 1]);
+    expect(last.id).toBe('replacement');
+    expect(JSON.stringify(last.child.html)).toContain('replacement frame');
+    expect(last.child.frameId).not.toBe(first.child.frameId);
+  });
+
   test('a page that paints nothing after its last action still ends its film strip on a frame after it', async () => {
     const trace = await readTraceZip(await recordTrace(browser, server.url('/panel.html'), [{ do: 'wait', ms: 20 }]));
     const frames = trace.events.filter((e) => e.type === 'screencast-frame');
