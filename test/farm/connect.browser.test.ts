@@ -179,7 +179,7 @@ test('no answer (a listener that never answers the upgrade) is a timeout within 
     const worded = new RegExp(
       `could not attach to the browser at ws://127\\.0\\.0\\.1:${port}/chromium\\?token=\\*\\*\\* \\(--ws-endpoint\\): no answer within (\\d+) ms; the farm may be holding the connection in its queue`,
     );
-    const told = worded.exec(hung.error);
+    const told = worded.exec(hung.error ?? '');
     expect(told).not.toBeNull();
     expect(Number(told![1])).toBeGreaterThan(2_400);
     expect(Number(told![1])).toBeLessThanOrEqual(2_500);
