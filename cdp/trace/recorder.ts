@@ -254,9 +254,9 @@ export class TraceRecorder {
   /**
    * Ends the film strip on a frame after the last call (the screencast's
    * own when the page painted since, else Screencast.endStrip), stops recording
-   * and returns the ZIP bytes.
+   * and returns the ZIP bytes. `recorded` is told once the page's last frame
+   * is in: what follows (draining the network, the archive) is this side's work.
    */
-  /** The archive's bytes; `recorded` is told once the page's last frame is in (what follows is this side's work). */
   async finish(recorded?: () => void): Promise<Buffer> {
     this.assertRecording();
     try {

@@ -28,6 +28,12 @@ const OBJECT_GROUP = 'evidence-trace-frames';
 const MAX_FRAME_DEPTH = 3;
 const MAX_CHILD_FRAMES = 16;
 
+/** Page.getFrameTree's frame tree, as far as the snapshotter reads it. */
+export interface FrameTreeNode {
+  frame: { id: string };
+  childFrames?: FrameTreeNode[];
+}
+
 /**
  * Takes DOM snapshots of the main frame and its same-process child frames.
  * The serializer is the page runtime's, run in each frame's utility world
@@ -39,12 +45,6 @@ const MAX_CHILD_FRAMES = 16;
  * expects. Out-of-process frames (cross-site, under site isolation) live in
  * another target and render blank.
  */
-/** Page.getFrameTree's frame tree, as far as the snapshotter reads it. */
-export interface FrameTreeNode {
-  frame: { id: string };
-  childFrames?: FrameTreeNode[];
-}
-
 export class Snapshotter {
   constructor(
     private readonly session: CdpSession,

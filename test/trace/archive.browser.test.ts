@@ -282,8 +282,8 @@ describe('what the recorder knows without asking the page', () => {
 
   test('one frame replaced by another: each snapshot points at the frame its one owner held then', async () => {
     const trace = await readTraceZip(
-      await recordTrace(browser, server.url('/swap.html'), [
-        { do: 'wait_for_selector', selector: '#only' },
+      await recordTrace(browser, server.url('/frames.html'), [
+        { do: 'wait_for_selector', selector: '#first' },
         { do: 'click', selector: '#swap' },
         { do: 'wait_for_selector', selector: '#replacement' },
       ]),
@@ -295,9 +295,9 @@ describe('what the recorder knows without asking the page', () => {
       expect(child).toBeDefined();
       return { id: owners[0][1].id, child };
     };
-    const mains = trace.snapshots.filter((s) => s.isMainFrame && s.frameUrl === server.url('/swap.html'));
+    const mains = trace.snapshots.filter((s) => s.isMainFrame && s.frameUrl === server.url('/frames.html'));
     const first = pointed(mains[0]);
-    expect(first.id).toBe('only');
+    expect(first.id).toBe('first');
     expect(JSON.stringify(first.child.html)).toContain('Panel content');
     const last = pointed(mains[mains.length - 1]);
     expect(last.id).toBe('replacement');
