@@ -26,7 +26,11 @@
  * runner row is reported against both peers.
  *
  * Run after `npm run build`:
- *   node bench/batch.js [--captures 100] [--rounds 2] [--skip-peer] [--skip-scaling] [--pool-engine full|shell]
+ *   node bench/batch.js [--captures 100] [--rounds 2] [--skip-peer] [--skip-scaling] [--pool-engine full|shell] [--floor]
+ *
+ * --floor adds the floor to the rounds: a bare Puppeteer pool of 4 on one warm browser of the runtime's
+ * engine and launch flags, doing only what no capture can skip (a fresh context, the load, the full-page
+ * PNG written), without the freeze, the probe, the observed state or the safe write (runFloorPool).
  */
 const fs = require('fs');
 const os = require('os');
@@ -218,6 +222,33 @@ async function runPlaywright(browser, origin, workers) {
   return seconds;
 }
 
+/** The floor (--floor): a bare Puppeteer pool of 4 workers on `browser`, each capture a fresh context, the load and the PNG. */
+async function runFloorPool(browser, origin, workers) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-bench-batch-floor-'));
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (next < CAPTURES) {
+        const i = next++;
+        const context = await browser.createBrowserContext();
+        try {
+          const page = await context.newPage();
+          await page.setViewport({ width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: VIEWPORT.devicePixelRatio });
+          if (i % 4 === 3) await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+          await page.goto(`${origin}/p${i}.html`, { waitUntil: 'load', timeout: 30000 });
+          fs.writeFileSync(path.join(dir, `p${i}.png`), await page.screenshot({ fullPage: true, optimizeForSpeed: true }));
+        } finally {
+          await context.close();
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  fs.rmSync(dir, { recursive: true, force: true });
+  return seconds;
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
@@ -267,14 +298,32 @@ async function main() {
       const times = {};
       for (const [key] of peers) times[`peer-${key}`] = [];
       for (const [key] of runners) times[key] = [];
+      // --floor: bare Puppeteer on the runtime's engine with the runtime's launch flags.
+      let floorBrowser = null;
+      if (argv.includes('--floor')) {
+        const { launchArgs } = require(path.join(__dirname, '..', 'dist', 'src', 'browser', 'browserSession.js'));
+        floorBrowser = await require('puppeteer-core').launch({
+          executablePath: ours,
+          headless: engines.headlessMode(ours),
+          args: launchArgs(),
+          defaultViewport: null,
+          pipe: true,
+        });
+        times.floor = [];
+      }
       try {
         // Warm-up: one untimed pass of each peer.
         for (const [key] of peers) await runPlaywright(peerBrowsers[key], origin, 4).catch(() => undefined);
+        if (floorBrowser) await runFloorPool(floorBrowser, origin, 4);
         for (let round = 0; round < ROUNDS; round++) {
           const line = [];
           for (const [key] of peers) {
             times[`peer-${key}`].push(await runPlaywright(peerBrowsers[key], origin, 4));
             line.push(`playwright ${key} ${rate(times[`peer-${key}`].at(-1)).toFixed(2)}/s`);
+          }
+          if (floorBrowser) {
+            times.floor.push(await runFloorPool(floorBrowser, origin, 4));
+            line.push(`floor ${rate(times.floor.at(-1)).toFixed(2)}/s`);
           }
           for (const [key, , options] of runners) {
             times[key].push(await runRunner(origin, { parallel: 4, label: key, ...options }));
@@ -284,6 +333,7 @@ async function main() {
         }
       } finally {
         for (const b of Object.values(peerBrowsers)) await b.close();
+        await floorBrowser?.close();
       }
       console.log(`\none browser, 4 at once (median of ${ROUNDS}):`);
       for (const [key, exe] of peers)
@@ -293,6 +343,13 @@ async function main() {
         const ours = rate(median(times[key]));
         const ratios = peers.map(([peer]) => `${(ours / rate(median(times[`peer-${peer}`]))).toFixed(2)}x Playwright on the ${peer} browser`);
         console.log(`  ${label}: ${ours.toFixed(2)} captures/s = ${ratios.join(', ')}`);
+      }
+      if (times.floor) {
+        const floor = rate(median(times.floor));
+        const ratios = peers.map(([peer]) => `${(floor / rate(median(times[`peer-${peer}`]))).toFixed(2)}x Playwright on the ${peer} browser`);
+        console.log(
+          `  floor: bare Puppeteer pool of 4, warm ${engines.label(ours)}, the load and the PNG only: ${floor.toFixed(2)} captures/s = ${ratios.join(', ')}`,
+        );
       }
       // The target is against the Playwright pool on the engine the runner itself ran.
       const engineOf = (key) => (key === 'full' || key === 'attached' ? 'full' : engines.SHELL && ours === engines.SHELL ? 'shell' : 'full');

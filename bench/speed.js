@@ -26,8 +26,10 @@
  * Prints medians and the ratio ours / Playwright (< 1 = ours faster).
  *
  * Run after `npm run build`:
- *   node bench/speed.js [--rounds 12] [--first 5] [--profile] [--executable PATH]
+ *   node bench/speed.js [--rounds 12] [--first 5] [--profile] [--floor] [--executable PATH]
  *                       [--page cards,form] [--bin dist/src/bin.js] [--gap 0]
+ * --floor adds a third driver to the warm rounds: bare Puppeteer doing only the load (and the
+ * PNG), the least any capture of that page on that engine takes (startFloor).
  * (--rounds 0 skips the warm rounds and the profile; --first 0 the first calls.)
  */
 const fs = require('fs');
@@ -49,6 +51,8 @@ const opt = (name, fallback) => {
 const ROUNDS = Number(opt('rounds', 12));
 const FIRST = Number(opt('first', 5));
 const PROFILE = argv.includes('--profile');
+// --floor: a third driver, bare Puppeteer with no step of ours (what any capture on this engine needs at least).
+const FLOOR = argv.includes('--floor');
 // Idle time before each timed call (ms), the same for both sides.
 const GAP_MS = Number(opt('gap', 0));
 const idle = () => (GAP_MS > 0 ? new Promise((resolve) => setTimeout(resolve, GAP_MS)) : Promise.resolve());
@@ -172,6 +176,68 @@ async function startOurs(runRoot, url) {
   return { call, close: () => client.close() };
 }
 
+/**
+ * The floor (--floor): bare Puppeteer on the same executable with the runtime's launch flags, a page made
+ * ahead in a fresh context as ours is, then only what no capture can skip: the load (to the load event)
+ * and, for a screenshot, the full-page PNG written. No freeze, settle, probe, observed state or safe
+ * write. Puppeteer has no aria snapshot, so for an a11y tree the floor is the load alone; for a trace it
+ * is the load and the same actions through Puppeteer's own input calls, with nothing recorded.
+ */
+async function startFloor(url, dir) {
+  const puppeteer = require('puppeteer-core');
+  const { launchArgs } = require(path.join(ROOT, 'dist', 'src', 'browser', 'browserSession.js'));
+  const browser = await puppeteer.launch({
+    executablePath: EXECUTABLE,
+    headless: engines.headlessMode(EXECUTABLE),
+    args: launchArgs(),
+    defaultViewport: null,
+    pipe: true,
+  });
+  const ahead = async () => {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: VIEWPORT.devicePixelRatio });
+    return { context, page };
+  };
+  let spare = ahead();
+  let after = Promise.resolve();
+  let n = 0;
+  const call = async (type) => {
+    const { context, page } = await spare;
+    await page.goto(url, { waitUntil: 'load', timeout: 30000 });
+    if (type === 'screenshot') fs.writeFileSync(path.join(dir, `floor-${n++}.png`), await page.screenshot({ fullPage: true, optimizeForSpeed: true }));
+    for (const action of TYPES[type].actions) await floorAction(page, action);
+    spare = ahead();
+    after = Promise.all([spare, context.close()]);
+  };
+  // Untimed, before the next driver's call: the floor's close and next page do not land in another's time.
+  return { call, quiet: () => after, close: () => browser.close() };
+}
+
+/** One of the bench's actions through Puppeteer's own calls (the floor's trace). */
+async function floorAction(page, action) {
+  switch (action.do) {
+    case 'fill':
+      await page.focus(action.selector);
+      return page.keyboard.sendCharacter(action.value);
+    case 'select_option':
+      return page.select(action.selector, action.value);
+    case 'press':
+      await page.focus(action.selector);
+      return page.keyboard.press(action.key);
+    case 'click':
+      return page.click(action.selector);
+    case 'wait_for_state':
+      return page.waitForSelector(`html[data-state="${action.state}"]`);
+    default:
+      throw new Error(`the floor has no ${action.do}`);
+  }
+}
+
+/** What the floor does for a type. */
+const floorOf = (type) =>
+  ({ screenshot: 'the load and the PNG', 'a11y tree': 'the load alone', 'interaction trace': 'the load and the actions, nothing recorded' })[type];
+
 /** The original adapter's per-type steps on a Playwright browser; `steps` (optional) collects each step's time. */
 async function playwrightCapture(browser, url, type, file, steps) {
   let t = performance.now();
@@ -231,29 +297,31 @@ async function timeIt(fn) {
 async function warmLatency(url, runRoot, peerDir) {
   const ours = await startOurs(runRoot, url);
   const browser = await chromium.launch({ executablePath: EXECUTABLE, args: ARGS });
+  const floor = FLOOR ? await startFloor(url, peerDir) : null;
   let k = 0;
   const peer = (type) => playwrightCapture(browser, url, type, path.join(peerDir, `${k++}-${TYPES[type].leaf}`));
   // Untimed: ours launches its browser, both warm their code paths for every type.
   for (const type of Object.keys(TYPES)) {
     await ours.call(type);
     await peer(type);
+    if (floor) await floor.call(type);
   }
-  const times = Object.fromEntries(Object.keys(TYPES).map((type) => [type, { ours: [], peer: [] }]));
+  const times = Object.fromEntries(Object.keys(TYPES).map((type) => [type, { ours: [], peer: [], floor: [] }]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const type of Object.keys(TYPES)) {
-      const pair = [
-        ['ours', () => ours.call(type)],
-        ['peer', () => peer(type)],
-      ];
-      if (round % 2) pair.reverse();
-      for (const [who, fn] of pair) {
+      const drivers = [['ours', () => ours.call(type)], ['peer', () => peer(type)], ...(floor && floorOf(type) ? [['floor', () => floor.call(type)]] : [])];
+      // Each driver goes first as often as the others.
+      const order = drivers.map((_, i) => drivers[(i + round) % drivers.length]);
+      for (const [who, fn] of order) {
         await idle();
         times[type][who].push(await timeIt(fn));
+        if (who === 'floor') await floor.quiet();
       }
     }
   }
   await browser.close();
   await ours.close();
+  await floor?.close();
   return times;
 }
 
@@ -377,6 +445,13 @@ async function main() {
         const o = median(t.ours);
         const p = median(t.peer);
         console.log(`  ${type.padEnd(18)} ours ${ms(o).padStart(7)}  playwright ${ms(p).padStart(7)}  ratio ${(o / p).toFixed(2)}x`);
+      }
+      for (const [type, t] of Object.entries(times)) {
+        if (!t.floor.length) continue;
+        const f = median(t.floor);
+        console.log(
+          `  floor, ${type}: bare Puppeteer, ${floorOf(type)} ${ms(f)} = ${(f / median(t.peer)).toFixed(2)}x Playwright (no capture of this page on this engine is faster)`,
+        );
       }
       if (PROFILE) {
         const rows = await stepProfile(url, runRoot, peerDir);
