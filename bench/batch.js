@@ -190,31 +190,18 @@ async function runRunner(origin, { parallel, browserUrls = [], label, executable
   return summary.seconds;
 }
 
-/** The peer: a pool of 4 workers on one warm Playwright browser, the original adapter's steps per capture. */
-async function runPlaywright(browser, origin, workers) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-bench-batch-pw-'));
+/**
+ * Times CAPTURES captures by `workers` workers taking the next page index in
+ * turn; `captureOne(i, dir)` writes page i's PNG into a scratch folder,
+ * removed afterwards. Returns the seconds from first dispatch to last file.
+ */
+async function timePool(prefix, workers, captureOne) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: workers }, async () => {
-      while (next < CAPTURES) {
-        const i = next++;
-        const context = await browser.newContext({
-          viewport: { width: VIEWPORT.width, height: VIEWPORT.height },
-          deviceScaleFactor: VIEWPORT.devicePixelRatio,
-          colorScheme: i % 4 === 3 ? 'dark' : 'light',
-        });
-        try {
-          const page = await context.newPage();
-          await page.goto(`${origin}/p${i}.html`, { waitUntil: 'domcontentloaded', timeout: 30000 });
-          await page.addStyleTag({ content: FREEZE_CSS });
-          await page.evaluate(() => document.fonts.ready);
-          fs.writeFileSync(path.join(dir, `p${i}.png`), await page.screenshot({ fullPage: true, type: 'png' }));
-          await page.evaluate(() => document.body.getAttribute('data-state'));
-        } finally {
-          await context.close();
-        }
-      }
+      while (next < CAPTURES) await captureOne(next++, dir);
     }),
   );
   const seconds = (performance.now() - started) / 1000;
@@ -222,31 +209,41 @@ async function runPlaywright(browser, origin, workers) {
   return seconds;
 }
 
+/** The peer: a pool of 4 workers on one warm Playwright browser, the original adapter's steps per capture. */
+function runPlaywright(browser, origin, workers) {
+  return timePool('dpe-bench-batch-pw-', workers, async (i, dir) => {
+    const context = await browser.newContext({
+      viewport: { width: VIEWPORT.width, height: VIEWPORT.height },
+      deviceScaleFactor: VIEWPORT.devicePixelRatio,
+      colorScheme: i % 4 === 3 ? 'dark' : 'light',
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${origin}/p${i}.html`, { waitUntil: 'domcontentloaded', timeout: 30000 });
+      await page.addStyleTag({ content: FREEZE_CSS });
+      await page.evaluate(() => document.fonts.ready);
+      fs.writeFileSync(path.join(dir, `p${i}.png`), await page.screenshot({ fullPage: true, type: 'png' }));
+      await page.evaluate(() => document.body.getAttribute('data-state'));
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 /** The floor (--floor): a bare Puppeteer pool of 4 workers on `browser`, each capture a fresh context, the load and the PNG. */
-async function runFloorPool(browser, origin, workers) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-bench-batch-floor-'));
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      while (next < CAPTURES) {
-        const i = next++;
-        const context = await browser.createBrowserContext();
-        try {
-          const page = await context.newPage();
-          await page.setViewport({ width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: VIEWPORT.devicePixelRatio });
-          if (i % 4 === 3) await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
-          await page.goto(`${origin}/p${i}.html`, { waitUntil: 'load', timeout: 30000 });
-          fs.writeFileSync(path.join(dir, `p${i}.png`), await page.screenshot({ fullPage: true, optimizeForSpeed: true }));
-        } finally {
-          await context.close();
-        }
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  fs.rmSync(dir, { recursive: true, force: true });
-  return seconds;
+function runFloorPool(browser, origin, workers) {
+  return timePool('dpe-bench-batch-floor-', workers, async (i, dir) => {
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await page.setViewport({ width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: VIEWPORT.devicePixelRatio });
+      if (i % 4 === 3) await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+      await page.goto(`${origin}/p${i}.html`, { waitUntil: 'load', timeout: 30000 });
+      fs.writeFileSync(path.join(dir, `p${i}.png`), await page.screenshot({ fullPage: true, optimizeForSpeed: true }));
+    } finally {
+      await context.close();
+    }
+  });
 }
 
 const median = (xs) => {
@@ -301,14 +298,7 @@ async function main() {
       // --floor: bare Puppeteer on the runtime's engine with the runtime's launch flags.
       let floorBrowser = null;
       if (argv.includes('--floor')) {
-        const { launchArgs } = require(path.join(__dirname, '..', 'dist', 'src', 'browser', 'browserSession.js'));
-        floorBrowser = await require('puppeteer-core').launch({
-          executablePath: ours,
-          headless: engines.headlessMode(ours),
-          args: launchArgs(),
-          defaultViewport: null,
-          pipe: true,
-        });
+        floorBrowser = await engines.launchFloorBrowser(ours);
         times.floor = [];
       }
       try {

@@ -29,7 +29,8 @@
  *   node bench/speed.js [--rounds 12] [--first 5] [--profile] [--floor] [--executable PATH]
  *                       [--page cards,form] [--bin dist/src/bin.js] [--gap 0]
  * --floor adds a third driver to the warm rounds: bare Puppeteer doing only the load (and the
- * PNG), the least any capture of that page on that engine takes (startFloor).
+ * PNG, or the trace's actions unrecorded), the least any capture of that page on that engine takes
+ * (startFloor).
  * (--rounds 0 skips the warm rounds and the profile; --first 0 the first calls.)
  */
 const fs = require('fs');
@@ -184,15 +185,7 @@ async function startOurs(runRoot, url) {
  * is the load and the same actions through Puppeteer's own input calls, with nothing recorded.
  */
 async function startFloor(url, dir) {
-  const puppeteer = require('puppeteer-core');
-  const { launchArgs } = require(path.join(ROOT, 'dist', 'src', 'browser', 'browserSession.js'));
-  const browser = await puppeteer.launch({
-    executablePath: EXECUTABLE,
-    headless: engines.headlessMode(EXECUTABLE),
-    args: launchArgs(),
-    defaultViewport: null,
-    pipe: true,
-  });
+  const browser = await engines.launchFloorBrowser(EXECUTABLE);
   const ahead = async () => {
     const context = await browser.createBrowserContext();
     const page = await context.newPage();
@@ -309,7 +302,7 @@ async function warmLatency(url, runRoot, peerDir) {
   const times = Object.fromEntries(Object.keys(TYPES).map((type) => [type, { ours: [], peer: [], floor: [] }]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const type of Object.keys(TYPES)) {
-      const drivers = [['ours', () => ours.call(type)], ['peer', () => peer(type)], ...(floor && floorOf(type) ? [['floor', () => floor.call(type)]] : [])];
+      const drivers = [['ours', () => ours.call(type)], ['peer', () => peer(type)], ...(floor ? [['floor', () => floor.call(type)]] : [])];
       // Each driver goes first as often as the others.
       const order = drivers.map((_, i) => drivers[(i + round) % drivers.length]);
       for (const [who, fn] of order) {

@@ -50,4 +50,19 @@ const BENCH_ARGS = [
   '--disable-quic',
 ];
 
-module.exports = { FULL, SHELL, runtimeDefault, unnamedEnv, headlessMode, label, BENCH_ARGS };
+/**
+ * The benches' floor browser (speed.js and batch.js --floor): bare Puppeteer on `executable` with the
+ * runtime's own launch flags, so the floor differs from ours only in what a capture does.
+ */
+function launchFloorBrowser(executable) {
+  const { launchArgs } = require(path.join(__dirname, '..', '..', 'dist', 'src', 'browser', 'browserSession.js'));
+  return require('puppeteer-core').launch({
+    executablePath: executable,
+    headless: headlessMode(executable),
+    args: launchArgs(),
+    defaultViewport: null,
+    pipe: true,
+  });
+}
+
+module.exports = { FULL, SHELL, runtimeDefault, unnamedEnv, headlessMode, label, BENCH_ARGS, launchFloorBrowser };
