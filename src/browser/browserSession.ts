@@ -110,6 +110,21 @@ export interface SessionDescription {
   headlessShell?: boolean;
 }
 
+/**
+ * `work`'s result, or null once `browser` is gone (or when `work` fails).
+ * Puppeteer's wait for a new page's target does not end with the browser:
+ * a page being opened when the browser died would be waited for until
+ * Puppeteer's own 30 s timeout.
+ */
+function whileConnected<T>(browser: Browser, work: Promise<T>): Promise<T | null> {
+  if (!browser.connected) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const gone = () => resolve(null);
+    browser.once('disconnected', gone);
+    work.then(resolve, () => resolve(null)).finally(() => browser.off('disconnected', gone));
+  });
+}
+
 export class BrowserSession {
   private browser: Browser | null = null;
   private pending: Promise<Browser> | null = null;
@@ -330,8 +345,9 @@ export class BrowserSession {
     const spare = this.spare;
     this.spare = null;
     if (spare) {
-      const ready = await spare.ready.catch(() => null);
-      if (ready && spare.browser === browser && browser.connected && !ready.page.isClosed()) {
+      // A spare of a browser that went away is not waited for: its page's set-up may never answer.
+      const ready = spare.browser === browser ? await whileConnected(browser, spare.ready) : null;
+      if (ready && browser.connected && !ready.page.isClosed()) {
         try {
           await ready.emulation.retarget(viewport);
           return ready;

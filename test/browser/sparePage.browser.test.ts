@@ -140,3 +140,38 @@ test('a spare whose page was closed is not handed over: the capture gets a fresh
   expect(contextIds().has(spareId)).toBe(false);
   await session.closeContext(taken.context);
 });
+
+test('a spare still opening when its browser is killed does not hold up the next capture on the new browser', async () => {
+  // Its own session: this test kills browsers.
+  const killed = new BrowserSession(() => ({ executablePath: CHROMIUM_PATH }), { ...process.env, DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM_PATH });
+  const waits: number[] = [];
+  try {
+    // The kill lands at different points of the spare's opening; at some of them Puppeteer's wait for
+    // the new page's target would only end at its own 30 s timeout.
+    for (const delayMs of [0, 5, 8, 10, 12, 15, 20, 30]) {
+      const old = await killed.acquire();
+      const first = await killed.newContextAndPage(old, LIGHT);
+      await killed.closeContext(first.context);
+      killed.prepareSpare();
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const child = old.process()!;
+      child.kill('SIGKILL');
+      await new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+      // The session hears of the exit when Puppeteer reads the closed pipe.
+      for (let i = 0; i < 500 && old.connected; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(old.connected).toBe(false);
+      const replacement = await killed.acquire();
+      expect(replacement).not.toBe(old);
+      const started = Date.now();
+      const next = await killed.newContextAndPage(replacement, LIGHT);
+      waits.push(Date.now() - started);
+      expect(next.context.browser()).toBe(replacement);
+      expect(next.page.isClosed()).toBe(false);
+      await killed.closeContext(next.context);
+    }
+    // Not a speed figure: far below the 30 s a wait for the dead browser's spare would take.
+    expect(Math.max(...waits)).toBeLessThan(10_000);
+  } finally {
+    await killed.shutdown();
+  }
+}, 120_000);
