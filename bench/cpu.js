@@ -4,8 +4,10 @@
  * machine: our built provider in-process (frozen, the default, and with
  * freeze.enabled false) against Playwright's per-capture steps (new context,
  * goto DOMContentLoaded, freeze style tag, fonts.ready, full-page PNG, read
- * data-state), both on the executable the runtime launches, the same card page,
- * N sequential captures per driver, drivers alternating. CPU is read from
+ * data-state), and the floor: bare Puppeteer on the runtime's launch flags doing
+ * only a fresh context, the load and the full-page PNG (what no capture can
+ * skip; bench/speed.js --floor). All on the executable the runtime launches,
+ * the same card page, N sequential captures per driver, drivers alternating. CPU is read from
  * /proc for each browser's process tree (bench/lib/procMemory.js), so it
  * stays meaningful while other work shares the machine. Node's own CPU is
  * this process's (both drivers run in it).
@@ -77,9 +79,19 @@ const browserRoots = () =>
     await page.evaluate(() => document.body.getAttribute('data-state'));
     await context.close();
   };
+  const bare = await engines.launchFloorBrowser(EXECUTABLE);
+  const floor = async () => {
+    const context = await bare.createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: VIEWPORT.devicePixelRatio });
+    await page.goto(url, { waitUntil: 'load' });
+    await page.screenshot({ fullPage: true, optimizeForSpeed: true });
+    await context.close();
+  };
   try {
     await ours(true)();
     await peer();
+    await floor();
     const roots = browserRoots();
     const cpu = () => roots.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
     const totals = {};
@@ -87,6 +99,7 @@ const browserRoots = () =>
       ['ours, frozen (default)', ours(true)],
       ['ours, freeze.enabled false', ours(false)],
       ['playwright', peer],
+      ['floor: bare Puppeteer', floor],
     ];
     for (let round = 0; round < 2; round++) {
       for (const [name, fn] of drivers) {
@@ -98,7 +111,7 @@ const browserRoots = () =>
         (totals[name] ??= []).push({ browser: (cpu() - before) / N, node: (used.user + used.system) / 1000 / N });
       }
     }
-    console.log(`${engines.label(EXECUTABLE)}, ${N} captures per driver, 2 rounds; browser CPU per capture (both browsers' trees), node CPU per capture:`);
+    console.log(`${engines.label(EXECUTABLE)}, ${N} captures per driver, 2 rounds; browser CPU per capture (all browsers' trees), node CPU per capture:`);
     const mean = (rows, key) => rows.reduce((s, r) => s + r[key], 0) / rows.length;
     for (const [name, rows] of Object.entries(totals))
       console.log(`  ${name.padEnd(28)} browser ${mean(rows, 'browser').toFixed(0)} ms  node ${mean(rows, 'node').toFixed(0)} ms`);
@@ -106,6 +119,7 @@ const browserRoots = () =>
     console.log(`ratio ours / playwright, browser CPU: ${ratio.toFixed(2)}`);
   } finally {
     await pw.close();
+    await bare.close();
     await provider.close();
     server.close();
     fs.rmSync(root, { recursive: true, force: true });
