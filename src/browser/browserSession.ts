@@ -355,7 +355,11 @@ export class BrowserSession {
           // its page went away meanwhile: a fresh one below
         }
       }
-      if (ready) void this.closeContext(ready.context);
+      // Not handed over: its context is closed once it exists (a gone browser's when its opening ends).
+      void spare.ready.then(
+        (left) => this.closeContext(left.context),
+        () => undefined,
+      );
     }
     return this.openPreparedPage(browser, viewport);
   }
