@@ -233,13 +233,10 @@ function runPlaywright(browser, origin, workers) {
 /** The floor (--floor): a bare Puppeteer pool of 4 workers on `browser`, each capture a fresh context, the load and the PNG. */
 function runFloorPool(browser, origin, workers) {
   return timePool('dpe-bench-batch-floor-', workers, async (i, dir) => {
-    const context = await browser.createBrowserContext();
+    const { context, page } = await engines.openFloorPage(browser, VIEWPORT);
     try {
-      const page = await context.newPage();
-      await page.setViewport({ width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: VIEWPORT.devicePixelRatio });
       if (i % 4 === 3) await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
-      await page.goto(`${origin}/p${i}.html`, { waitUntil: 'load', timeout: 30000 });
-      fs.writeFileSync(path.join(dir, `p${i}.png`), await page.screenshot({ fullPage: true, optimizeForSpeed: true }));
+      fs.writeFileSync(path.join(dir, `p${i}.png`), await engines.floorLoad(page, `${origin}/p${i}.html`, { shot: true }));
     } finally {
       await context.close();
     }

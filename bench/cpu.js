@@ -7,8 +7,8 @@
  * data-state), and the floor: bare Puppeteer on the runtime's launch flags doing
  * only a fresh context, the load and the full-page PNG (what no capture can
  * skip; bench/speed.js --floor). All on the executable the runtime launches,
- * the same card page, N sequential captures per driver, drivers alternating. CPU is read from
- * /proc for each browser's process tree (bench/lib/procMemory.js), so it
+ * the same card page, N sequential captures per driver, drivers alternating.
+ * CPU is read from /proc for each browser's process tree (bench/lib/procMemory.js), so it
  * stays meaningful while other work shares the machine. Node's own CPU is
  * this process's (both drivers run in it).
  *
@@ -81,11 +81,8 @@ const browserRoots = () =>
   };
   const bare = await engines.launchFloorBrowser(EXECUTABLE);
   const floor = async () => {
-    const context = await bare.createBrowserContext();
-    const page = await context.newPage();
-    await page.setViewport({ width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: VIEWPORT.devicePixelRatio });
-    await page.goto(url, { waitUntil: 'load' });
-    await page.screenshot({ fullPage: true, optimizeForSpeed: true });
+    const { context, page } = await engines.openFloorPage(bare, VIEWPORT);
+    await engines.floorLoad(page, url, { shot: true });
     await context.close();
   };
   try {

@@ -186,19 +186,14 @@ async function startOurs(runRoot, url) {
  */
 async function startFloor(url, dir) {
   const browser = await engines.launchFloorBrowser(EXECUTABLE);
-  const ahead = async () => {
-    const context = await browser.createBrowserContext();
-    const page = await context.newPage();
-    await page.setViewport({ width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: VIEWPORT.devicePixelRatio });
-    return { context, page };
-  };
+  const ahead = () => engines.openFloorPage(browser, VIEWPORT);
   let spare = ahead();
   let after = Promise.resolve();
   let n = 0;
   const call = async (type) => {
     const { context, page } = await spare;
-    await page.goto(url, { waitUntil: 'load', timeout: 30000 });
-    if (type === 'screenshot') fs.writeFileSync(path.join(dir, `floor-${n++}.png`), await page.screenshot({ fullPage: true, optimizeForSpeed: true }));
+    const png = await engines.floorLoad(page, url, { shot: type === 'screenshot' });
+    if (png) fs.writeFileSync(path.join(dir, `floor-${n++}.png`), png);
     for (const action of TYPES[type].actions) await floorAction(page, action);
     spare = ahead();
     after = Promise.all([spare, context.close()]);

@@ -65,4 +65,23 @@ function launchFloorBrowser(executable) {
   });
 }
 
-module.exports = { FULL, SHELL, runtimeDefault, unnamedEnv, headlessMode, label, BENCH_ARGS, launchFloorBrowser };
+/** The floor's page: a fresh context on `browser` with one page at `viewport` (CSS size and device pixel ratio). */
+async function openFloorPage(browser, viewport) {
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    await page.setViewport({ width: viewport.width, height: viewport.height, deviceScaleFactor: viewport.devicePixelRatio });
+    return { context, page };
+  } catch (err) {
+    await context.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** What the floor does for a page: the load (to the load event), and with `shot` the full-page PNG's bytes. */
+async function floorLoad(page, url, { shot = false } = {}) {
+  await page.goto(url, { waitUntil: 'load', timeout: 30000 });
+  return shot ? page.screenshot({ fullPage: true, optimizeForSpeed: true }) : null;
+}
+
+module.exports = { FULL, SHELL, runtimeDefault, unnamedEnv, headlessMode, label, BENCH_ARGS, launchFloorBrowser, openFloorPage, floorLoad };
