@@ -8,7 +8,7 @@
  * whole-capture budget.
  *
  * Three kinds of time constant live with the rule they are part of, named
- * there: the virtual clock's frame, rest horizon and fast-run chunk
+ * there: the virtual clock's frame, rest horizon, quiet window and fast-run chunk
  * (src/browser/pageClock.ts: when page time passes and when a page is at
  * rest are that module's rules), the wait action's default length
  * (src/actionVocabulary.ts, part of the action contract), and the browser

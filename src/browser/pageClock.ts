@@ -6,8 +6,10 @@
  *
  * - `settle` (after load, and again after the actions): waits for the load
  *   event (bounded), then runs each frame's time until the page is at rest —
- *   no animation frame requested, no timer due within REST_HORIZON_MS, no Web
- *   or SVG animation still moving, no request in flight — or until the bound
+ *   no request in flight, no animation frame requested, no Web or SVG
+ *   animation still moving, no timer of motion or a one-off step due within
+ *   REST_HORIZON_MS, and the DOM unchanged for QUIET_WINDOW_MS since the
+ *   last change or response (cdp/injected/clock/activity.ts) — or until the bound
  *   (DESIGN_PLAYBOOK_SETTLE_MAX_MS of page time), where it stops at exactly
  *   that instant and a warning says what kept the page busy. Time runs as
  *   fast as the page executes while no request is in flight (pageNetwork.ts),
@@ -20,7 +22,7 @@
  *   elsewhere it sleeps. Either way it stops when `signal` fires (the wait's
  *   action or capture ended).
  *
- * The time constants below (FRAME_MS, REST_HORIZON_MS, FAST_CHUNK_MS) are
+ * The time constants below (FRAME_MS, REST_HORIZON_MS, QUIET_WINDOW_MS, FAST_CHUNK_MS) are
  * part of these rules and live here; every other time constant of src/ is in
  * src/deadline.ts.
  * - between those, nothing moves: the capture's bytes are taken with time
@@ -47,6 +49,14 @@ export const FRAME_MS = 16;
  * polls.
  */
 export const REST_HORIZON_MS = 250;
+/**
+ * How long the page must go unchanged, in its own time, to be at rest: long
+ * enough for the polls pages render fetched data through (every 500 ms is
+ * common), and cheap, since time runs as fast as the page executes while no
+ * request is in flight. A carousel turning every few seconds stays on its
+ * first slide.
+ */
+export const QUIET_WINDOW_MS = 1_000;
 /**
  * Page time one fast run may cover before it hands back to the capture. The
  * capture interrupts a run as soon as it sees a request start; this bounds
@@ -90,6 +100,7 @@ export class PageClock {
       startTime: fixed ? fixed.epochMs : Date.now(),
       randomSeed: fixed ? RANDOM_SEED : null,
       frameMs: FRAME_MS,
+      rest: { horizonMs: REST_HORIZON_MS, quietMs: QUIET_WINDOW_MS },
     };
     // Listening before the first request: the settle must know every request in flight.
     const clock = new PageClock(page, config, settleMaxMs);
@@ -174,7 +185,7 @@ export class PageClock {
       if (held) quietUntil = 0;
       else if (anchor && !quietUntil) quietUntil = Date.now() + NETWORK_QUIET_MS;
       const paced = held || Date.now() < quietUntil;
-      const options: RunOptions = { until, budgetMs: this.settleMaxMs, horizonMs: REST_HORIZON_MS, mode: paced ? 'step' : 'fast', chunkMs: FAST_CHUNK_MS };
+      const options: RunOptions = { until, budgetMs: this.settleMaxMs, held, mode: paced ? 'step' : 'fast', chunkMs: FAST_CHUNK_MS };
       const wallBefore = Date.now();
       let report: RunReport | null;
       if (paced) {
@@ -204,7 +215,9 @@ export class PageClock {
 
   private boundWarning(frame: Frame, when: string, report: RunReport, requests: string | null): string {
     const what = frame === this.page.mainFrame() ? 'the page' : `the frame ${frame.url()}`;
-    const busy = [...describeActivity(report.activity), ...(requests ? [requests] : [])];
+    // A request in flight keeps the quiet window open: it is named itself, not as a changing DOM.
+    const activity = requests ? { ...report.activity, changing: false } : report.activity;
+    const busy = [...describeActivity(activity), ...(requests ? [requests] : [])];
     return (
       `settle ${when}: ${what} was still busy after ${this.settleMaxMs} ms of its time` +
       (busy.length ? ` (${busy.join('; ')})` : '') +

@@ -11,7 +11,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Browser, Page } from 'puppeteer-core';
 import { executeCapturePlan, closeBundledBrowser } from '../../src/index';
-import { PageClock, REST_HORIZON_MS } from '../../src/browser/pageClock';
+import { PageClock, QUIET_WINDOW_MS, REST_HORIZON_MS } from '../../src/browser/pageClock';
 import { decodePng } from '../../src/png/decode';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, makeRunRoot } from '../e2e/harness';
@@ -258,23 +258,24 @@ describe('the settle on a page driven directly', () => {
     return { page, warnings, now };
   }
 
-  test('a page at rest moves no time at all', async () => {
+  test('a page at rest moves exactly the quiet window', async () => {
     const { page, warnings, now } = await settled('at-rest.html');
-    expect({ warnings, now }).toEqual({ warnings: [], now: 0 });
+    expect({ warnings, now }).toEqual({ warnings: [], now: QUIET_WINDOW_MS });
     await page.close();
   });
 
-  test('a page polling every second is at rest before its first poll', async () => {
+  test('a page polling every second is at rest before its first poll: the window ends before what falls due at its end', async () => {
     const { page, warnings, now } = await settled('polling.html');
-    expect({ warnings, now }).toEqual({ warnings: [], now: 0 });
+    expect({ warnings, now }).toEqual({ warnings: [], now: QUIET_WINDOW_MS });
+    expect(await page.$eval('#polls', (e) => e.textContent)).toBe('0');
     expect(REST_HORIZON_MS).toBeLessThan(1000);
     await page.close();
   });
 
-  test('the counter comes to rest on the first frame step after its last tick', async () => {
-    // 100 ticks, one every 20 ms: the last at 1980 ms; rest is looked at on 16 ms frame boundaries.
+  test('the counter comes to rest one quiet window after its last tick', async () => {
+    // 100 ticks, one every 20 ms: the last at 1980 ms.
     const { page, warnings, now } = await settled('count-up.html');
-    expect({ warnings, now }).toEqual({ warnings: [], now: 1984 });
+    expect({ warnings, now }).toEqual({ warnings: [], now: 1980 + QUIET_WINDOW_MS });
     await page.close();
   });
 

@@ -4,9 +4,9 @@
  * is named, the seeded Math.random, and the fixed-clock and settle-bound
  * settings' parsing.
  */
-import { Scheduler } from '../../cdp/injected/clock/scheduler';
+import { Scheduler, type TimerJob } from '../../cdp/injected/clock/scheduler';
 import { seededRandom } from '../../cdp/injected/clock/random';
-import { activityOf, atRest, describeActivity } from '../../cdp/injected/clock/activity';
+import { activityOf, atRest, describeActivity, isSlowRepeat, restartsQuiet } from '../../cdp/injected/clock/activity';
 import { parseFixedTime, fixedTime, settleMaxMs } from '../../src/browser/options';
 
 /** Runs the scheduler up to `until` the way the page's controls do, logging what ran. */
@@ -99,56 +99,135 @@ describe('virtual clock scheduler', () => {
 
 describe('at rest', () => {
   const still = { finite: 0, endless: 0 };
+  const rule = { horizonMs: 250, quietMs: 1000 };
+  /** Activity with the page unchanged since time 0 (quiet once 1000 ms have passed). */
+  const activity = (s: Scheduler, counts = still, quietSince = -Infinity) => activityOf(s, counts, rule, quietSince);
+
+  /** Runs due timers as the page's controls do, counting each firing as changing the page or not. */
+  function fire(s: Scheduler, until: number, changes: (job: TimerJob) => boolean = () => false): void {
+    for (let guard = 0; guard < 10_000; guard++) {
+      const due = s.peek(until);
+      if (!due || due.kind !== 'timer') break;
+      s.now = Math.max(s.now, due.job.due);
+      s.take(due.job)();
+      const source = s.sourceOf(due.job);
+      if (source) source.quietFirings = changes(due.job) ? 0 : source.quietFirings + 1;
+      s.ran(due.job);
+    }
+    s.now = until;
+  }
 
   test('a requested frame keeps the page busy; once the loop stops asking, it is at rest', () => {
     const s = new Scheduler(16);
     s.requestFrame(() => undefined);
-    expect(activityOf(s, still, 250)).toEqual({ frame: true, timer: null, finite: 0, endless: 0 });
+    expect(activity(s)).toEqual({ frame: true, timer: null, finite: 0, endless: 0, changing: false });
     runUntil(s, 16);
-    expect(atRest(activityOf(s, still, 250))).toBe(true);
+    expect(atRest(activity(s))).toBe(true);
   });
 
-  test('a timer due within the horizon keeps it busy; one due later does not', () => {
+  test('a one-off timer due within the horizon keeps it busy; one due later does not', () => {
     const s = new Scheduler(16);
-    const poll = s.schedule(1000, () => undefined, true);
-    expect(atRest(activityOf(s, still, 250))).toBe(true);
+    s.schedule(1000, () => undefined, false);
+    expect(atRest(activity(s))).toBe(true);
     s.schedule(250, () => undefined, false);
-    expect(activityOf(s, still, 250).timer).toEqual({ delay: 250, repeats: false });
+    expect(activity(s).timer).toEqual({ delay: 250, repeats: false });
     runUntil(s, 250);
-    expect(atRest(activityOf(s, still, 250))).toBe(true);
+    expect(atRest(activity(s))).toBe(true);
     runUntil(s, 800);
-    // The poll is due in 200 ms now: within the horizon.
-    expect(activityOf(s, still, 250).timer).toEqual({ delay: 1000, repeats: true });
-    s.cancel(poll);
-    expect(atRest(activityOf(s, still, 250))).toBe(true);
+    // The one-off is due in 200 ms now: within the horizon.
+    expect(activity(s).timer).toEqual({ delay: 1000, repeats: false });
   });
 
-  test('the soonest timer is the one named, with the period an interval repeats at', () => {
+  test('a repeating timer slower than the horizon never keeps it busy (a poll, a clock, a carousel)', () => {
+    const s = new Scheduler(16);
+    s.schedule(500, () => undefined, true);
+    for (const t of [0, 300, 499, 500, 750]) {
+      fire(s, t, () => true);
+      expect(activity(s).timer).toBeNull();
+    }
+  });
+
+  test('a timeout that sets itself again is one repeating source: slow, it is a poll; fast and changing the page, it is motion', () => {
+    const s = new Scheduler(16);
+    const poll = () => void s.schedule(600, poll, false);
+    s.schedule(600, poll, false);
+    // Until it has set itself again it is a one-off, due within the horizon at 400.
+    fire(s, 400);
+    expect(activity(s).timer).toEqual({ delay: 600, repeats: false });
+    fire(s, 600);
+    expect(activity(s).timer).toBeNull();
+    fire(s, 1100);
+    expect(activity(s).timer).toBeNull();
+
+    const c = new Scheduler(16);
+    let n = 0;
+    const tick = () => {
+      if (++n < 50) c.schedule(20, tick, false);
+    };
+    c.schedule(20, tick, false);
+    fire(c, 200, () => true);
+    expect(activity(c).timer).toEqual({ delay: 20, repeats: false });
+    fire(c, 2000, () => true);
+    expect(n).toBe(50);
+    expect(activity(c).timer).toBeNull();
+  });
+
+  test('a fast repeating timer is busy while it changes the page, and a poll once two firings in a row changed nothing', () => {
+    const s = new Scheduler(16);
+    let changing = true;
+    s.schedule(50, () => undefined, true);
+    fire(s, 200, () => changing);
+    expect(activity(s).timer).toEqual({ delay: 50, repeats: true });
+    changing = false;
+    fire(s, 250, () => changing);
+    expect(activity(s).timer).toEqual({ delay: 50, repeats: true });
+    fire(s, 300, () => changing);
+    expect(activity(s).timer).toBeNull();
+    changing = true;
+    fire(s, 350, () => changing);
+    expect(activity(s).timer).toEqual({ delay: 50, repeats: true });
+  });
+
+  test('the page is busy until it has gone unchanged for the quiet window', () => {
+    const s = new Scheduler(16);
+    runUntil(s, 999);
+    expect(activity(s, still, 0)).toEqual({ frame: false, timer: null, finite: 0, endless: 0, changing: true });
+    runUntil(s, 1000);
+    expect(atRest(activity(s, still, 0))).toBe(true);
+    expect(atRest(activity(s, still, 400))).toBe(false);
+    expect(isSlowRepeat({ period: 500, repeating: true, quietFirings: 0 }, 250)).toBe(true);
+    expect(restartsQuiet({ period: 500, repeating: true, quietFirings: 0 }, 250)).toBe(false);
+    expect(restartsQuiet({ period: 500, repeating: false, quietFirings: 0 }, 250)).toBe(true);
+    expect(restartsQuiet(null, 250)).toBe(true);
+  });
+
+  test('the soonest busy timer is the one named, with the period an interval repeats at', () => {
     const s = new Scheduler(16);
     s.schedule(40, () => undefined, false);
     s.schedule(10, () => undefined, true);
-    expect(activityOf(s, still, 250).timer).toEqual({ delay: 10, repeats: true });
+    expect(activity(s).timer).toEqual({ delay: 10, repeats: true });
   });
 
   test('animations still running, or never ending, keep it busy', () => {
     const s = new Scheduler(16);
-    expect(atRest(activityOf(s, { finite: 1, endless: 0 }, 250))).toBe(false);
-    expect(atRest(activityOf(s, { finite: 0, endless: 2 }, 250))).toBe(false);
+    expect(atRest(activity(s, { finite: 1, endless: 0 }))).toBe(false);
+    expect(atRest(activity(s, { finite: 0, endless: 2 }))).toBe(false);
   });
 
-  test('the warning names each kind of activity', () => {
-    expect(describeActivity({ frame: true, timer: { delay: 10, repeats: true }, finite: 1, endless: 2 })).toEqual([
+  test('the warning names each kind of activity, and a changing DOM only when nothing else explains it', () => {
+    expect(describeActivity({ frame: true, timer: { delay: 10, repeats: true }, finite: 1, endless: 2, changing: true })).toEqual([
       'a requestAnimationFrame loop',
       'a setInterval every 10 ms',
       '2 endless animations',
       '1 animation still running',
     ]);
-    expect(describeActivity({ frame: false, timer: { delay: 20, repeats: false }, finite: 3, endless: 1 })).toEqual([
+    expect(describeActivity({ frame: false, timer: { delay: 20, repeats: false }, finite: 3, endless: 1, changing: false })).toEqual([
       'a setTimeout of 20 ms',
       '1 endless animation',
       '3 animations still running',
     ]);
-    expect(describeActivity({ frame: false, timer: null, finite: 0, endless: 0 })).toEqual([]);
+    expect(describeActivity({ frame: false, timer: null, finite: 0, endless: 0, changing: true })).toEqual(['its DOM still changing']);
+    expect(describeActivity({ frame: false, timer: null, finite: 0, endless: 0, changing: false })).toEqual([]);
   });
 });
 

@@ -49,6 +49,8 @@ export interface PageServer {
   origin: string;
   url(p: string): string;
   close(): Promise<void>;
+  /** The HTTP server itself (a test that speaks WebSocket listens for its upgrades). */
+  http: http.Server;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function servePages(dir: string, routes: Record<string, (req: http.
   const origin = `http://127.0.0.1:${port}`;
   return {
     origin,
+    http: server,
     url: (p: string) => origin + (p.startsWith('/') ? p : '/' + p),
     close: () =>
       new Promise<void>((resolve) => {

@@ -6,4 +6,6 @@ export interface VirtualClockConfig {
   randomSeed: number | null;
   /** Length of one animation frame, ms. */
   frameMs: number;
+  /** When the page is at rest (clock/activity.ts): the timer horizon and the quiet window, ms of page time. */
+  rest: { horizonMs: number; quietMs: number };
 }

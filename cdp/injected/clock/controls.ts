@@ -14,7 +14,8 @@
 import { Scheduler } from './scheduler';
 import { seededRandom } from './random';
 import { installAnimationSync } from './animations';
-import { activityOf, atRest, type Activity } from './activity';
+import { activityOf, atRest, busyTimer, restartsQuiet, type Activity } from './activity';
+import type { TimerJob } from './scheduler';
 import type { VirtualClockConfig } from './config';
 
 export interface AdvanceReport {
@@ -28,8 +29,8 @@ export interface RunOptions {
   /** The virtual instant the settle stops at; null on its first call, which sets it to now + budgetMs. */
   until: number | null;
   budgetMs: number;
-  /** A timer due within this many ms keeps the page busy. */
-  horizonMs: number;
+  /** A request of the page is in flight (the capture sees them): the page is not quiet. */
+  held: boolean;
   /**
    * 'fast': step until at rest, the bound, `chunkMs` of virtual time, or an
    * interrupt; 'step': one frame step and no more (the capture paces these to
@@ -81,6 +82,9 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
   const realClearTimeout = win.clearTimeout.bind(win);
   const RealDate = win.Date;
   const RealMessageChannel = win.MessageChannel;
+  // Taken before any page script runs: a page (or a library such as zone.js) may wrap its own.
+  const RealMutationObserver = win.MutationObserver;
+  const rule = config.rest;
 
   // Child frames of the same origin start at their parent's virtual instant.
   let startAt = 0;
@@ -116,8 +120,8 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
   };
 
   // Timers.
-  const setTimeoutVirtual = (handler: unknown, delay?: number, ...args: unknown[]) => scheduler.schedule(delay ?? 0, asCallback(handler, args), false);
-  const setIntervalVirtual = (handler: unknown, delay?: number, ...args: unknown[]) => scheduler.schedule(delay ?? 0, asCallback(handler, args), true);
+  const setTimeoutVirtual = (handler: unknown, delay?: number, ...args: unknown[]) => scheduler.schedule(delay ?? 0, asCallback(handler, args), false, handler);
+  const setIntervalVirtual = (handler: unknown, delay?: number, ...args: unknown[]) => scheduler.schedule(delay ?? 0, asCallback(handler, args), true, handler);
   const clearVirtual = (id?: unknown) => scheduler.cancel(id);
   define(win, 'setTimeout', setTimeoutVirtual);
   define(win, 'setInterval', setIntervalVirtual);
@@ -191,22 +195,56 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
     }).observe(win.document, { childList: true, subtree: true });
   }
 
+  // What changed the page, and when: the rest rule's quiet window counts from the last change.
+  // Watched from the first time the capture moves time (before that, time stood at the load's instant).
+  let quietSince = scheduler.now;
+  /** The timer whose callback (and the microtasks it queued) is running, and whether it changed the page. */
+  let attributing: { job: TimerJob; changed: boolean } | null = null;
+  const noteChanges = (count: number) => {
+    if (!count) return;
+    if (attributing) attributing.changed = true;
+    if (restartsQuiet(attributing ? scheduler.sourceOf(attributing.job) : null, rule.horizonMs)) quietSince = scheduler.now;
+  };
+  let changes: MutationObserver | null = null;
+  const watchChanges = () => {
+    if (changes || !win.document) return;
+    changes = new RealMutationObserver((records) => noteChanges(records.length));
+    changes.observe(win.document, { childList: true, subtree: true, attributes: true, characterData: true });
+  };
+  const runTimer = async (job: TimerJob) => {
+    const run = scheduler.take(job);
+    attributing = { job, changed: false };
+    try {
+      await inRealTask(run);
+      noteChanges(changes?.takeRecords().length ?? 0);
+      const source = scheduler.sourceOf(job);
+      if (source) source.quietFirings = attributing.changed ? 0 : source.quietFirings + 1;
+    } finally {
+      attributing = null;
+      scheduler.ran(job);
+    }
+  };
+
   let queue: Promise<unknown> = Promise.resolve();
-  /** Runs what falls due up to now + ms, in order, then sets the animations to that instant. */
-  const moveBy = async (ms: number) => {
+  /**
+   * Runs what falls due up to now + ms, in order (what falls due at that
+   * instant too, unless not `inclusive`), then sets the animations to that instant.
+   */
+  const moveBy = async (ms: number, inclusive = true) => {
+    watchChanges();
     const target = scheduler.now + Math.max(0, Number(ms) || 0);
     for (let ran = 0; ran < MAX_CALLBACKS_PER_ADVANCE;) {
-      const due = scheduler.peek(target);
+      const due = scheduler.peek(target, inclusive);
       if (!due) break;
       if (due.kind === 'timer') {
         scheduler.now = Math.max(scheduler.now, due.job.due);
-        const run = scheduler.take(due.job);
-        await inRealTask(run);
+        await runTimer(due.job);
         ran++;
       } else {
         scheduler.now = due.time;
         for (const callback of scheduler.takeFrame()) {
           await inRealTask(() => callback(due.time));
+          noteChanges(changes?.takeRecords().length ?? 0);
           ran++;
         }
       }
@@ -222,9 +260,9 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
   // The settle.
   let interrupted = false;
   /** One frame step: to the next multiple of the frame length, never past `until`. */
-  const step = async (until: number, horizonMs: number): Promise<Activity> => {
+  const step = (until: number) => {
     const boundary = (Math.floor(scheduler.now / config.frameMs) + 1) * config.frameMs;
-    return activityOf(scheduler, await moveBy(Math.max(0, Math.min(until, boundary) - scheduler.now)), horizonMs);
+    return moveBy(Math.max(0, Math.min(until, boundary) - scheduler.now));
   };
   /**
    * Resolves after the browser's own next frame and the tasks that frame
@@ -251,6 +289,8 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
   const runNow = async (options: RunOptions): Promise<RunReport> => {
     interrupted = false;
     const started = scheduler.now;
+    // A settle starts on a page that just loaded or was just acted on: the window counts from here at the earliest.
+    if (options.until === null) quietSince = Math.max(quietSince, started);
     const until = Math.max(started, options.until ?? started + Math.max(0, Number(options.budgetMs) || 0));
     const report = (state: RunReport['state'], activity: Activity): RunReport => ({
       now: scheduler.now,
@@ -259,19 +299,28 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
       state,
       activity,
     });
-    // What is due now runs first.
-    let activity = activityOf(scheduler, await moveBy(0), options.horizonMs);
+    const held = () => {
+      if (options.held) quietSince = scheduler.now;
+    };
     if (options.mode === 'step') {
-      if (scheduler.now < until) activity = await step(until, options.horizonMs);
+      // What is due now runs first, then one frame.
+      let counts = await moveBy(0);
+      if (scheduler.now < until) counts = await step(until);
+      held();
+      const activity = activityOf(scheduler, counts, rule, quietSince);
       const state = atRest(activity) ? 'rest' : scheduler.now >= until ? 'bound' : 'busy';
       if (scheduler.now >= until) await stillMedia();
       return report(state, activity);
     }
+    let counts = animations.sync();
+    let activity = activityOf(scheduler, counts, rule, quietSince);
     for (;;) {
       if (atRest(activity)) {
         // At rest by the clock's account: the browser renders once, and it must still be at rest after that.
+        // (What falls due at this very instant is left for later: the quiet window ended before it.)
         await realFrame();
-        activity = activityOf(scheduler, await moveBy(0), options.horizonMs);
+        noteChanges(changes?.takeRecords().length ?? 0);
+        activity = activityOf(scheduler, animations.sync(), rule, quietSince);
         if (atRest(activity)) {
           await stillMedia();
           return report('rest', activity);
@@ -282,8 +331,21 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
         await stillMedia();
         return report('bound', activity);
       }
-      if (interrupted || scheduler.now - started >= options.chunkMs) return report('busy', activity);
-      activity = await step(until, options.horizonMs);
+      const chunkEnd = started + Math.max(0, Number(options.chunkMs) || 0);
+      if (interrupted || scheduler.now >= chunkEnd) return report('busy', activity);
+      if (activity.frame || activity.finite || activity.endless) {
+        // Motion: frame by frame, so it is looked at on the frame grid.
+        counts = await step(until);
+      } else {
+        // Only timers and the quiet window: straight to the busy timer, or to the window's end
+        // (the timers due at that instant stay for later), running what falls due on the way.
+        const timer = busyTimer(scheduler, rule.horizonMs);
+        const quietEnd = quietSince + rule.quietMs;
+        const goal = timer ? Math.max(scheduler.now, timer.due) : Math.max(scheduler.now, quietEnd);
+        const target = Math.min(goal, until, chunkEnd);
+        counts = await moveBy(target - scheduler.now, !(target === quietEnd && !timer));
+      }
+      activity = activityOf(scheduler, counts, rule, quietSince);
     }
   };
 

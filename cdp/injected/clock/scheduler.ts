@@ -3,11 +3,27 @@
  * taken in a fixed order — earliest due time first, then registration order;
  * at one instant timers come before the frame. Pure logic (no DOM), so the
  * order can be tested without a browser.
+ *
+ * Each timer belongs to a source: an interval is one source for all its
+ * firings, and so is a timeout chain (a timeout that sets the same handler,
+ * or the same delay, again from its own callback — the usual way to poll or
+ * tick with setTimeout). The rest rule (activity.ts) reads a source's period
+ * and whether its firings change the page.
  */
 
 /** Browsers clamp timers nested deeper than this to MIN_NESTED_DELAY_MS (HTML timers). */
 const NESTING_LIMIT = 5;
 const MIN_NESTED_DELAY_MS = 4;
+
+/** What the rest rule knows of one source of timers. */
+export interface TimerSource {
+  /** How far apart its firings are, ms (the last delay it was set with). */
+  period: number;
+  /** An interval, or a timeout that set itself again from its own callback. */
+  repeating: boolean;
+  /** Its firings in a row, up to the last one, that changed nothing on the page. */
+  quietFirings: number;
+}
 
 export interface TimerJob {
   id: number;
@@ -18,6 +34,10 @@ export interface TimerJob {
   /** Repeat period for setInterval; null for one-shot jobs. */
   interval: number | null;
   nesting: number;
+  /** The source it belongs to (key of Scheduler.sources). */
+  source: number;
+  /** What the page passed (function or code string): a timeout setting the same handler again continues its chain. */
+  handler: unknown;
   callback: () => void;
 }
 
@@ -28,10 +48,12 @@ export class Scheduler {
   now: number;
   private readonly jobs = new Map<number, TimerJob>();
   private frameCallbacks = new Map<number, (time: number) => void>();
+  private readonly sources = new Map<number, TimerSource & { jobs: number }>();
   private nextId = 1;
   private nextSeq = 1;
-  /** Nesting level of the timer whose callback is running (0 outside timers). */
-  private runningNesting = 0;
+  private nextSource = 1;
+  /** The timer whose callback is running (null outside timers). */
+  private running: TimerJob | null = null;
   /** When the last frame ran: a frame runs at most once per boundary. */
   private lastFrame = 0;
 
@@ -44,19 +66,37 @@ export class Scheduler {
   }
 
   /** setTimeout / setInterval: returns the id clearTimeout takes. */
-  schedule(delay: number, callback: () => void, repeat: boolean): number {
-    const nesting = this.runningNesting + 1;
+  schedule(delay: number, callback: () => void, repeat: boolean, handler: unknown = callback): number {
+    const running = this.running;
+    const nesting = (running?.nesting ?? 0) + 1;
     let ms = Number(delay);
     if (!Number.isFinite(ms) || ms < 0) ms = 0;
     if (nesting > NESTING_LIMIT && ms < MIN_NESTED_DELAY_MS) ms = MIN_NESTED_DELAY_MS;
     const id = this.nextId++;
-    this.jobs.set(id, { id, due: this.now + ms, seq: this.nextSeq++, delay: ms, interval: repeat ? ms : null, nesting, callback });
+    // A timeout set again from a timeout's own callback, with its handler or its delay, continues that chain.
+    const chainOf = !repeat && running && running.interval === null && (handler === running.handler || ms === running.delay) ? running : null;
+    let source = chainOf ? chainOf.source : 0;
+    let info = chainOf ? this.sources.get(source) : undefined;
+    if (info) {
+      info.period = ms;
+      info.repeating = true;
+    } else {
+      source = this.nextSource++;
+      info = { period: ms, repeating: repeat, quietFirings: 0, jobs: 0 };
+      this.sources.set(source, info);
+    }
+    info.jobs++;
+    this.jobs.set(id, { id, due: this.now + ms, seq: this.nextSeq++, delay: ms, interval: repeat ? ms : null, nesting, source, handler, callback });
     return id;
   }
 
   cancel(id: unknown): void {
     const key = Number(id);
-    this.jobs.delete(key);
+    const job = this.jobs.get(key);
+    if (job) {
+      this.jobs.delete(key);
+      this.release(job.source);
+    }
     this.frameCallbacks.delete(key);
   }
 
@@ -71,16 +111,17 @@ export class Scheduler {
     return Math.max(Math.ceil(this.now / this.frameMs) * this.frameMs, this.lastFrame + this.frameMs);
   }
 
-  /** What is due next, at or before `until`; null when nothing is. */
-  peek(until: number): Due | null {
+  /** What is due next, at or before `until` (before it, when not `inclusive`); null when nothing is. */
+  peek(until: number, inclusive = true): Due | null {
+    const within = (t: number) => (inclusive ? t <= until : t < until);
     let first: TimerJob | null = null;
     for (const job of this.jobs.values()) {
-      if (job.due > until) continue;
+      if (!within(job.due)) continue;
       if (!first || job.due < first.due || (job.due === first.due && job.seq < first.seq)) first = job;
     }
     const frame = this.frameCallbacks.size ? this.nextFrameTime() : Infinity;
     if (first && first.due <= frame) return { kind: 'timer', job: first };
-    if (frame <= until) return { kind: 'frame', time: frame };
+    if (within(frame)) return { kind: 'frame', time: frame };
     return null;
   }
 
@@ -100,14 +141,32 @@ export class Scheduler {
       job.nesting = nesting;
     }
     return () => {
-      const outer = this.runningNesting;
-      this.runningNesting = job.nesting;
+      const outer = this.running;
+      this.running = job;
       try {
         job.callback();
       } finally {
-        this.runningNesting = outer;
+        this.running = outer;
       }
     };
+  }
+
+  /** The source of a job, for the rest rule (undefined once nothing of it is queued and it was released). */
+  sourceOf(job: TimerJob): TimerSource | undefined {
+    return this.sources.get(job.source);
+  }
+
+  /**
+   * After a one-shot timer ran (and its effect on the page was counted):
+   * its source is forgotten when no timer of it is queued any more.
+   */
+  ran(job: TimerJob): void {
+    if (job.interval === null) this.release(job.source);
+  }
+
+  private release(source: number): void {
+    const info = this.sources.get(source);
+    if (info && --info.jobs <= 0) this.sources.delete(source);
   }
 
   /** The callbacks for this frame, in registration order; ones they register wait for the next frame. */
@@ -118,11 +177,13 @@ export class Scheduler {
     return callbacks;
   }
 
-  /** The timer due first (registration order breaks ties); null when none is queued. */
-  nextTimer(): TimerJob | null {
+  /** The timer due first among those `counts` accepts (registration order breaks ties); null when none is queued. */
+  nextTimer(counts: (job: TimerJob, source: TimerSource) => boolean = () => true): TimerJob | null {
     let first: TimerJob | null = null;
     for (const job of this.jobs.values()) {
-      if (!first || job.due < first.due || (job.due === first.due && job.seq < first.seq)) first = job;
+      if (first && !(job.due < first.due || (job.due === first.due && job.seq < first.seq))) continue;
+      const source = this.sources.get(job.source);
+      if (source && counts(job, source)) first = job;
     }
     return first;
   }
