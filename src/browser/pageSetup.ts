@@ -302,6 +302,19 @@ export async function mainThread(cdp: CDPSession | null): Promise<LoadDiagnosis[
   }
 }
 
+/**
+ * The pointer as a page driven by Playwright finds it: a page loaded there
+ * usually receives a trusted `mousemove` at (0, 0) shortly after it loads
+ * (Chromium's own, after the window is sized for the viewport: seen in 12 of
+ * 15 loads of three pages on the headless shell). A page that draws from the
+ * pointer (a text shadow following the mouse) and `:hover` at the top-left
+ * corner paint from it, so ours gets the same move, every time, once the
+ * document is parsed.
+ */
+export function pointerAtOrigin(cdp: CDPSession): Promise<unknown> {
+  return cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: 0, y: 0 });
+}
+
 export interface NavigateOptions {
   /** The navigation budget (DESIGN_PLAYBOOK_NAVIGATION_TIMEOUT_MS; default NAVIGATION_BUDGET_MS). */
   budgetMs?: number;

@@ -34,7 +34,7 @@ import { BrowserPool } from './browserPool';
 import { captureTimeoutMs, fixedTime, navigationTimeoutMs, settleMaxMs, type BrowserFlags } from './options';
 import { redactUrl } from '../redact';
 import { PageClock, fixedTimeWarning } from './pageClock';
-import { LoadWatch, mainThread, navigate } from './pageSetup';
+import { LoadWatch, mainThread, navigate, pointerAtOrigin } from './pageSetup';
 import { applyFreeze } from './freeze';
 import { runActions } from './actionRunner';
 import { readObservedState } from './observedState';
@@ -190,6 +190,7 @@ class CaptureRun {
     this.navigating = true;
     const go = async () => {
       this.warnings.push(...(await navigate(page, fields.url, request.freeze, { budgetMs: navigationTimeoutMs(this.env), watch: this.load!, cdp })));
+      await pointerAtOrigin(cdp);
     };
     try {
       if (typeRun.navigate) await typeRun.navigate(fields.url, go);
