@@ -25,6 +25,9 @@
  *   node bench/pixel-fidelity.js [DIR|FILE.html]... [--match RE] [--limit N]
  *        [--diff-dir OUT] [--json OUT.json] [--dpr N] [--scheme S] [--executable PATH]
  *        [--network-idle]   (both sides also wait for network idle: freeze.networkIdle)
+ *        [--delay MS]       (every response of the corpus server held back MS ms)
+ *        [--wait MS]        (Playwright waits MS ms after load before its shot; a page's
+ *                            `wait=` in its pixel-fidelity meta wins)
  * Default corpus: bench/pixel-corpus. Breadth: test/aria/corpus. Explanations
  * of every remaining class of difference: docs/screenshot-differences.md.
  */
@@ -35,12 +38,23 @@ const { chromium } = require('playwright-core');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { runtimeDefault, unnamedEnv, label } = require('./lib/engines');
-const { DEFAULT_VIEWPORT, pageViewport, playwrightShot, comparePngs, serveStatic } = require('./lib/pixelDiff');
+const { DEFAULT_VIEWPORT, pageViewport, pageWait, playwrightShot, comparePngs, serveStatic } = require('./lib/pixelDiff');
 
 const BIN = path.join(__dirname, '..', 'dist', 'src', 'bin.js');
 
 function parseArgs(argv) {
-  const opts = { inputs: [], networkIdle: false, match: null, limit: Infinity, diffDir: null, json: null, executable: null, base: { ...DEFAULT_VIEWPORT } };
+  const opts = {
+    inputs: [],
+    networkIdle: false,
+    match: null,
+    limit: Infinity,
+    diffDir: null,
+    json: null,
+    executable: null,
+    delayMs: 0,
+    waitMs: 0,
+    base: { ...DEFAULT_VIEWPORT },
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => argv[++i];
@@ -49,6 +63,8 @@ function parseArgs(argv) {
     else if (a === '--diff-dir') opts.diffDir = path.resolve(next());
     else if (a === '--json') opts.json = path.resolve(next());
     else if (a === '--network-idle') opts.networkIdle = true;
+    else if (a === '--delay') opts.delayMs = Number(next());
+    else if (a === '--wait') opts.waitMs = Number(next());
     else if (a === '--executable') opts.executable = path.resolve(next());
     else if (a === '--dpr') opts.base.devicePixelRatio = Number(next());
     else if (a === '--scheme') opts.base.colorScheme = next();
@@ -133,19 +149,23 @@ async function main() {
   pages = pages.slice(0, opts.limit);
   const executable = opts.executable || runtimeDefault();
   const roots = [...new Set(pages.map((p) => p.root))];
-  const servers = new Map(await Promise.all(roots.map(async (r) => [r, await serveStatic([r])])));
+  const servers = new Map(await Promise.all(roots.map(async (r) => [r, await serveStatic([r], { delayMs: opts.delayMs })])));
   const [ours, pw] = await Promise.all([startOurs(opts.executable), chromium.launch({ executablePath: executable, args: ['--no-sandbox'] })]);
-  console.log(`engine: ${label(executable)}; ${pages.length} page(s)`);
+  console.log(
+    `engine: ${label(executable)}; ${pages.length} page(s); responses delayed ${opts.delayMs} ms; Playwright waits ${opts.waitMs} ms after load unless a page says`,
+  );
   if (opts.diffDir) fs.mkdirSync(opts.diffDir, { recursive: true });
 
   const rows = [];
   for (const page of pages) {
-    const viewport = pageViewport(fs.readFileSync(page.file, 'utf8'), opts.base);
+    const html = fs.readFileSync(page.file, 'utf8');
+    const viewport = pageViewport(html, opts.base);
+    const waitMs = pageWait(html) || opts.waitMs;
     const url = servers.get(page.root).url(page.name);
     const row = { page: page.name, viewport };
     try {
       const peer = () =>
-        playwrightShot(pw, url, viewport, { networkIdle: opts.networkIdle }).catch((err) => {
+        playwrightShot(pw, url, viewport, { networkIdle: opts.networkIdle, waitMs }).catch((err) => {
           throw new Error(`playwright failed: ${err.message}`);
         });
       const first = await peer();

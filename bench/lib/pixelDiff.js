@@ -37,10 +37,23 @@ function pageViewport(html, base = DEFAULT_VIEWPORT) {
 }
 
 /**
- * What the original adapter did with Playwright, on a launched playwright-core
- * browser; `networkIdle` (freeze.networkIdle) also waits for the network to go idle.
+ * How long Playwright waits after load before its shot, ms: a page that renders
+ * fetched data later (bench/fetch-corpus) says `wait=1500` in the same meta;
+ * 0 when it says nothing.
  */
-async function playwrightShot(browser, url, viewport, { networkIdle = false } = {}) {
+function pageWait(html) {
+  const meta = /<meta\s+name=["']pixel-fidelity["']\s+content=["']([^"']*)["']/i.exec(html);
+  const wait = meta && /\bwait\s*=\s*(\d+)/.exec(meta[1]);
+  return wait ? Number(wait[1]) : 0;
+}
+
+/**
+ * What the original adapter did with Playwright, on a launched playwright-core
+ * browser; `networkIdle` (freeze.networkIdle) also waits for the network to go idle;
+ * `waitMs` waits that long after the load event before the shot (the oracle for pages
+ * that render what they fetch later, given the time to do it).
+ */
+async function playwrightShot(browser, url, viewport, { networkIdle = false, waitMs = 0 } = {}) {
   const context = await browser.newContext({
     viewport: { width: viewport.width, height: viewport.height },
     deviceScaleFactor: viewport.devicePixelRatio,
@@ -52,6 +65,10 @@ async function playwrightShot(browser, url, viewport, { networkIdle = false } = 
     await page.addStyleTag({ content: FREEZE_CSS });
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
     if (networkIdle) await page.waitForLoadState('networkidle', { timeout: 30_000 });
+    if (waitMs) {
+      await page.waitForLoadState('load', { timeout: 30_000 });
+      await page.waitForTimeout(waitMs);
+    }
     return await page.screenshot({ fullPage: true, timeout: 60_000 });
   } finally {
     await context.close().catch(() => undefined);
@@ -127,10 +144,20 @@ function systemFonts(dirs = ['/usr/share/fonts', '/usr/local/share/fonts']) {
   return found;
 }
 
-/** Serves `roots` (first match wins) and /_system-fonts/ from 127.0.0.1; resolves { url(p), close() }. */
-function serveStatic(roots) {
+/**
+ * Serves `roots` (first match wins) and /_system-fonts/ from 127.0.0.1; resolves
+ * { url(p), close() }. `delayMs` holds every response back that long (a slower
+ * server: what a capture shows must not depend on it).
+ */
+function serveStatic(roots, { delayMs = 0 } = {}) {
   const fonts = systemFonts();
   const server = http.createServer((req, res) => {
+    if (delayMs > 0) {
+      const timer = setTimeout(() => respond(req, res), delayMs);
+      res.on('close', () => clearTimeout(timer));
+    } else respond(req, res);
+  });
+  const respond = (req, res) => {
     const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     let file = null;
     if (pathname.startsWith('/_system-fonts/')) file = fonts.get(path.basename(pathname)) || null;
@@ -151,7 +178,7 @@ function serveStatic(roots) {
     }
     res.writeHead(200, { 'content-type': MIME[path.extname(file).toLowerCase()] || 'application/octet-stream' });
     fs.createReadStream(file).pipe(res);
-  });
+  };
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
       resolve({
@@ -166,4 +193,15 @@ function serveStatic(roots) {
   );
 }
 
-module.exports = { FREEZE_CSS, PIXELMATCH_THRESHOLD, NEAR_RATIO, DEFAULT_VIEWPORT, pageViewport, playwrightShot, comparePngs, serveStatic, systemFonts };
+module.exports = {
+  FREEZE_CSS,
+  PIXELMATCH_THRESHOLD,
+  NEAR_RATIO,
+  DEFAULT_VIEWPORT,
+  pageViewport,
+  pageWait,
+  playwrightShot,
+  comparePngs,
+  serveStatic,
+  systemFonts,
+};

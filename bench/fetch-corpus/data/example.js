@@ -1,0 +1,1 @@
+window.demo = true;
