@@ -305,7 +305,7 @@ export async function mainThread(cdp: CDPSession | null): Promise<LoadDiagnosis[
 /**
  * The pointer as a page driven by Playwright finds it: a page loaded there
  * usually receives a trusted `mousemove` at (0, 0) shortly after it loads
- * (Chromium's own, after the window is sized for the viewport: seen in 12 of
+ * (Chromium's own, after the window is sized for the viewport: seen in 10 of
  * 15 loads of three pages on the headless shell). A page that draws from the
  * pointer (a text shadow following the mouse) and `:hover` at the top-left
  * corner paint from it, so ours gets the same move, every time, once the
