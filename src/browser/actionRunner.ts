@@ -287,9 +287,11 @@ async function actionable(ctx: Ctx, selector: string, needs: Needs, point: boole
       frameSpent = true;
       let settled: { x: number; y: number } | ClickPointProblem | { code: 'not-attached'; preview?: string };
       try {
+        // The element's boxes as Playwright reads them (one per fragment: a checkbox inside a label is its first).
+        const quads = await contentQuads(ctx.session, found.objectId);
         settled = virtual
-          ? await callRuntimeOn(ctx.session, found.objectId, 'clickPoint', [])
-          : await callRuntimeOn(ctx.session, found.objectId, 'clickPointAfterFrame', [], { awaitPromise: true });
+          ? await callRuntimeOn(ctx.session, found.objectId, 'clickPoint', [quads])
+          : await callRuntimeOn(ctx.session, found.objectId, 'clickPointAfterFrame', [quads], { awaitPromise: true });
       } catch (err) {
         if (!isDocumentGone(err)) throw err;
         settled = { code: 'not-attached', preview };
@@ -307,6 +309,21 @@ async function actionable(ctx: Ctx, selector: string, needs: Needs, point: boole
     if (outOfTime(ctx)) throw await failure(ctx, selector, last);
     // A box that moved is looked at again a frame later; anything else is polled.
     if (!(frameSpent && last.code === 'not-stable')) await letTimePass(ctx.page, ACTION_POLL_MS, ctx.signal);
+  }
+}
+
+/**
+ * The element's content quads (DOM.getContentQuads, as Playwright's click point
+ * reads them); undefined when the protocol cannot describe it (the page then
+ * uses the element's client rects).
+ */
+async function contentQuads(session: CdpSession, objectId: string): Promise<number[][] | undefined> {
+  try {
+    const { quads } = (await session.send('DOM.getContentQuads', { objectId })) as { quads: number[][] };
+    return quads;
+  } catch (err) {
+    if (isDocumentGone(err)) throw err;
+    return undefined;
   }
 }
 

@@ -239,33 +239,46 @@ export function hitTarget(x: number, y: number, target: Element): { hit: string;
 }
 
 /**
+ * The element's boxes as Playwright reads them, each four corners (x, y pairs,
+ * CSS px from the viewport's top-left): the protocol's content quads
+ * (DOM.getContentQuads), one per fragment — an inline element's text runs and
+ * each atomic inline inside it (a checkbox in a label) apart, where
+ * getClientRects gives one box per line.
+ */
+export type Quad = number[];
+
+/**
  * A frame after `scrollAndRemember`: the click point (centre of the first box
- * fragment, clipped to the viewport, as Playwright takes the first content
+ * with an area, clipped to the viewport, as Playwright takes the first content
  * quad) when the box held still and the point reaches the element; else why
  * not (a box that moved, a point outside the viewport, another element that
- * would receive the click).
+ * would receive the click). `quads` are the element's content quads; without
+ * them (an element the host cannot describe), its client rects.
  */
-export function settledPoint(e: Element): Point | PointProblem {
+export function settledPoint(e: Element, quads?: Quad[]): Point | PointProblem {
   if (!e.isConnected) return { code: 'not-attached' };
   const now = boxOf(e);
   const before = lastBoxes.get(e);
   lastBoxes.set(e, now);
   if (before !== now) return { code: 'not-stable' };
-  const width = innerWidth;
-  const height = innerHeight;
-  let point: Point | undefined;
-  const rects = e.getClientRects();
-  for (let i = 0; i < rects.length && !point; i++) {
-    const r = rects[i];
-    const left = Math.min(Math.max(r.left, 0), width);
-    const right = Math.min(Math.max(r.right, 0), width);
-    const top = Math.min(Math.max(r.top, 0), height);
-    const bottom = Math.min(Math.max(r.bottom, 0), height);
-    if ((right - left) * (bottom - top) > 0.99) point = { x: (left + right) / 2, y: (top + bottom) / 2 };
-  }
-  if (!point) return { code: rects.length ? 'outside-viewport' : 'not-visible' };
+  const boxes = quads ?? Array.from(e.getClientRects(), (r) => [r.left, r.top, r.right, r.top, r.right, r.bottom, r.left, r.bottom]);
+  const point = firstPointInViewport(boxes, innerWidth, innerHeight);
+  if (!point) return { code: boxes.length ? 'outside-viewport' : 'not-visible' };
   const intercepted = hitTarget(point.x, point.y, retarget(e, 'button-link'));
   return intercepted ? { code: 'intercepted', ...intercepted } : point;
+}
+
+/** The centre of the first quad whose part inside the viewport has an area (more than 0.99 px², as Playwright allows 1×1 elements). */
+export function firstPointInViewport(quads: Quad[], width: number, height: number): Point | null {
+  for (const quad of quads) {
+    const xs = [0, 2, 4, 6].map((i) => Math.min(Math.max(quad[i], 0), width));
+    const ys = [1, 3, 5, 7].map((i) => Math.min(Math.max(quad[i], 0), height));
+    // The shoelace formula over the clipped corners.
+    let area = 0;
+    for (let i = 0; i < 4; i++) area += xs[i] * ys[(i + 1) % 4] - xs[(i + 1) % 4] * ys[i];
+    if (Math.abs(area) / 2 > 0.99) return { x: (xs[0] + xs[1] + xs[2] + xs[3]) / 4, y: (ys[0] + ys[1] + ys[2] + ys[3]) / 4 };
+  }
+  return null;
 }
 
 /**
@@ -274,13 +287,13 @@ export function settledPoint(e: Element): Point | PointProblem {
  * the virtual clock has its time moved by the host instead). A page that
  * draws no frame within REAL_FRAME_WAIT_MS is looked at then.
  */
-export function settledPointAfterFrame(e: Element): Promise<Point | PointProblem> {
+export function settledPointAfterFrame(e: Element, quads?: Quad[]): Promise<Point | PointProblem> {
   return new Promise((resolve) => {
     let done = false;
     const look = () => {
       if (done) return;
       done = true;
-      resolve(settledPoint(e));
+      resolve(settledPoint(e, quads));
     };
     requestAnimationFrame(look);
     setTimeout(look, REAL_FRAME_WAIT_MS);

@@ -24,6 +24,7 @@ import {
   type Needs,
   type Point,
   type PointProblem,
+  type Quad,
 } from './actionability';
 
 // The action runner polls the same selector many times: parse it once.
@@ -97,13 +98,13 @@ export type ClickPointProblem = PointProblem & { preview: string };
 const withPreview = (e: Element, found: Point | PointProblem): Point | ClickPointProblem => ('code' in found ? { ...found, preview: previewNode(e) } : found);
 
 /** The click point a frame after prepareTarget scrolled `e` into view (the host moved the page's time). */
-export function clickPoint(e: Element): Point | ClickPointProblem {
-  return withPreview(e, settledPoint(e));
+export function clickPoint(e: Element, quads?: Quad[]): Point | ClickPointProblem {
+  return withPreview(e, settledPoint(e, quads));
 }
 
 /** clickPoint at the next real animation frame (a page on the wall clock). */
-export async function clickPointAfterFrame(e: Element): Promise<Point | ClickPointProblem> {
-  return withPreview(e, await settledPointAfterFrame(e));
+export async function clickPointAfterFrame(e: Element, quads?: Quad[]): Promise<Point | ClickPointProblem> {
+  return withPreview(e, await settledPointAfterFrame(e, quads));
 }
 
 /** For a wait_for_state that matched nothing: the first `limit` data-state values on the page. */
