@@ -16,11 +16,13 @@ const pendingFile = (root) => path.join(root, 'dist', 'build-stamp.pending.json'
 /**
  * The inputs of each output. `bundles`: the generated in-page bundles
  * (cdp/generated/, src/report/generated/), which the browser tests load
- * from the sources; `dist`: everything tsc compiles (the bundles included).
+ * from the sources; `dist`: everything tsc compiles (the bundles included),
+ * and what dist/server.cjs is made of besides (the package's version, the
+ * dependencies the lock file pins).
  */
 const GROUPS = {
   bundles: ['cdp/injected', 'src/report/page', 'scripts/build-injected.js', 'scripts/build-report-page.js'],
-  dist: ['src', 'cdp', 'tsconfig.json', 'scripts/build-injected.js', 'scripts/build-report-page.js'],
+  dist: ['src', 'cdp', 'tsconfig.json', 'scripts/build-injected.js', 'scripts/build-report-page.js', 'scripts/bundle.js', 'package.json', 'package-lock.json'],
 };
 
 /** Generated files are outputs, not inputs (each group's hash covers their sources). */

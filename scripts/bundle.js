@@ -12,8 +12,10 @@
 //   node scripts/bundle.js --dist    write dist/server.cjs: the program (entry
 //                                    src/bundleEntry.ts) as one file for the
 //                                    built bin's fast start, its names kept (its
-//                                    stack traces stay readable); run by
-//                                    `npm run build` after tsc (src/bundledProgram.ts)
+//                                    stack traces stay readable), and beside it
+//                                    the record of the compiled modules it stands
+//                                    for; run by `npm run build` right after tsc
+//                                    (src/bundledProgram.ts)
 //
 // Inputs: the sources, the in-page bundles (regenerated here first), the
 // package.json version, and node_modules as the lock file pins them
@@ -132,6 +134,18 @@ async function main() {
     return;
   }
   fs.mkdirSync(path.dirname(target), { recursive: true });
+  if (DIST) {
+    // The bundle stands for the modules tsc just wrote beside it: their record last, so a bundle without one is never used.
+    const distDir = path.dirname(target);
+    const { bundleFiles, modulesRecordFor } = require(path.join(distDir, 'src', 'bundledProgram.js'));
+    const { modules } = bundleFiles(distDir);
+    fs.rmSync(modules, { force: true });
+    fs.writeFileSync(target, bytes, { mode: 0o755 });
+    fs.chmodSync(target, 0o755);
+    fs.writeFileSync(modules, JSON.stringify(modulesRecordFor(distDir), null, 2) + '\n');
+    process.stdout.write(`wrote ${relTarget} (${size}) and ${path.relative(root, modules)}\n`);
+    return;
+  }
   fs.writeFileSync(target, bytes, { mode: 0o755 });
   fs.chmodSync(target, 0o755);
   process.stdout.write(`wrote ${relTarget} (${size})\n`);

@@ -1,5 +1,5 @@
 // Makes the compiled bin executable so `npx design-playbook-evidence` and the
-// package's bin link work straight after `npm ci` (the `prepare` script),
+// package's bin link work straight after `npm ci` (the `postprepare` script),
 // and seals the build stamp: every step of the build passed.
 const fs = require('fs');
 const path = require('path');

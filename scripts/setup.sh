@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine: a system Chromium (the project never downloads
-# one), then the npm dependencies and the build (npm ci runs `prepare`).
+# one), then the npm dependencies and the build (npm ci runs `postprepare`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,5 +42,5 @@ if ! [ -x /usr/lib/chromium/chromium-headless-shell ] && ! [ -x /usr/bin/chromiu
 fi
 
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
-# npm ci runs `prepare` (the build); build again in case lifecycle scripts are disabled.
+# npm ci runs `postprepare` (the build); build again in case lifecycle scripts are disabled.
 [ -f dist/src/bin.js ] || npm run build

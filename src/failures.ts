@@ -95,7 +95,19 @@ const NET_ERRORS: Array<[RegExp, (host: string) => string]> = [
   [/ERR_INVALID_RESPONSE|ERR_INVALID_HTTP_RESPONSE|ERR_RESPONSE_HEADERS/, (host) => `the server at ${host} sent a response the browser could not read`],
   [/ERR_ABORTED/, () => 'the browser did not display the response (a download, or an empty 204 answer)'],
   [/ERR_BLOCKED/, () => 'the browser blocked the request'],
+  [
+    /ERR_UNSAFE_PORT/,
+    (host) =>
+      `${portOf(host)} is one browsers refuse to load (a port of another protocol, such as 9 discard, 25 SMTP or 6000 X11); ` +
+      'serve the page on another port, e.g. 8080',
+  ],
 ];
+
+/** `port N` of `host` (host:port, as URL.host gives it); `the port` when it names none. */
+function portOf(host: string): string {
+  const port = /:(\d+)$/.exec(host)?.[1];
+  return port ? `port ${port}` : 'the port';
+}
 
 function hostOf(url: string): string {
   try {

@@ -21,11 +21,13 @@ import { sweepStaleProfiles, sweepStaleSingletonFolders, SINGLETON_PREFIX } from
 import { SERVER_NAME } from './toolDeclaration';
 import { browserFlagsFrom, takeBrowserFlags, UsageError } from './cli/args';
 import { runCommand, usage } from './cli/commands';
-import type { Program } from './cli/program';
+import type { Program, ProgramStart } from './cli/program';
 import { log } from './log';
 
 /** Browser flags from the command line; read whenever the bundled provider starts a browser. */
 let browserFlags: BrowserFlags = {};
+/** How the bin loaded the program (runMain's caller says). */
+let programStart: ProgramStart | undefined;
 
 const providers = new ProviderRegistry(() => createLazyPuppeteerProvider({ flags: () => browserFlags }));
 
@@ -140,14 +142,19 @@ const program: Program = {
   },
   activeProvider: () => providers.active(),
   close: () => providers.closeAll(),
+  get start() {
+    return programStart;
+  },
 };
 
 /**
  * The bin's entry. Browser flags are taken out of argv in every mode; no
  * subcommand serves MCP (returns undefined: the process lives until input
- * ends); a subcommand returns its exit code.
+ * ends); a subcommand returns its exit code. `start` is how the bin loaded
+ * the program (doctor reports it).
  */
-export async function runMain(argv: string[]): Promise<number | undefined> {
+export async function runMain(argv: string[], start?: ProgramStart): Promise<number | undefined> {
+  programStart = start;
   let rest: string[];
   try {
     const taken = takeBrowserFlags(argv);

@@ -3,6 +3,7 @@
  * artifact_path, overwrite). Owns which fields exist, their refusal wording,
  * and the zod input schema advertised for them.
  */
+import { pathToFileURL } from 'url';
 import { z } from 'zod';
 import { ToolInputError } from './errors';
 import { contractInputShape } from './contract';
@@ -63,6 +64,13 @@ function anyCase(text: string): string {
 const SOMETHING = /\S/;
 const URL_PATTERN = new RegExp(`^\\s*(?:${URL_SCHEMES.map(anyCase).join('|')})`);
 
+/** What to send instead of a url with no scheme the browser captures from: the same address spelled with one, or how to serve it. */
+function urlFix(url: string): string {
+  if (url.startsWith('/')) return `a local file is captured as file://, e.g. ${describeValue(pathToFileURL(url).href)}`;
+  if (/^[\w.-]+(:\d+)?([/?#]|$)/.test(url) && !/^[a-z][a-z0-9+.-]*:[^\d]/i.test(url)) return `write the scheme, e.g. ${describeValue(`http://${url}`)}`;
+  return 'serve the page over http:// or https:// (a local server on 127.0.0.1 will do), or capture a local file as file://';
+}
+
 function refuse(message: string): never {
   throw new ToolInputError(message);
 }
@@ -77,7 +85,7 @@ const RUNTIME_FIELD_RULES = {
     read(value: unknown): string {
       if (!nonEmptyString(value)) refuse(`url must be a non-empty string (got ${describeValue(value)})`);
       const url = value.trim();
-      if (!URL_PATTERN.test(url)) refuse(`url must start with http://, https://, file:// or about: (got ${describeValue(url)})`);
+      if (!URL_PATTERN.test(url)) refuse(`url must start with http://, https://, file:// or about: (got ${describeValue(url)}); ${urlFix(url)}`);
       return url;
     },
     schema: z

@@ -23,6 +23,26 @@ export const CONTAINMENT_MESSAGES: Record<Exclude<ContainmentCode, 'not_regular_
   not_regular_file: 'artifact_path does not name an existing regular file under the evidence/ subtree',
 };
 
+/**
+ * The write-side refusal for `code` as a caller reads it: the message above
+ * (the phrase callers match on), then what to write instead when the path
+ * itself shows it. An absolute path is told the run root and its
+ * run-root-relative spelling: the part from the run root's evidence/ when
+ * it lies there, else from its last `evidence` folder, else evidence/<its leaf>.
+ */
+export function containmentRefusal(code: ContainmentCode, runRoot: string, artifactPath: string): string {
+  if (code !== 'absolute_path') return CONTAINMENT_MESSAGES[code];
+  const segments = artifactPath.split(/[\\/]+/).filter((s) => s !== '' && s !== '.' && !/^[A-Za-z]:$/.test(s));
+  const inRoot = path.relative(runRoot, artifactPath).split(path.sep);
+  const fromEvidence = segments.slice(segments.lastIndexOf(EVIDENCE_DIR));
+  const leaf = segments[segments.length - 1];
+  let example: string[];
+  if (path.isAbsolute(artifactPath) && inRoot[0] === EVIDENCE_DIR && inRoot.length > 1 && !inRoot.includes('..')) example = inRoot;
+  else if (fromEvidence[0] === EVIDENCE_DIR && fromEvidence.length > 1 && !fromEvidence.includes('..')) example = fromEvidence;
+  else example = [EVIDENCE_DIR, leaf && leaf !== '..' ? leaf : '<leaf>.png'];
+  return `${CONTAINMENT_MESSAGES.absolute_path}; write it relative to the run root ${runRoot}, e.g. ${example.join('/')}`;
+}
+
 export interface ResolvedArtifact {
   ok: true;
   /** Absolute path of the artifact, symlinks inside evidence/ resolved. */

@@ -25,7 +25,7 @@ import { checkUnknownFields, parseRuntimeFields, type RuntimeFields } from '../r
 import { CAPTURE_TYPE_SPECS, captureFiles, type CaptureFile, type CaptureTypeSpec } from '../capture/types';
 import { failedResult, type CaptureResult } from '../result';
 import { resolveRunRoot } from './runRoot';
-import { CONTAINMENT_MESSAGES, MAX_SEGMENT_BYTES, writeTarget, type ResolvedArtifact } from './containment';
+import { containmentRefusal, MAX_SEGMENT_BYTES, writeTarget, type ResolvedArtifact } from './containment';
 import { existingOtherMessage, existsMessage } from './safeWrite';
 
 export const MANIFEST_REFUSAL = 'provider never writes manifest.jsonl';
@@ -147,7 +147,7 @@ export function planCapture(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
 
   // 6. containment of artifact_path.
   const target = writeTarget(runRoot.root, fields.artifactPath);
-  if (!target.ok) return failed(CONTAINMENT_MESSAGES[target.code]);
+  if (!target.ok) return failed(containmentRefusal(target.code, runRoot.root, fields.artifactPath));
 
   // 7. the names the capture type's files must have.
   const type: CaptureTypeSpec = CAPTURE_TYPE_SPECS[fields.type];

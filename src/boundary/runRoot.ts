@@ -43,7 +43,12 @@ export function resolveRunRoot(argument: unknown, env: NodeJS.ProcessEnv = proce
     }
     const root = argument.trim();
     if (!path.isAbsolute(root)) {
-      return { ok: false, error: `run_root must be an absolute path (got '${root}'); pass the absolute .scratch/<run>/ folder` };
+      return {
+        ok: false,
+        error:
+          `run_root must be an absolute path (got '${root}'); pass the run folder's full path, ` +
+          `e.g. '${path.resolve(root)}' if it is relative to the server's working directory`,
+      };
     }
     if (!isDirectory(root)) return { ok: false, error: `run_root is not an existing folder: ${root}` };
     if (!hasRunMarker(root)) {

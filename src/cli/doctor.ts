@@ -2,8 +2,9 @@
  * `design-playbook-evidence doctor`: which browser a capture would use (path,
  * where it was found, its version), whether it launches (or, when attaching,
  * whether the address answers), and where captures would land (run root and
- * its markers), and every setting in force with where it came from. Exits 0
- * when a capture could run, 1 otherwise.
+ * its markers), every setting in force with where it came from, and how the
+ * bin loaded the program (the fast start or why not). Exits 0 when a capture
+ * could run, 1 otherwise.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -12,7 +13,7 @@ import { resolveRunRoot, RUN_MARKERS } from '../boundary/runRoot';
 import { BROWSER_VERSION_QUERY_MS } from '../deadline';
 import { BrowserSession } from '../browser/browserSession';
 import { captureTimeoutMs, fixedTime, maxParallel, type BrowserFlags } from '../browser/options';
-import type { Program } from './program';
+import type { Program, ProgramStart } from './program';
 import { flagHelp, flagSpec, parseFlags, BROWSER_FLAGS_HELP } from './args';
 import { flagsOf, settingsInForce, type SettingInForce } from '../settings';
 import { redactUrl } from '../redact';
@@ -21,7 +22,8 @@ export const DOCTOR_USAGE = `Usage: design-playbook-evidence doctor [--json]
 
 Reports the browser a capture would use (path, source, version), whether it
 launches or the attach address answers, and where captures would land
-(run root, run markers) and the clock captures run on (fixed or real date).
+(run root, run markers), the clock captures run on (fixed or real date) and
+how the program was loaded (dist/server.cjs: the fast start).
 Exit status 0 when a capture could run, 1 otherwise.
 
 ${flagHelp(flagsOf('doctor', { browser: false }))}
@@ -52,6 +54,8 @@ export interface DoctorReport {
   clock: { fixedTime: string | null; source?: string; error?: string };
   /** Every setting of src/settings.ts's ENVIRONMENT: its value in force and where it came from (a flag, the variable, the default). */
   settings: SettingInForce[];
+  /** How the bin loaded the program; absent when doctor ran without the bin (a library call). */
+  start?: ProgramStart;
 }
 
 function binaryVersion(executable: string): Promise<string | undefined> {
@@ -60,7 +64,7 @@ function binaryVersion(executable: string): Promise<string | undefined> {
   });
 }
 
-export async function doctorReport(env: NodeJS.ProcessEnv = process.env, flags: BrowserFlags = {}): Promise<DoctorReport> {
+export async function doctorReport(env: NodeJS.ProcessEnv = process.env, flags: BrowserFlags = {}, start?: ProgramStart): Promise<DoctorReport> {
   const session = new BrowserSession(() => flags, env);
   const browser: DoctorReport['browser'] = { mode: 'none', works: false, detail: '' };
   try {
@@ -120,7 +124,26 @@ export async function doctorReport(env: NodeJS.ProcessEnv = process.env, flags: 
             .join(',')
         : value,
     ),
+    ...(start ? { start } : {}),
   };
+}
+
+/** The program's start in words: the fast start, or what ran instead and why. */
+function describeStart(start: ProgramStart): string {
+  switch (start.from) {
+    case 'bundle': {
+      const cache = {
+        used: 'with its code cache (the fast start)',
+        none: 'without a code cache (none made for these bytes and this Node)',
+        rejected: 'without its code cache (V8 refused it)',
+      };
+      return `${start.file}, the program in one file, ${cache[start.cache]}`;
+    }
+    case 'modules':
+      return `the compiled modules (the one-file bundle not used: ${start.why})`;
+    case 'one file':
+      return `${start.file}, the program and its dependencies in one file`;
+  }
 }
 
 export function formatDoctorReport(report: DoctorReport): string {
@@ -147,6 +170,7 @@ export function formatDoctorReport(report: DoctorReport): string {
   if (c.error) lines.push(`clock:     NOT USABLE — ${c.error}`);
   else if (c.fixedTime) lines.push(`clock:     fixed at ${c.fixedTime} (from ${c.source}): Date starts there and Math.random is seeded in every capture`);
   else lines.push(`clock:     virtual while frozen; pages see the real date (--fixed-time or DESIGN_PLAYBOOK_FIXED_TIME fixes it)`);
+  if (report.start) lines.push(`start:     ${describeStart(report.start)}`);
   lines.push('settings:');
   const width = Math.max(...report.settings.map((setting) => setting.name.length)) + 2;
   for (const setting of report.settings) {
@@ -163,7 +187,7 @@ export async function runDoctor(argv: string[], program: Program): Promise<numbe
     process.stdout.write(DOCTOR_USAGE);
     return 0;
   }
-  const report = await doctorReport(process.env, program.browserFlags);
+  const report = await doctorReport(process.env, program.browserFlags, program.start);
   process.stdout.write(flags.switches.has('json') ? JSON.stringify(report, null, 2) + '\n' : formatDoctorReport(report));
   return report.ok ? 0 : 1;
 }

@@ -6,6 +6,15 @@ import type { CaptureResult } from '../result';
 import type { BrowserFlags } from '../browser/options';
 import type { CaptureProvider } from '../provider';
 
+/**
+ * How the bin loaded the program (src/bin.ts; doctor reports it): dist/'s
+ * one-file bundle with or without its code cache (the fast start), the
+ * compiled modules and why the bundle was not used, or a one-file build
+ * that is the whole program (plugin/server.cjs).
+ */
+export type ProgramStart =
+  { from: 'bundle'; file: string; cache: 'used' | 'rejected' | 'none' } | { from: 'modules'; why: string } | { from: 'one file'; file: string };
+
 export interface Program {
   /** The boundary (executeCapturePlan) over the program's active provider. */
   executeCapturePlan(args: unknown): Promise<CaptureResult>;
@@ -17,4 +26,6 @@ export interface Program {
   activeProvider(): CaptureProvider;
   /** Closes the browser the program's providers opened. */
   close(): Promise<void>;
+  /** How the bin loaded the program; absent when the program was not started by the bin. */
+  readonly start?: ProgramStart;
 }

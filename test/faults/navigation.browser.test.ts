@@ -107,6 +107,14 @@ describe('navigation failures, one wording each', () => {
     );
   });
 
+  test('a port browsers refuse to load (9): the rule and another port, not the raw net error alone', async () => {
+    const result = await failed(providerWith(), 'http://127.0.0.1:9/', 'unsafe-port.png');
+    expect(result.error).toBe(
+      'navigation to http://127.0.0.1:9/ failed: port 9 is one browsers refuse to load (a port of another protocol, such as 9 discard, 25 SMTP or 6000 X11); ' +
+        'serve the page on another port, e.g. 8080 (net::ERR_UNSAFE_PORT)',
+    );
+  });
+
   test('a host name that does not resolve', async () => {
     const url = 'http://no-such-host.invalid/';
     const result = await failed(providerWith({ DESIGN_PLAYBOOK_NAVIGATION_TIMEOUT_MS: '10000' }), url, 'dns.png');

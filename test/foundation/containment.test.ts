@@ -4,7 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { writeTarget, readArtifact, CONTAINMENT_MESSAGES, CONTAINMENT_CODES, isAbsoluteOnAnyHost } from '../../src/boundary/containment';
+import { writeTarget, readArtifact, CONTAINMENT_MESSAGES, CONTAINMENT_CODES, containmentRefusal, isAbsoluteOnAnyHost } from '../../src/boundary/containment';
 import { executeCapturePlan } from '../../src/boundary';
 import { FakeProvider } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, snapshotTree, type RunFixture } from './fixtures';
@@ -170,7 +170,11 @@ describe('containment refusals through executeCapturePlan', () => {
     const result = await executeCapturePlan(validArgs(fx.root, { artifact_path: artifactPath, type: 'a11y tree' }), { provider, env: {} });
     expect(result).toMatchObject({
       result: 'failed',
-      error: CONTAINMENT_MESSAGES[code as keyof typeof CONTAINMENT_MESSAGES],
+      // The message callers match on; an absolute path is also told what to write instead (below).
+      error:
+        code === 'absolute_path'
+          ? expect.stringMatching(new RegExp(`^${CONTAINMENT_MESSAGES.absolute_path}; write it relative to the run root `))
+          : CONTAINMENT_MESSAGES[code as keyof typeof CONTAINMENT_MESSAGES],
       written_path: '',
       observed_state: 'unknown',
       artifact: artifactPath.trim(),
@@ -178,5 +182,39 @@ describe('containment refusals through executeCapturePlan', () => {
     expect(result.request).toBeDefined();
     expect(provider.calls).toHaveLength(0);
     expect(snapshotTree(fx.base)).toEqual(before);
+  });
+});
+
+describe('an absolute artifact_path is told the rule and what to write instead', () => {
+  const fix = (example: string) => `${CONTAINMENT_MESSAGES.absolute_path}; write it relative to the run root /runs/r1, e.g. ${example}`;
+  test.each([
+    ['inside the run root', '/runs/r1/evidence/sub/L1.png', 'evidence/sub/L1.png'],
+    ["inside the run root's evidence/, with an evidence/ folder of its own", '/runs/r1/evidence/a/evidence/L1.png', 'evidence/a/evidence/L1.png'],
+    ["another run's evidence/", '/runs/r0/evidence/L1.png', 'evidence/L1.png'],
+    ['no evidence/ in it', '/home/me/shots/L1.png', 'evidence/L1.png'],
+    ['a Windows drive path', 'C:\\runs\\r1\\evidence\\L1.png', 'evidence/L1.png'],
+    ['a UNC path', '\\\\server\\share\\L1.json', 'evidence/L1.json'],
+    ['with a .. segment', '/runs/r1/evidence/../L1.png', 'evidence/L1.png'],
+    ['the root itself', '/', 'evidence/<leaf>.png'],
+  ])('%s: %s', (_name, artifactPath, example) => {
+    expect(containmentRefusal('absolute_path', '/runs/r1', artifactPath)).toBe(fix(example));
+  });
+
+  test('the other refusals keep their messages as they are', () => {
+    for (const code of ['dotdot_segment', 'resolution_failure', 'canonical_escape', 'symlink_escape'] as const) {
+      expect(containmentRefusal(code, '/runs/r1', 'evidence/x.png')).toBe(CONTAINMENT_MESSAGES[code]);
+    }
+  });
+
+  test('through executeCapturePlan: an absolute path into the run root is told its relative spelling', async () => {
+    const result = await executeCapturePlan(validArgs(fx.root, { artifact_path: path.join(fx.root, 'evidence', 'L1.png') }), {
+      provider: new FakeProvider(),
+      env: {},
+    });
+    expect(result).toMatchObject({
+      result: 'failed',
+      written_path: '',
+      error: `artifact_path must be relative to the configured run root; write it relative to the run root ${fx.root}, e.g. evidence/L1.png`,
+    });
   });
 });

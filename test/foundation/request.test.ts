@@ -76,6 +76,21 @@ describe('runtime fields (step 3)', () => {
     ['url blank', { url: '   ' }, 'url must be a non-empty string'],
     ['url a number', { url: 5 }, 'url must be a non-empty string'],
     ['url ftp:', { url: 'ftp://127.0.0.1/x' }, 'url must start with http://, https://, file:// or about:'],
+    [
+      'url ftp: the rule, then what to do',
+      { url: 'ftp://127.0.0.1/x' },
+      "url must start with http://, https://, file:// or about: (got 'ftp://127.0.0.1/x'); serve the page over http:// or https:// (a local server on 127.0.0.1 will do), or capture a local file as file://",
+    ],
+    [
+      'url with no scheme: the same address with one',
+      { url: '127.0.0.1:8080/page.html' },
+      "url must start with http://, https://, file:// or about: (got '127.0.0.1:8080/page.html'); write the scheme, e.g. 'http://127.0.0.1:8080/page.html'",
+    ],
+    [
+      'url a file path: the file:// URL',
+      { url: '/srv/site/page one.html' },
+      "url must start with http://, https://, file:// or about: (got '/srv/site/page one.html'); a local file is captured as file://, e.g. 'file:///srv/site/page%20one.html'",
+    ],
     ['url javascript:', { url: 'javascript:alert(1)' }, 'url must start with'],
     ['url schemeless', { url: '127.0.0.1/x' }, 'url must start with'],
     ['type missing', { type: undefined }, 'type must be one of'],

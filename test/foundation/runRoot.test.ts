@@ -125,6 +125,20 @@ describe('run_root argument never falls back', () => {
   });
 });
 
+describe('a relative run_root is told the rule and its absolute spelling', () => {
+  test.each([['run'], ['./run'], ['.scratch/my-run/']])('%s', (given) => {
+    const { resolveRunRoot } = freshRunRoot();
+    process.chdir(c.root);
+    const resolved = resolveRunRoot(given, {});
+    expect(resolved).toEqual({
+      ok: false,
+      error:
+        `run_root must be an absolute path (got '${given}'); pass the run folder's full path, ` +
+        `e.g. '${path.resolve(c.root, given)}' if it is relative to the server's working directory`,
+    });
+  });
+});
+
 describe('run root through executeCapturePlan', () => {
   test('the argument binds one call only; the next call goes back to the environment', async () => {
     const provider = new FakeProvider();

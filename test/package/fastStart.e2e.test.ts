@@ -1,9 +1,10 @@
 /**
  * The built bin's fast start (src/bundledProgram.ts): dist/server.cjs and
- * its code cache are used when they belong to this build and this Node, and
- * the compiled modules run otherwise. Checked on the real build, and on a
- * copy of it whose bundle announces itself on stderr, so the test sees which
- * program the bin ran.
+ * its code cache are used when they belong to this build and this Node —
+ * judged by the compiled modules' contents, never by file times — and the
+ * compiled modules run otherwise. Checked on the real build, and on a copy of
+ * it whose bundle announces itself on stderr, so the test sees which program
+ * the bin ran.
  */
 import { execFileSync, spawnSync } from 'child_process';
 import * as crypto from 'crypto';
@@ -21,6 +22,30 @@ function loadIn(dist: string): { program: boolean; cache?: string; why?: string 
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
+/** Every compiled module under dist/ (the .js files but the bundle), '/'-separated and sorted. */
+function compiledFiles(dist: string, dir = dist): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return compiledFiles(dist, full);
+      return entry.name.endsWith('.js') ? [path.relative(dist, full).split(path.sep).join('/')] : [];
+    })
+    .sort();
+}
+
+test('the build records the compiled modules the bundle stands for: every one of them, by their bytes', () => {
+  const record = JSON.parse(fs.readFileSync(path.join(DIST, 'server.cjs.modules.json'), 'utf8'));
+  expect(record.files).toEqual(compiledFiles(DIST));
+  expect(record.files).toEqual(expect.arrayContaining(['src/bin.js', 'src/main.js', 'cdp/generated/runtime.js']));
+  const hash = crypto.createHash('sha256');
+  for (const file of record.files) {
+    const bytes = fs.readFileSync(path.join(DIST, file));
+    hash.update(`${file}\0${bytes.length}\0`).update(bytes);
+  }
+  expect(record.sha256).toBe(hash.digest('hex'));
+});
+
 test('the build carries the bundle and a cache recorded for its bytes and this Node, and the bin loads both', () => {
   const record = JSON.parse(fs.readFileSync(path.join(DIST, 'server.cjs.cache.json'), 'utf8'));
   const sha256 = crypto
@@ -29,6 +54,16 @@ test('the build carries the bundle and a cache recorded for its bytes and this N
     .digest('hex');
   expect(record).toEqual({ sha256, node: process.version, v8: process.versions.v8, arch: process.arch });
   expect(loadIn(DIST)).toEqual({ program: true, cache: 'used' });
+});
+
+/** `doctor --json` of the bin in `dist`: its report. */
+function doctorOf(dist: string): { start?: unknown } {
+  const run = spawnSync(process.execPath, [path.join(dist, 'src', 'bin.js'), 'doctor', '--json'], { encoding: 'utf8', timeout: 60_000 });
+  return JSON.parse(run.stdout);
+}
+
+test('doctor says how the bin loaded the program: the bundle, with its code cache', () => {
+  expect(doctorOf(DIST).start).toEqual({ from: 'bundle', file: path.join(DIST, 'server.cjs'), cache: 'used' });
 });
 
 describe('a copy of the build', () => {
@@ -72,14 +107,36 @@ describe('a copy of the build', () => {
     expect(loadIn(dist)).toEqual({ program: true, cache: 'rejected' });
   });
 
-  test('a compiled file newer than the bundle (tsc after the build): the compiled modules run', () => {
+  test('compiled files newer than the bundle (as a package manager unpacks them): the bundle still runs', () => {
     const later = new Date(Date.now() + 60_000);
-    fs.utimesSync(path.join(dist, 'src', 'main.js'), later, later);
-    expect(loadIn(dist)).toEqual({ program: false, why: 'a compiled file is newer than the bundle' });
+    for (const file of compiledFiles(dist)) fs.utimesSync(path.join(dist, file), later, later);
+    expect(loadIn(dist)).toEqual({ program: true, cache: 'none' });
+    const run = runBin();
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain(MARK);
+  });
+
+  test('a compiled module changed after the build (a tsc run, a patch): the compiled modules run', () => {
+    const main = path.join(dist, 'src', 'main.js');
+    const times = fs.statSync(main);
+    // Same length, other bytes, an older time: only the contents tell.
+    const text = fs.readFileSync(main, 'utf8');
+    fs.writeFileSync(main, text.replace('serving ', 'Serving '));
+    expect(fs.readFileSync(main, 'utf8')).not.toBe(text);
+    fs.utimesSync(main, times.atime, new Date(0));
+    expect(loadIn(dist)).toEqual({ program: false, why: 'the compiled modules differ from the ones the bundle was built with' });
     const run = runBin();
     expect(run.status).toBe(0);
     expect(run.stderr).not.toContain(MARK);
     expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(doctorOf(dist).start).toEqual({ from: 'modules', why: 'the compiled modules differ from the ones the bundle was built with' });
+  });
+
+  test('a compiled module the bundle was built with is gone, or the record is: the compiled modules run', () => {
+    fs.rmSync(path.join(dist, 'src', 'cli', 'report.js'));
+    expect(loadIn(dist)).toEqual({ program: false, why: 'a compiled module the bundle was built with is missing' });
+    fs.rmSync(path.join(dist, 'server.cjs.modules.json'));
+    expect(loadIn(dist)).toEqual({ program: false, why: 'no record of the compiled modules the bundle was built with' });
   });
 
   test('no bundle: the compiled modules run', () => {

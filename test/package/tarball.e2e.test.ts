@@ -2,19 +2,26 @@
  * The npm package as a new user gets it: the packed tarball installed into a
  * fresh folder and run with npx, offline, from an empty npm cache, in a clean
  * environment (PATH and a new HOME only: no PUPPETEER_* or DESIGN_PLAYBOOK_*
- * variables, no user npm config), with install scripts enabled so that any
- * script that wanted to download would run. Then: what the tarball holds,
- * the bin (--version, doctor, serving), the `exports` map, a capture through
- * the installed library, and the types against a tiny TypeScript consumer.
+ * variables, no user npm config), with npm's own script policy (install
+ * scripts run, and npm names any package whose scripts it was not told to
+ * allow), so that any script that wanted to download would run and any
+ * install script would be named. Then: what the tarball holds (no dead
+ * weight), the bin (--version, doctor, its fast start, serving and a
+ * screenshot), the `exports` map, a capture through the installed library,
+ * and the types against a tiny TypeScript consumer.
  *
- * Packs the built tree as it is (`--ignore-scripts`: the suite runs after
- * `npm run build`, and rebuilding dist/ here would pull it from under the
- * e2e tests running beside this file).
+ * Packs with `npm pack` and its scripts, as a user would: `prepack`
+ * (scripts/prepack.js) builds only when dist/ is not the build of the
+ * sources (the e2e project runs on a current build, so nothing here rebuilds
+ * dist/ under the tests running beside this file), then deletes what nothing
+ * reads from the bundled dependencies' folders.
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { spawnSync, type SpawnSyncReturns } from 'child_process';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'child_process';
 import { findBrowser } from '../../src/browser/findBrowser';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -27,13 +34,13 @@ const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 
 let dir: string;
 let tarball: string;
-let packed: { files: Array<{ path: string }>; bundled: string[] };
+let packed: { files: Array<{ path: string; size: number }>; bundled: string[]; size: number; unpackedSize: number };
 let consumer: string;
 let installed: string;
 let install: SpawnSyncReturns<string>;
 let env: NodeJS.ProcessEnv;
 
-/** A clean environment: PATH, a new HOME, and npm told to work offline from an empty cache with every install script allowed. */
+/** A clean environment: PATH, a new HOME, and npm told to work offline from an empty cache, install scripts enabled under npm's default policy. */
 function cleanEnv(home: string, cache: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '',
@@ -41,7 +48,6 @@ function cleanEnv(home: string, cache: string): NodeJS.ProcessEnv {
     npm_config_cache: cache,
     npm_config_offline: 'true',
     npm_config_ignore_scripts: 'false',
-    npm_config_dangerously_allow_all_scripts: 'true',
     npm_config_foreground_scripts: 'true',
     npm_config_audit: 'false',
     npm_config_fund: 'false',
@@ -61,7 +67,7 @@ beforeAll(() => {
   env = cleanEnv(path.join(dir, 'home'), path.join(dir, 'npm-cache'));
 
   // Packing needs no network either; the repository's own npm settings apply.
-  const pack = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+  const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], {
     cwd: REPO,
     encoding: 'utf8',
     timeout: 180_000,
@@ -77,7 +83,7 @@ beforeAll(() => {
   consumer = path.join(dir, 'consumer');
   fs.mkdirSync(consumer);
   fs.writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-  install = run('npm', ['install', `../${path.basename(tarball)}`], consumer, { timeout: 240_000 });
+  install = run('npm', ['install', `../${path.basename(tarball)}`, '--offline', '--no-audit', '--no-fund'], consumer, { timeout: 240_000 });
   installed = path.join(consumer, 'node_modules', PACKAGE.name);
 }, 480_000);
 
@@ -108,6 +114,31 @@ describe('the tarball', () => {
     expect(naming).toEqual([]);
   });
 
+  test('carries no dead weight: nothing of its bundled dependencies that nothing reads, no build bookkeeping', () => {
+    const all = packed.files.map((f) => f.path);
+    const carried = all.filter((p) => p.startsWith('node_modules/'));
+    expect(carried.length).toBeGreaterThan(1000);
+    const dead = carried.filter(
+      (p) => p.endsWith('.map') || (/\.[cm]?ts$/.test(p) && !/\.d\.[cm]?ts$/.test(p)) || /\.(bare|c|h|pdl)$/.test(p) || p.endsWith('/CMakeLists.txt'),
+    );
+    expect(dead).toEqual([]);
+    // What a TypeScript consumer's compile reads stays, and so does every licence.
+    expect(all).toEqual(expect.arrayContaining(['node_modules/puppeteer-core/lib/types.d.ts', 'node_modules/zod/index.d.cts', 'node_modules/ws/LICENSE']));
+    expect(carried.filter((p) => /^node_modules\/(@[^/]+\/)?[^/]+\/package\.json$/.test(p)).length).toBeGreaterThan(50);
+    // The build's bookkeeping for the tests stays home; the bundle's record of its modules ships with it.
+    expect(all).not.toContain('dist/build-stamp.json');
+    expect(all).toEqual(expect.arrayContaining(['dist/server.cjs', 'dist/server.cjs.modules.json', 'dist/server.cjs.cache', 'dist/server.cjs.cache.json']));
+  });
+
+  test("the README's size of the tarball is the measured one (within 10 %)", () => {
+    const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const stated = /the tarball is ([\d.]+) MB \(([\d.]+) MB\s+unpacked/i.exec(readme);
+    expect(stated).not.toBeNull();
+    const [packedMb, unpackedMb] = [Number(stated![1]), Number(stated![2])];
+    expect(Math.abs(packedMb * 1e6 - packed.size) / packed.size).toBeLessThan(0.1);
+    expect(Math.abs(unpackedMb * 1e6 - packed.unpackedSize) / packed.unpackedSize).toBeLessThan(0.1);
+  });
+
   test('package.json names the repository, homepage and bug tracker, and maps its exports', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
     expect(manifest.license).toBe('MIT');
@@ -129,8 +160,10 @@ describe('the tarball', () => {
 });
 
 describe('installed offline into a fresh folder', () => {
-  test('npm install succeeds with install scripts enabled, from an empty cache', () => {
+  test('npm install succeeds with install scripts enabled, from an empty cache, and names no install script', () => {
     expect({ status: install.status, stderr: install.status === 0 ? '' : install.stderr }).toEqual({ status: 0, stderr: '' });
+    // npm 11 names every installed package with an install script (prepare included) its policy does not cover.
+    expect(install.stderr).not.toMatch(/install-scripts|install script/i);
     // Nothing was fetched: offline, any request would have failed the install; none was even tried.
     expect(install.stderr).not.toMatch(/http fetch/);
     expect(fs.existsSync(path.join(installed, 'dist', 'src', 'bin.js'))).toBe(true);
@@ -174,6 +207,84 @@ describe('installed offline into a fresh folder', () => {
     const help = run(bin, ['--help'], consumer);
     expect(help.stdout).toContain('--version');
   });
+
+  test('the installed bin starts on its bundle and code cache, the files as npm unpacked them', () => {
+    const bin = path.join(consumer, 'node_modules', '.bin', PACKAGE.name);
+    const r = run(bin, ['doctor', '--json'], consumer, { timeout: 60_000 });
+    expect(JSON.parse(r.stdout).start).toEqual({ from: 'bundle', file: path.join(fs.realpathSync(installed), 'dist', 'server.cjs'), cache: 'used' });
+  });
+
+  test('the installed bin serves MCP: initialize, then a screenshot of a 127.0.0.1 page', async () => {
+    const page = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>t</title><body data-state="ready"><h1>Installed</h1></body>');
+    });
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
+    const runRoot = path.join(dir, 'served');
+    fs.mkdirSync(runRoot);
+    fs.writeFileSync(path.join(runRoot, 'plan.md'), '# plan\n');
+    const child = spawn(path.join(consumer, 'node_modules', '.bin', PACKAGE.name), [], { cwd: consumer, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const replies = new Map<number, Record<string, unknown>>();
+    const waiters = new Map<number, (reply: Record<string, unknown>) => void>();
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      const lines = stdout.split('\n');
+      stdout = lines.pop() ?? '';
+      for (const line of lines.filter((l) => l.trim())) {
+        const message = JSON.parse(line);
+        replies.set(message.id, message);
+        waiters.get(message.id)?.(message);
+      }
+    });
+    const call = (id: number, method: string, params: unknown) =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no reply to ${method} in 60 s; stderr: ${stderr}`)), 60_000);
+        waiters.set(id, (reply) => {
+          clearTimeout(timer);
+          resolve(reply);
+        });
+        child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+      });
+    try {
+      const init = await call(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } });
+      expect((init.result as { serverInfo: unknown }).serverInfo).toEqual({ name: PACKAGE.name, version: PACKAGE.version });
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+      const shot = await call(2, 'tools/call', {
+        name: 'execute_capture_plan',
+        arguments: {
+          schemaVersion: 1,
+          url,
+          type: 'screenshot',
+          state: 'ready',
+          artifact_path: 'evidence/installed.png',
+          run_root: runRoot,
+          viewport: { width: 640, height: 400, devicePixelRatio: 1, colorScheme: 'light' },
+        },
+      });
+      const result = (shot.result as { structuredContent: Record<string, unknown> }).structuredContent;
+      expect({ result: result.result, error: result.error, observed_state: result.observed_state }).toEqual({
+        result: 'captured',
+        error: '',
+        observed_state: 'ready',
+      });
+      expect(
+        fs
+          .readFileSync(path.join(runRoot, 'evidence', 'installed.png'))
+          .subarray(1, 4)
+          .toString('latin1'),
+      ).toBe('PNG');
+    } finally {
+      child.stdin.end();
+      await exited;
+      await new Promise((resolve) => page.close(resolve));
+    }
+    expect(stderr).toContain('serving design-playbook-evidence on stdio');
+  }, 120_000);
 
   test('the exports map: the main entry, the documented subpaths, and nothing else', () => {
     const script = `
@@ -297,6 +408,18 @@ describe('installed offline into a fresh folder', () => {
   }, 240_000);
 });
 
+describe('installed globally, offline', () => {
+  test('npm install -g <tarball>: the bin on PATH starts on its bundle and code cache, and npm names no install script', () => {
+    const prefix = path.join(dir, 'global');
+    const global = run('npm', ['install', '-g', '--prefix', prefix, tarball, '--offline', '--no-audit', '--no-fund'], dir, { timeout: 240_000 });
+    expect({ status: global.status, stderr: global.status === 0 ? '' : global.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(global.stderr).not.toMatch(/install-scripts|install script/i);
+    const bin = path.join(prefix, 'bin', PACKAGE.name);
+    const report = JSON.parse(run(bin, ['doctor', '--json'], dir, { timeout: 60_000 }).stdout);
+    expect(report.start).toEqual({ from: 'bundle', file: path.join(prefix, 'lib', 'node_modules', PACKAGE.name, 'dist', 'server.cjs'), cache: 'used' });
+  }, 300_000);
+});
+
 describe('run with npx, offline', () => {
   // From a folder that has not installed it: npx installs the tarball into its
   // own cache (npm-cache/_npx). Each npx of a tarball installs it afresh (a
@@ -320,9 +443,11 @@ describe('run with npx, offline', () => {
     return bins[0];
   }
 
-  test('npx <tarball> doctor finds and launches the system browser the checkout finds', () => {
+  test('npx <tarball> doctor finds and launches the system browser the checkout finds, on the fast start', () => {
     expect({ status: doctor.status, stderr: doctor.status === 0 ? '' : doctor.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(doctor.stderr).not.toMatch(/install-scripts|install script/i);
     const report = JSON.parse(doctor.stdout);
+    expect(report.start).toMatchObject({ from: 'bundle', cache: 'used' });
     const expected = findBrowser({ env: { PATH: env.PATH, HOME: env.HOME } });
     expect(expected.source).toBe('system location');
     expect(report.browser).toMatchObject({ mode: 'launch', where: expected.executablePath, source: 'system location', works: true });

@@ -5,7 +5,8 @@
  * dependency (about 110 MB with its web UI); these run where it is installed:
  * DESIGN_PLAYBOOK_INSPECTOR names its package folder (for example after
  * `npm install --prefix /tmp/inspector @modelcontextprotocol/inspector`), or
- * it resolves from this project.
+ * it resolves from this project. The README's `--strict` command is run as
+ * written, and pins the Inspector CI installs (scripts/ci-clients.sh).
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -14,7 +15,8 @@ import * as path from 'path';
 import { pathToFileURL } from 'url';
 import { BIN, REPO, assertBuilt, childEnv } from './serverProcess';
 
-function inspectorLauncher(): string | null {
+/** The Inspector's package folder and its CLI launcher, or null where it is not installed. */
+function inspectorInstall(): { folder: string; launcher: string } | null {
   const named = process.env.DESIGN_PLAYBOOK_INSPECTOR;
   let folder: string | null = named ?? null;
   if (!folder) {
@@ -25,10 +27,11 @@ function inspectorLauncher(): string | null {
     }
   }
   const bin = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')).bin?.['mcp-inspector'];
-  return bin ? path.join(folder, bin) : null;
+  return bin ? { folder, launcher: path.join(folder, bin) } : null;
 }
 
-const launcher = inspectorLauncher();
+const install = inspectorInstall();
+const launcher = install?.launcher ?? null;
 const maybe = launcher ? test : test.skip;
 if (!launcher) process.stderr.write('inspector.e2e.test.ts: the MCP Inspector is not installed here; set DESIGN_PLAYBOOK_INSPECTOR to run it\n');
 
@@ -51,6 +54,34 @@ function inspector(args: string[]) {
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
+
+/** The README's Inspector command: the package spec it pins and the arguments after it. */
+function readmeCommand(): { version: string; args: string[] } {
+  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const line = /^npx -y @modelcontextprotocol\/inspector@(\S+) (.+--strict)$/m.exec(readme);
+  if (!line) throw new Error('README.md has no `npx -y @modelcontextprotocol/inspector@<version> ... --strict` line');
+  return { version: line[1], args: line[2].split(' ') };
+}
+
+test("the README's --strict command pins the Inspector version CI installs", () => {
+  const pinned = /^INSPECTOR_VERSION=(\S+)$/m.exec(fs.readFileSync(path.join(REPO, 'scripts', 'ci-clients.sh'), 'utf8'))?.[1];
+  expect(readmeCommand().version).toBe(pinned);
+});
+
+maybe("the README's --strict command, as written, from the checkout: one tool, exit 0", () => {
+  const { version, args } = readmeCommand();
+  const installed = JSON.parse(fs.readFileSync(path.join(install!.folder, 'package.json'), 'utf8')).version;
+  expect(installed).toBe(version);
+  // `node` as the README says: the first on PATH, this test's own Node first.
+  const run = spawnSync(process.execPath, [launcher!, ...args], {
+    cwd: REPO,
+    env: childEnv({ HOME: base, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}` }),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  expect({ code: run.status, stderr: run.status === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(JSON.parse(run.stdout).tools.map((t: { name: string }) => t.name)).toEqual(['execute_capture_plan']);
+});
 
 maybe('tools/list --strict: one tool, no portability finding, exit 0', () => {
   const { code, stdout, stderr } = inspector(['--method', 'tools/list', '--strict']);

@@ -1,7 +1,8 @@
 /**
  * The package as installed: its bin is the built server, its main exports the
- * library API, it builds on install, and the shipped client configs point at
- * the bin without pinning a run root.
+ * library API, a checkout builds on `npm ci` while the package has no install
+ * script of its own, and the shipped client configs point at the bin without
+ * pinning a run root.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -16,7 +17,13 @@ test('bin design-playbook-evidence is the built server, executable, with a node 
   expect(path.resolve(REPO, pkg.bin['design-playbook-evidence'])).toBe(BIN);
   expect(fs.readFileSync(BIN, 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
   expect(fs.statSync(BIN).mode & 0o111).not.toBe(0);
-  expect(pkg.scripts.prepare).toMatch(/build/);
+});
+
+test('npm ci builds a checkout (postprepare) and npm pack builds too (prepack), with no install script npm would name for the tarball', () => {
+  expect(pkg.scripts.postprepare).toBe('npm run build');
+  expect(pkg.scripts.prepack).toBe('node scripts/prepack.js');
+  // What npm counts as a dependency's install scripts (prepare too, though it never runs it for a tarball).
+  for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect([script, pkg.scripts[script]]).toEqual([script, undefined]);
 });
 
 test('main exports the library API', () => {

@@ -227,10 +227,50 @@ describe('tools over the wire (built bin)', () => {
     const replies = await server.waitFor((rs) => rs.length >= cases.length);
     cases.forEach(([, phrase], i) => {
       const reply = replies.find((r) => r.message.id === i)!;
-      expect((reply.message.result as { isError: boolean }).isError).toBe(true);
+      // A tool result, not a protocol error: isError, the message as its one text block, no payload (as the original raised them).
+      expect(reply.message.error).toBeUndefined();
+      const result = reply.message.result as { isError: boolean; content: unknown[]; structuredContent?: unknown };
+      expect({ isError: result.isError, blocks: result.content.length, structured: 'structuredContent' in result }).toEqual({
+        isError: true,
+        blocks: 1,
+        structured: false,
+      });
       expect(textOf(reply)).toContain(phrase);
     });
+    // The url refusal says what to send instead.
+    expect(textOf(replies.find((r) => r.message.id === 1)!)).toBe(
+      "url must start with http://, https://, file:// or about: (got 'ftp://127.0.0.1/x'); serve the page over http:// or https:// (a local server on 127.0.0.1 will do), or capture a local file as file://",
+    );
     expect(fs.readdirSync(path.join(runRoot, 'evidence')).filter((f) => f.startsWith('a.json'))).toEqual([]);
+  });
+
+  test('refusals a caller acts on: the rule callers match on, then what to do instead', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [
+        { artifact_path: path.join(runRoot, 'evidence', 'abs.json') },
+        `artifact_path must be relative to the configured run root; write it relative to the run root ${runRoot}, e.g. evidence/abs.json`,
+      ],
+      [
+        { run_root: 'runs/one' },
+        `run_root must be an absolute path (got 'runs/one'); pass the run folder's full path, e.g. '${path.join(runRoot, 'runs', 'one')}' if it is relative to the server's working directory`,
+      ],
+      [
+        { url: 'http://127.0.0.1:9/x.html', artifact_path: 'evidence/port9.json' },
+        'navigation to http://127.0.0.1:9/x.html failed: port 9 is one browsers refuse to load (a port of another protocol, such as 9 discard, 25 SMTP or 6000 X11); serve the page on another port, e.g. 8080 (net::ERR_UNSAFE_PORT)',
+      ],
+    ];
+    const server = start();
+    cases.forEach(([overrides], i) => server.write(newlineFrame(toolCall(i, callArgs(overrides)))));
+    const replies = await server.waitFor((rs) => rs.length >= cases.length, 60_000);
+    cases.forEach(([, error], i) => {
+      const result = replies.find((r) => r.message.id === i)!.message.result as { isError: boolean; structuredContent: Record<string, unknown> };
+      expect({ isError: result.isError, result: result.structuredContent.result, error: result.structuredContent.error }).toEqual({
+        isError: false,
+        result: 'failed',
+        error,
+      });
+    });
+    expect(fs.readdirSync(path.join(runRoot, 'evidence')).filter((f) => /^(abs|port9)\./.test(f))).toEqual([]);
   });
 
   test('a payload -> a text block (the JSON, 2-space indent) plus the same structuredContent', async () => {

@@ -136,6 +136,20 @@ describe('the built bin', () => {
     expect(result.isError).toBe(true);
     expect((result.content as Array<{ text: string }>)[0].text).toContain('provider accepts Runtime Object fields only');
   });
+
+  test('an ftp:// url: a tool error the client hands back (not a thrown protocol error), as every runtime-field refusal is', async () => {
+    const { tools } = await client.listTools();
+    for (const overrides of [{ url: 'ftp://127.0.0.1/x' }, { type: 'video' }]) {
+      const result = await client.callTool({ name: 'execute_capture_plan', arguments: args(overrides) });
+      expect({ isError: result.isError, structured: result.structuredContent }).toEqual({ isError: true, structured: undefined });
+    }
+    const result = await client.callTool({ name: 'execute_capture_plan', arguments: args({ url: 'ftp://127.0.0.1/x' }) });
+    expect((result.content as Array<{ text: string }>)[0].text).toMatch(
+      /^url must start with http:\/\/, https:\/\/, file:\/\/ or about: \(got 'ftp:\/\/127\.0\.0\.1\/x'\); serve the page over http/,
+    );
+    // The advertised schema refuses it as well: a client that checks arguments before sending stops it itself, in its own words.
+    expect(new Ajv2020({ strict: false }).compile(tools[0].inputSchema)(args({ url: 'ftp://127.0.0.1/x' }))).toBe(false);
+  });
 });
 
 describe('the fake-provider launcher (real captures)', () => {
