@@ -11,6 +11,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
+import { emulate } from '../../src/browser/pageSetup';
 import { chromium, type Browser as PwBrowser, type Page as PwPage } from 'playwright-core';
 import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS, launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { agrees, byForm, comparePage, type Case } from './differential';
@@ -42,8 +43,10 @@ beforeAll(async () => {
   server = await servePages(TEST_ROOT);
   [browser, pwBrowser] = await Promise.all([launchTestBrowser(), chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_TEST_ARGS })]);
   page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 720 });
   session = await page.createCDPSession();
+  // The render settings a capture's page gets (fonts above all: the headless shell has no font
+  // preferences of its own, so form controls and text took other widths than on Playwright's page).
+  await emulate(page, session, { width: 1280, height: 720, devicePixelRatio: 1, colorScheme: 'light' });
   pwPage = await pwBrowser.newPage({ viewport: { width: 1280, height: 720 } });
   const pwSession = await pwPage.context().newCDPSession(pwPage);
   for (const name of PAGES) {
