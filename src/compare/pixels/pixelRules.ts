@@ -182,17 +182,16 @@ function countSiblings(img: RowCache, x: number, y: number, width: number, heigh
   const x2 = x < width - 1 ? x + 1 : width - 1;
   const y2 = y < height - 1 ? y + 1 : height - 1;
   const colour = img.colour;
-  const centre = colour[img.colours(y) + x];
   const r0 = img.colours(y0);
   const r1 = img.colours(y);
   const r2 = img.colours(y2);
+  const centre = colour[r1 + x];
   let same = x === x0 || x === x2 || y === y0 || y === y2 ? 1 : 0;
+  // The order does not matter here: only whether three match.
   for (let nx = x0; nx <= x2; nx++) {
-    for (let ny = y0; ny <= y2; ny++) {
-      if (nx === x && ny === y) continue;
-      if (colour[(ny === y0 ? r0 : ny === y ? r1 : r2) + nx] === centre) same++;
-      if (same > 2) return true;
-    }
+    if (y0 !== y && colour[r0 + nx] === centre && ++same > 2) return true;
+    if (nx !== x && colour[r1 + nx] === centre && ++same > 2) return true;
+    if (y2 !== y && colour[r2 + nx] === centre && ++same > 2) return true;
   }
   return false;
 }
@@ -212,28 +211,72 @@ export function isAntialiased(img: RowCache, other: RowCache, x: number, y: numb
   const r1 = img.lumas(y);
   const r2 = img.lumas(y2);
   const centre = luma[r1 + x];
-  let zeroes = x === x0 || x === x2 || y === y0 || y === y2 ? 1 : 0;
+  const edge = x === x0 || x === x2 || y === y0 || y === y2;
+  let zeroes = edge ? 1 : 0;
   let min = 0;
   let max = 0;
   let minX = 0;
   let minY = 0;
   let maxX = 0;
   let maxY = 0;
-  for (let nx = x0; nx <= x2; nx++) {
-    for (let ny = y0; ny <= y2; ny++) {
-      if (nx === x && ny === y) continue;
-      const delta = centre - luma[(ny === y0 ? r0 : ny === y ? r1 : r2) + nx];
+  if (!edge) {
+    // Inside the image: the 8 neighbours in pixelmatch's order (column by column, top to bottom), unrolled.
+    for (let nx = x0; nx <= x2; nx++) {
+      let delta = centre - luma[r0 + nx];
       if (delta === 0) {
-        zeroes++;
-        if (zeroes > 2) return false;
+        if (++zeroes > 2) return false;
       } else if (delta < min) {
         min = delta;
         minX = nx;
-        minY = ny;
+        minY = y0;
       } else if (delta > max) {
         max = delta;
         maxX = nx;
-        maxY = ny;
+        maxY = y0;
+      }
+      if (nx !== x) {
+        delta = centre - luma[r1 + nx];
+        if (delta === 0) {
+          if (++zeroes > 2) return false;
+        } else if (delta < min) {
+          min = delta;
+          minX = nx;
+          minY = y;
+        } else if (delta > max) {
+          max = delta;
+          maxX = nx;
+          maxY = y;
+        }
+      }
+      delta = centre - luma[r2 + nx];
+      if (delta === 0) {
+        if (++zeroes > 2) return false;
+      } else if (delta < min) {
+        min = delta;
+        minX = nx;
+        minY = y2;
+      } else if (delta > max) {
+        max = delta;
+        maxX = nx;
+        maxY = y2;
+      }
+    }
+  } else {
+    for (let nx = x0; nx <= x2; nx++) {
+      for (let ny = y0; ny <= y2; ny++) {
+        if (nx === x && ny === y) continue;
+        const delta = centre - luma[(ny === y0 ? r0 : ny === y ? r1 : r2) + nx];
+        if (delta === 0) {
+          if (++zeroes > 2) return false;
+        } else if (delta < min) {
+          min = delta;
+          minX = nx;
+          minY = ny;
+        } else if (delta > max) {
+          max = delta;
+          maxX = nx;
+          maxY = ny;
+        }
       }
     }
   }

@@ -139,9 +139,9 @@ function parseHeader(data: Buffer, fail: (reason: string) => never): PngHeaderIn
   return { width, height, bitDepth, colorType, interlaced: data[12] === 1 };
 }
 
-/** Whether rows can stay filtered: 8-bit RGB or RGBA, not interlaced (Chromium's captures). */
-function keepsFilteredRows(h: PngHeaderInfo): boolean {
-  return h.bitDepth === 8 && !h.interlaced && (h.colorType === 2 || h.colorType === 6);
+/** Whether rows can stay filtered: 8-bit RGBA, or RGB without a transparent colour, not interlaced (Chromium's captures). */
+function keepsFilteredRows({ header, transparency }: Parsed): boolean {
+  return header.bitDepth === 8 && !header.interlaced && (header.colorType === 6 || (header.colorType === 2 && !transparency));
 }
 
 /** Reads and inflates one PNG (the inflate runs on the thread pool, so two files inflate at once). */
@@ -159,7 +159,7 @@ export async function readPngForCompare(bytes: Buffer, file: string): Promise<Pn
       throw new PngInputError(file, `its image data inflates to more than the ${size} bytes its header implies`);
     throw new PngInputError(file, `its image data does not inflate (${(err as Error).message})`);
   }
-  if (keepsFilteredRows(header)) {
+  if (keepsFilteredRows(parsed)) {
     const channels = header.colorType === 6 ? 4 : 3;
     const rowBytes = header.width * channels;
     const expected = header.height * (rowBytes + 1);
