@@ -21,7 +21,7 @@ import * as path from 'path';
 import * as crypto from 'crypto';
 import { renderDiffImage } from './diffImage';
 import { PixelSides, type Rect } from './engine';
-import { PixelInputError, peekDimensions, readPngForCompare } from './readPng';
+import { PixelInputError, peekDimensions, readPngForCompare, type PngForCompare } from './readPng';
 import { rasterOf, unfilterAll, type Raster } from './raster';
 import { clusterRegions } from './regions';
 import type { PixelComparisonResult, PixelRect, PixelRegion } from './schema';
@@ -120,8 +120,7 @@ function asRgba(r: Raster): Raster {
       data[o + 3] = 255;
     }
   }
-  const words = new Uint32Array(data.buffer, data.byteOffset, data.length >> 2);
-  return { ...r, channels: 4, rowBytes: r.width * 4, stride: r.width * 4, data, words, ready: new Uint8Array(r.height).fill(1), filtered: null };
+  return { ...r, channels: 4, rowBytes: r.width * 4, stride: r.width * 4, data, ready: new Uint8Array(r.height).fill(1), filtered: null };
 }
 
 /** Writes bytes to `target` through a temporary file in the same folder, so a failure leaves no partial file. */
@@ -206,7 +205,17 @@ async function compareDecoded(
   options: PixelCompareOptions,
   checked: ReturnType<typeof checkOptions>,
 ): Promise<PixelComparison> {
-  const [pngA, pngB] = await Promise.all([readPngForCompare(bufA, labels.a), readPngForCompare(bufB, labels.b)]);
+  // A inflates on the thread pool while B inflates here; a failure of either is reported (A's first).
+  const inflatingA = readPngForCompare(bufA, labels.a);
+  inflatingA.catch(() => undefined);
+  let pngB: PngForCompare;
+  try {
+    pngB = await readPngForCompare(bufB, labels.b, true);
+  } catch (err) {
+    await inflatingA;
+    throw err;
+  }
+  const pngA = await inflatingA;
   let rasterA = rasterOf(pngA);
   let rasterB = rasterOf(pngB);
   if (rasterA.channels !== rasterB.channels) {

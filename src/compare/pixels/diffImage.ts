@@ -62,31 +62,21 @@ export interface DiffImage {
   height: number;
 }
 
-/** The diff image of a comparison (B's rows beyond the overlap must be ready). */
-export async function renderDiffImage(sides: PixelSides, engine: EngineResult, level = 1): Promise<DiffImage> {
+/** Draws rows y0..y1-1 of the diff image's scanlines (filter byte None, then palette indices). */
+function drawRows(sides: PixelSides, engine: EngineResult, out: Buffer, y0: number, y1: number): void {
   const { a, b } = sides;
-  const { width: w, height: h, marks, markedRows } = engine;
-  const cw = Math.max(a.width, b.width);
-  const ch = Math.max(a.height, b.height);
-  const span = cw + 1;
-  // Filter type 0 (None) on every row: the rows deflate as well as Up-filtered ones here, and need no second pass.
-  const out = Buffer.allocUnsafe(ch * span);
-  const deflater = bandDeflater(level);
-  let written = 0;
+  const { width: w, height: h, marks } = engine;
+  const span = Math.max(a.width, b.width) + 1;
   // What a row is made of: 0 both sides, 1 A only, 2 B only, 3 neither.
   const kindOf = (y: number) => (y < h ? 0 : y < a.height ? 1 : y < b.height ? 2 : 3);
-  for (let y = 0; y < ch; y++) {
+  for (let y = y0; y < y1; y++) {
     const o = y * span;
-    if (y % BAND_ROWS === 0 && y > 0) {
-      await deflater.write(out.subarray(written, o));
-      written = o;
-    }
     out[o] = 0;
     const kind = kindOf(y);
     if (y > 0 && kind === kindOf(y - 1)) {
       const same =
         kind === 0
-          ? !markedRows[y] && !markedRows[y - 1] && rowsEqual(a, y, a, y - 1, a.rowBytes) && (b.width <= a.width || rowsEqual(b, y, b, y - 1, b.rowBytes))
+          ? !marks[y] && !marks[y - 1] && rowsEqual(a, y, a, y - 1, a.rowBytes) && (b.width <= a.width || rowsEqual(b, y, b, y - 1, b.rowBytes))
           : kind === 1
             ? rowsEqual(a, y, a, y - 1, a.rowBytes)
             : kind === 2
@@ -101,10 +91,10 @@ export async function renderDiffImage(sides: PixelSides, engine: EngineResult, l
       levelsInto(a, y, 0, w, out, o + 1, GREY);
       if (a.width > w) levelsInto(a, y, w, a.width, out, o + 1 + w, EXTENSION);
       else if (b.width > w) levelsInto(b, y, w, b.width, out, o + 1 + w, EXTENSION);
-      if (markedRows[y]) {
-        const row = y * w;
+      const rowMarks = marks[y];
+      if (rowMarks) {
         for (let x = 0; x < w; x++) {
-          const m = marks[row + x];
+          const m = rowMarks[x];
           if (m === CHANGED) out[o + 1 + x] = DIFF_PALETTE_INDEX.changed;
           else if (m === ANTIALIASED) out[o + 1 + x] = DIFF_PALETTE_INDEX.antialiased;
         }
@@ -116,7 +106,19 @@ export async function renderDiffImage(sides: PixelSides, engine: EngineResult, l
       out.fill(DIFF_PALETTE_INDEX.empty, o + 1 + filled, o + span);
     }
   }
-  await deflater.write(out.subarray(written));
+}
+
+/** The diff image of a comparison (B's rows beyond the overlap must be ready). */
+export async function renderDiffImage(sides: PixelSides, engine: EngineResult, level = 1): Promise<DiffImage> {
+  const cw = Math.max(sides.a.width, sides.b.width);
+  const ch = Math.max(sides.a.height, sides.b.height);
+  const out = Buffer.allocUnsafe(ch * (cw + 1));
+  const deflater = bandDeflater(level);
+  for (let y = 0; y < ch; y += BAND_ROWS) {
+    const end = Math.min(ch, y + BAND_ROWS);
+    drawRows(sides, engine, out, y, end);
+    await deflater.write(out.subarray(y * (cw + 1), end * (cw + 1)));
+  }
   const png = framePng({ width: cw, height: ch, colorType: 3, palette: buildPalette() }, await deflater.end());
   return { png, width: cw, height: ch };
 }

@@ -38,10 +38,8 @@ export interface EngineResult {
   height: number;
   changedPixels: number;
   antiAliasedPixels: number;
-  /** width × height marks (CHANGED, ANTIALIASED), row-major. */
-  marks: Uint8Array;
-  /** Per row of the compared area, 1 when it holds a mark. */
-  markedRows: Uint8Array;
+  /** Per row of the compared area: its marks (CHANGED, ANTIALIASED per pixel), or undefined when it has none. */
+  marks: Array<Uint8Array | undefined>;
   cells: CellGrid;
 }
 
@@ -63,13 +61,17 @@ export class PixelSides {
     this.equalRows = new Uint8Array(this.height);
   }
 
-  /** Finds the equal rows; A ends fully unfiltered, B as far as needed (all of it when the widths differ). */
+  /**
+   * Finds the equal rows. Both sides are unfiltered in place as it goes (a
+   * row's filtered bytes are compared before its own unfiltering); A ends
+   * fully unfiltered, B where needed (all of it when the widths differ).
+   */
   classifyRows(): number[] {
     const { a, b, width, height } = this;
-    unfilterAll(a);
     const bytes = width * a.channels;
     const differing: number[] = [];
     if (!this.shared) {
+      unfilterAll(a);
       unfilterAll(b);
       for (let y = 0; y < height; y++) {
         if (rowsEqual(a, y, b, y, bytes)) this.equalRows[y] = 1;
@@ -79,12 +81,14 @@ export class PixelSides {
     }
     const fa = a.filtered!;
     const fb = b.filtered!;
-    const span = a.rowBytes + 1;
+    const span = a.stride;
     let aboveEqual = true;
     for (let y = 0; y < height; y++) {
-      const type = fa[y * span];
       const start = y * span;
-      if (type === fb[start] && (aboveEqual || type <= 1) && fa.compare(fb, start + 1, start + span, start + 1, start + span) === 0) {
+      const type = fa[start];
+      const same = type === fb[start] && (aboveEqual || type <= 1) && fa.compare(fb, start + 1, start + span, start + 1, start + span) === 0;
+      unfilterInPlace(a, y);
+      if (same) {
         this.equalRows[y] = 1;
         aboveEqual = true;
         continue;
@@ -94,12 +98,17 @@ export class PixelSides {
       if (aboveEqual) this.equalRows[y] = 1;
       else differing.push(y);
     }
+    unfilterAll(a, height);
     // Rows only B has are unfiltered in order, from the last row of the overlap.
-    if (b.height > height) for (let y = height; y < b.height; y++) this.bRow(y);
+    for (let y = height; y < b.height; y++) this.bRow(y);
     return differing;
   }
 
-  /** Makes row y of B ready: unfiltered, or copied from A when the rows are equal. */
+  /**
+   * Makes row y of B ready: unfiltered, or copied from A when the rows are
+   * equal (over B's filtered bytes of that row, which nothing reads again once
+   * the rows are classified).
+   */
   bRow(y: number): void {
     const { a, b } = this;
     if (b.ready[y]) return;
@@ -126,8 +135,7 @@ export class PixelSides {
     const cacheB = new RowCache({ data: b.data, stride: b.stride, channels: c }, width);
     const colourA = cacheA.colour;
     const colourB = cacheB.colour;
-    const marks = new Uint8Array(width * height);
-    const markedRows = new Uint8Array(height);
+    const marks: Array<Uint8Array | undefined> = new Array(height);
     const cells = newCellGrid(width, height);
     let changed = 0;
     let antialiased = 0;
@@ -138,24 +146,23 @@ export class PixelSides {
       const ignored = ignoredSpans(options.ignore, y);
       const ra = cacheA.colours(y);
       const rb = cacheB.colours(y);
-      const rowMarks = y * width;
+      let rowMarks: Uint8Array | undefined;
       for (let x = 0; x < width; x++) {
         if (colourA[ra + x] === colourB[rb + x]) continue;
         if (ignored && inSpans(ignored, x)) continue;
         const delta = colourDelta(da, y * a.stride + x * c, db, y * b.stride + x * c, c);
         if (delta <= maxDelta && delta >= -maxDelta) continue;
         if (!options.includeAA && (isAntialiased(cacheA, cacheB, x, y, width, height) || isAntialiased(cacheB, cacheA, x, y, width, height))) {
-          marks[rowMarks + x] = ANTIALIASED;
+          (rowMarks ??= marks[y] = new Uint8Array(width))[x] = ANTIALIASED;
           antialiased++;
         } else {
-          marks[rowMarks + x] = CHANGED;
+          (rowMarks ??= marks[y] = new Uint8Array(width))[x] = CHANGED;
           changed++;
           markCell(cells, x, y);
         }
-        markedRows[y] = 1;
       }
     }
-    return { width, height, changedPixels: changed, antiAliasedPixels: antialiased, marks, markedRows, cells };
+    return { width, height, changedPixels: changed, antiAliasedPixels: antialiased, marks, cells };
   }
 }
 

@@ -98,11 +98,8 @@ const SLOTS = 8;
 export class RowCache {
   readonly colour: Int32Array;
   readonly luma: Float64Array;
-  /** Per pixel: -1 not yet known, else whether it has many siblings (a pixel is asked about again and again). */
-  readonly siblings: Int8Array;
   private readonly colourRow = new Int32Array(SLOTS).fill(-1);
   private readonly lumaRow = new Int32Array(SLOTS).fill(-1);
-  private readonly siblingsRow = new Int32Array(SLOTS).fill(-1);
 
   constructor(
     private readonly view: PixelView,
@@ -110,18 +107,6 @@ export class RowCache {
   ) {
     this.colour = new Int32Array(SLOTS * width);
     this.luma = new Float64Array(SLOTS * width);
-    this.siblings = new Int8Array(SLOTS * width);
-  }
-
-  /** Offset of row y in `siblings`, cleared when the slot held another row. */
-  siblingRow(y: number): number {
-    const slot = y & (SLOTS - 1);
-    const base = slot * this.width;
-    if (this.siblingsRow[slot] !== y) {
-      this.siblingsRow[slot] = y;
-      this.siblings.fill(-1, base, base + this.width);
-    }
-    return base;
   }
 
   /** Offset of row y in `colour`, filled if needed. */
@@ -168,15 +153,6 @@ export class RowCache {
 
 /** Whether (x, y) has 3 or more neighbours identical to it (the image edge counting as one). */
 function hasManySiblings(img: RowCache, x: number, y: number, width: number, height: number): boolean {
-  const memo = img.siblingRow(y) + x;
-  const known = img.siblings[memo];
-  if (known >= 0) return known === 1;
-  const result = countSiblings(img, x, y, width, height);
-  img.siblings[memo] = result ? 1 : 0;
-  return result;
-}
-
-function countSiblings(img: RowCache, x: number, y: number, width: number, height: number): boolean {
   const x0 = x > 0 ? x - 1 : 0;
   const y0 = y > 0 ? y - 1 : 0;
   const x2 = x < width - 1 ? x + 1 : width - 1;

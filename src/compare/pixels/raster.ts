@@ -1,8 +1,11 @@
 /**
- * Pixels of one side of a comparison, unfiltered row by row on demand.
- * Rows sit `stride` bytes apart (rowBytes rounded up to 4), so the Up filter
- * — the one Chromium's encoder picks for nearly every row — is undone four
- * bytes at a time.
+ * Pixels of one side of a comparison. A Chromium capture is unfiltered in
+ * place, row by row on demand, in the buffer zlib inflated it into (no second
+ * copy of a page: a fresh 30 MB buffer costs more in page faults than the
+ * unfiltering itself): row y's pixel bytes start at y × stride, stride being
+ * the stored row (its filter byte, then its bytes), and the filter byte of
+ * row y sits just before them. The Up filter — the one Chromium's encoder
+ * picks for nearly every row — is undone four bytes at a time.
  */
 import { unfilterRow } from '../../png/decode';
 import type { PngForCompare } from './readPng';
@@ -14,56 +17,26 @@ export interface Raster {
   channels: 3 | 4;
   rowBytes: number;
   stride: number;
-  /** height × stride bytes; a row is valid once `ready[y]` is 1. */
+  /** Row y's pixel bytes at y × stride; valid once `ready[y]` is 1 (until then, still filtered). */
   data: Buffer;
-  /** `data` as 32-bit words (stride is a multiple of 4), for the Up filter. */
-  words: Uint32Array;
   ready: Uint8Array;
-  /** The inflated rows as stored (filter byte first), or null when `data` was decoded whole. */
+  /** The inflated rows as stored (filter byte first), the same memory as `data`; null when decoded whole. */
   filtered: Buffer | null;
 }
 
 export function rasterOf(png: PngForCompare): Raster {
-  const stride = (png.rowBytes + 3) & ~3;
-  const ready = new Uint8Array(png.height);
-  let data: Buffer;
-  if (png.pixels) {
-    if (stride === png.rowBytes) data = png.pixels;
-    else {
-      data = Buffer.allocUnsafe(png.height * stride);
-      for (let y = 0; y < png.height; y++) png.pixels.copy(data, y * stride, y * png.rowBytes, (y + 1) * png.rowBytes);
-    }
-    ready.fill(1);
-  } else data = Buffer.allocUnsafe(png.height * stride);
-  // Node's pool hands out 8-byte-aligned slices, larger buffers start at 0; a copy if ever not.
-  if (data.byteOffset % 4) data = Buffer.from(data);
-  const words = new Uint32Array(data.buffer, data.byteOffset, data.length >> 2);
-  return {
-    file: png.file,
-    width: png.width,
-    height: png.height,
-    channels: png.channels,
-    rowBytes: png.rowBytes,
-    stride,
-    data,
-    words,
-    ready,
-    filtered: png.filtered,
-  };
+  const base = { file: png.file, width: png.width, height: png.height, channels: png.channels, rowBytes: png.rowBytes };
+  if (png.pixels) return { ...base, stride: png.rowBytes, data: png.pixels, ready: new Uint8Array(png.height).fill(1), filtered: null };
+  const filtered = png.filtered!;
+  return { ...base, stride: png.rowBytes + 1, data: filtered.subarray(1), ready: new Uint8Array(png.height), filtered };
 }
 
-/**
- * Unfilters row y; the row above must be ready (or y is 0). The filtered
- * bytes are copied into place, then the row above is added in.
- */
+/** Unfilters row y in place; the row above must be ready (or y is 0). */
 export function unfilterInPlace(r: Raster, y: number): void {
-  const filtered = r.filtered!;
-  const from = y * (r.rowBytes + 1);
-  const type = filtered[from];
+  const type = r.filtered![y * r.stride];
   const at = y * r.stride;
-  r.data.set(filtered.subarray(from + 1, from + 1 + r.rowBytes), at);
   if (type === 2) {
-    if (y > 0) addRowAbove(r.words, at >> 2, r.stride >> 2);
+    if (y > 0) addRowAbove(r.data, at, r.stride, r.rowBytes);
   } else if (type !== 0) {
     const row = r.data.subarray(at, at + r.rowBytes);
     const above = y > 0 ? r.data.subarray(at - r.stride, at - r.stride + r.rowBytes) : null;
@@ -72,20 +45,27 @@ export function unfilterInPlace(r: Raster, y: number): void {
   r.ready[y] = 1;
 }
 
-/** Bytewise (mod 256) sum of the row starting at word `at` and the row above it, a 32-bit word at a time. */
-function addRowAbove(words: Uint32Array, at: number, n: number): void {
-  for (let i = at, end = at + n; i < end; i++) {
-    const x = words[i];
-    const y = words[i - n];
-    // Adds the low 7 bits of each byte without carries crossing bytes, then sets each byte's top bit.
-    words[i] = ((x & 0x7f7f7f7f) + (y & 0x7f7f7f7f)) ^ ((x ^ y) & 0x80808080);
+/**
+ * Adds the row above into the row at `at`, bytewise mod 256, four bytes at a
+ * time: the low 7 bits of each byte are added without carries crossing bytes,
+ * then each byte's top bit is set from the two top bits.
+ */
+function addRowAbove(data: Buffer, at: number, stride: number, n: number): void {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const end = at + n;
+  let i = at;
+  for (; i + 4 <= end; i += 4) {
+    const x = view.getUint32(i, true);
+    const y = view.getUint32(i - stride, true);
+    view.setUint32(i, ((x & 0x7f7f7f7f) + (y & 0x7f7f7f7f)) ^ ((x ^ y) & 0x80808080), true);
   }
+  for (; i < end; i++) data[i] = (data[i] + data[i - stride]) & 0xff;
 }
 
-/** Unfilters every row not yet ready (each needs the one above). */
-export function unfilterAll(r: Raster): void {
+/** Unfilters every row not yet ready (each needs the one above), from `from` on. */
+export function unfilterAll(r: Raster, from = 0): void {
   if (!r.filtered) return;
-  for (let y = 0; y < r.height; y++) if (!r.ready[y]) unfilterInPlace(r, y);
+  for (let y = from; y < r.height; y++) if (!r.ready[y]) unfilterInPlace(r, y);
 }
 
 /** Whether rows ya of a and yb of b hold the same first `bytes` bytes. */

@@ -144,21 +144,31 @@ function keepsFilteredRows({ header, transparency }: Parsed): boolean {
   return header.bitDepth === 8 && !header.interlaced && (header.colorType === 6 || (header.colorType === 2 && !transparency));
 }
 
-/** Reads and inflates one PNG (the inflate runs on the thread pool, so two files inflate at once). */
-export async function readPngForCompare(bytes: Buffer, file: string): Promise<PngForCompare> {
+/**
+ * Reads and inflates one PNG: `onThisThread` false inflates on the thread
+ * pool, true on the calling thread. comparePng* inflate one side each way at
+ * once: two cores busy, and only one hand-over to wait for (on a busy machine
+ * every wake-up of a waiting thread costs).
+ */
+export async function readPngForCompare(bytes: Buffer, file: string, onThisThread = false): Promise<PngForCompare> {
   const parsed = parse(bytes, file);
-  const { header } = parsed;
+  const size = inflatedSize(parsed.header);
+  // One output buffer of the size the header implies (a little more, so the end of the stream is seen in it): no chunks to join.
+  // More output than the header implies is refused early (a corrupt header, or a deflate bomb).
+  const options = { chunkSize: Math.min(MAX_CHUNK, Math.max(64 * 1024, size + 1024)), maxOutputLength: size + 64 * 1024 };
   let inflated: Buffer;
-  const size = inflatedSize(header);
   try {
-    // One output buffer of the size the header implies (a little more, so the end of the stream is seen in it): no chunks to join.
-    // More output than the header implies is refused early (a corrupt header, or a deflate bomb).
-    inflated = await inflateAsync(parsed.idat, { chunkSize: Math.min(MAX_CHUNK, Math.max(64 * 1024, size + 1024)), maxOutputLength: size + 64 * 1024 });
+    inflated = onThisThread ? zlib.inflateSync(parsed.idat, options) : await inflateAsync(parsed.idat, options);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
       throw new PngInputError(file, `its image data inflates to more than the ${size} bytes its header implies`);
     throw new PngInputError(file, `its image data does not inflate (${(err as Error).message})`);
   }
+  return imageOf(parsed, inflated, file);
+}
+
+function imageOf(parsed: Parsed, inflated: Buffer, file: string): PngForCompare {
+  const { header } = parsed;
   if (keepsFilteredRows(parsed)) {
     const channels = header.colorType === 6 ? 4 : 3;
     const rowBytes = header.width * channels;
