@@ -77,10 +77,10 @@ let runRoot: string;
 const url = (height: number, change: string | null) => server.url(`/page/${height}/${change ?? 'none'}`);
 
 beforeAll(async () => {
-  server = await servePagesWithRoutes();
-  browser = await launchTestBrowser();
   runRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-compare-browser-'));
   fs.writeFileSync(path.join(runRoot, 'plan.md'), '# compare\n');
+  server = await servePagesWithRoutes();
+  browser = await launchTestBrowser();
 });
 
 afterAll(async () => {
@@ -90,7 +90,7 @@ afterAll(async () => {
   if (runRoot) fs.rmSync(runRoot, { recursive: true, force: true });
 });
 
-/** The generated pages, one route each (the folder served holds nothing else that is asked for). */
+/** The generated pages, one route each. */
 async function servePagesWithRoutes(): Promise<PageServer> {
   const routes: Parameters<typeof servePages>[1] = {};
   for (const height of [1200, 8000]) {
@@ -101,7 +101,10 @@ async function servePagesWithRoutes(): Promise<PageServer> {
       };
     }
   }
-  return servePages(os.tmpdir(), routes);
+  // Only the routes answer: the folder served is an empty one (inside the run root, removed with it).
+  const empty = path.join(runRoot, 'no-pages');
+  fs.mkdirSync(empty);
+  return servePages(empty, routes);
 }
 
 async function capture(pageUrl: string, leaf: string): Promise<string> {
