@@ -24,7 +24,10 @@
  * each tool reports (reg-cli reports none), and ours against the fastest
  * peer. The changed-pixel count of ours must equal pixelmatch's.
  *
- *   npm run build && node bench/compare.js [--rounds 7] [--threshold 0] [--pairs DIR] [--recapture]
+ * The peers are not project dependencies: bench/peers.sh installs them under
+ * $DPE_BENCH_PEERS (default /tmp/dpe-bench-peers), where this script loads them.
+ *
+ *   npm run build && bash bench/peers.sh && node bench/compare.js [--rounds 7] [--threshold 0] [--pairs DIR] [--recapture]
  *                                          [--only name,name] [--tools ours,blazediff,…] [--json OUT.json]
  */
 const fs = require('fs');
@@ -34,6 +37,15 @@ const { execFile } = require('child_process');
 const { makePairs } = require('./lib/comparePairs');
 
 const ROOT = path.join(__dirname, '..');
+/** Where bench/peers.sh installed odiff, blazediff and reg-cli. */
+const PEERS = process.env.DPE_BENCH_PEERS || '/tmp/dpe-bench-peers';
+const requirePeer = (name) => {
+  try {
+    return require(require.resolve(name, { paths: [path.join(PEERS, 'node_modules')] }));
+  } catch (err) {
+    throw new Error(`${name} is not installed under ${PEERS}: run \`bash bench/peers.sh\` first (${err.message.split('\n')[0]})`);
+  }
+};
 const PAIRS = [
   { name: 'identical-2000', height: 2000, change: 'none' },
   { name: 'identical-8000', height: 8000, change: 'none' },
@@ -89,7 +101,7 @@ function tools(threshold, outDir) {
     },
     blazediff: {
       async setup() {
-        this.lib = require('@blazediff/bin');
+        this.lib = requirePeer('@blazediff/bin');
         this.native = this.lib.hasNativeBinding();
       },
       async compare(pair) {
@@ -100,7 +112,7 @@ function tools(threshold, outDir) {
     },
     odiff: {
       async setup() {
-        const { ODiffServer } = require('odiff-bin');
+        const { ODiffServer } = requirePeer('odiff-bin');
         this.server = new ODiffServer();
         // Started before timing: a warm server is how its users keep it.
         const warm = PAIRS_READY[0];
@@ -117,7 +129,7 @@ function tools(threshold, outDir) {
     },
     'odiff-cli': {
       async setup() {
-        this.lib = require('odiff-bin');
+        this.lib = requirePeer('odiff-bin');
       },
       async compare(pair) {
         const r = await this.lib.compare(pair.a, pair.b, diffPath('odiff-cli', pair), { threshold, antialiasing: true });
@@ -127,7 +139,7 @@ function tools(threshold, outDir) {
     },
     'reg-cli': {
       async setup() {
-        this.bin = path.join(ROOT, 'node_modules', 'reg-cli', 'dist', 'cli.js');
+        this.bin = path.join(PEERS, 'node_modules', 'reg-cli', 'dist', 'cli.js');
         // reg-cli compares folders: one folder per pair and side, holding the image under one name.
         for (const pair of PAIRS_READY) {
           for (const side of ['a', 'b']) {
