@@ -218,7 +218,8 @@ function summaryOf(change: Omit<ElementChange, 'summary'>): string {
     if (p.x !== q.x || p.y !== q.y) parts.push(`moved (${p.x}, ${p.y}) \u2192 (${q.x}, ${q.y})`);
     if (p.width !== q.width || p.height !== q.height) parts.push(`size ${p.width}\u00d7${p.height} \u2192 ${q.width}\u00d7${q.height}`);
   }
-  return `${change.before!.selector}: ${parts.join(', ')}`;
+  const moved = change.after!.selector !== change.before!.selector ? ` (now ${change.after!.selector})` : '';
+  return `${change.before!.selector}${moved}: ${parts.join(', ')}`;
 }
 
 function boxMoved(a: CssBox, b: CssBox): boolean {
@@ -407,7 +408,8 @@ function chainMatches(chain: ReturnType<typeof ancestry>, at: number, parsed: { 
   const match = (c: number, pos: number): boolean => {
     if (!compoundMatches(compounds[c], chain[pos].segment)) return false;
     if (c === 0) return true;
-    if (child[c]) return pos + 1 < chain.length && chain[pos].exactParent && match(c - 1, pos + 1);
+    // Where the recorded path ends, the next recorded ancestor may not be the parent: '>' is then read as ' '.
+    if (child[c] && chain[pos].exactParent) return pos + 1 < chain.length && match(c - 1, pos + 1);
     for (let up = pos + 1; up < chain.length; up++) if (match(c - 1, up)) return true;
     return false;
   };
@@ -437,7 +439,10 @@ function toDevice(box: CssBox, ratio: number): DeviceRect {
  * element boxes. Selectors are compounds of tag, #id, .class and
  * :nth-of-type(n) joined by descendant or child combinators, matched against
  * what the sidecar records (tag, id, the first three classes, position among
- * same-tag siblings, and the recorded ancestry).
+ * same-tag siblings, and the recorded ancestry). Where an element's recorded
+ * path ends (at an id, or four elements up) its parent is not known, so a
+ * child combinator there is read as a descendant one: an ignore region errs
+ * on the side of covering.
  */
 export function resolveIgnoreSelectors(selectors: readonly string[], sidecar: ProbeSidecar): IgnoreRegion[] {
   const side = readSide('after', sidecar);
