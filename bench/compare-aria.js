@@ -61,7 +61,7 @@ function page(variant, seed = 0) {
     rows.splice(300, 0, node('row', 'new row', [node('cell', 'new'), node('cell', 'row')]));
   }
   let cards = [];
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 800; i++) {
     cards.push(node('heading', `Card ${i + seed}`, [], { level: 3 }));
     cards.push(node('paragraph', '', [`Some descriptive text for card ${i + seed}.`]));
   }

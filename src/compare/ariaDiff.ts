@@ -94,7 +94,7 @@ interface TreeNode {
    * text of a text run.
    */
   align: number;
-  /** own + the children's role+name (or text): the move pass's key. */
+  /** own + the children's role+name (or text): the move pass's key (-1 until strongOf computes it). */
   strong: number;
   /** Equal ids = identical subtrees. */
   hash: number;
@@ -229,11 +229,27 @@ function buildTree(text: string, keys: Interner): { root: TreeNode; nodes: TreeN
       full += ',' + child.hash;
       node.size += child.size;
     }
-    node.strong = keys.id(`s${node.own}:${content}`);
-    node.align = node.kind === 'node' && node.name !== null ? node.weak : keys.id(`a${node.own}:${content}`);
+    if (node.kind === 'node' && node.name !== null) {
+      node.align = node.weak;
+      // Computed by strongOf when the move pass needs it.
+      node.strong = -1;
+    } else {
+      // A nameless node is aligned by what its strong key holds.
+      node.align = node.strong = keys.id(`a${node.own}:${content}`);
+    }
     node.hash = keys.id(`h${node.own}:${full}`);
   }
   return { root, nodes };
+}
+
+/** A node's strong key (own fields and its children's role and name or text), computed once. */
+function strongOf(node: TreeNode, keys: Interner): number {
+  if (node.strong < 0) {
+    let content = '';
+    for (const child of node.children) content += ',' + (child.kind === 'text' ? child.own : child.weak);
+    node.strong = keys.id(`a${node.own}:${content}`);
+  }
+  return node.strong;
 }
 
 function summary(node: TreeNode): AriaNodeSummary {
@@ -276,18 +292,18 @@ function textSimilarity(x: string, y: string): number {
   return (2 * shared) / (x.length - 1 + y.length - 1);
 }
 
-/** Dice similarity of the children's keys (multisets), 0..1; 1 when both have none. */
+/** Dice similarity of the children's alignment keys (multisets), 0..1; 1 when both have none. */
 function childSimilarity(a: TreeNode, b: TreeNode): number {
   if (!a.children.length && !b.children.length) return 1;
   if (!a.children.length || !b.children.length) return 0;
   const counts = new Map<number, number>();
-  for (const c of a.children) counts.set(c.strong, (counts.get(c.strong) ?? 0) + 1);
+  for (const c of a.children) counts.set(c.align, (counts.get(c.align) ?? 0) + 1);
   let shared = 0;
   for (const c of b.children) {
-    const left = counts.get(c.strong);
+    const left = counts.get(c.align);
     if (left) {
       shared++;
-      counts.set(c.strong, left - 1);
+      counts.set(c.align, left - 1);
     }
   }
   return (2 * shared) / (a.children.length + b.children.length);
@@ -322,6 +338,7 @@ class TreeMatcher {
   constructor(
     private readonly before: { root: TreeNode; nodes: TreeNode[] },
     private readonly after: { root: TreeNode; nodes: TreeNode[] },
+    private readonly keys: Interner,
   ) {}
 
   run(): void {
@@ -400,7 +417,7 @@ class TreeMatcher {
     for (const node of this.after.nodes) {
       if (node.match) continue;
       add(byHash, node.hash, node);
-      add(byStrong, node.strong, node);
+      add(byStrong, strongOf(node, this.keys), node);
       if (node.kind === 'node' ? !!node.name : node.kind === 'text' && (node.text ?? '').length >= 3) add(byWeak, node.weak, node);
     }
     if (!byHash.size) return;
@@ -422,7 +439,7 @@ class TreeMatcher {
     };
     for (const node of this.before.nodes) {
       if (node.match) continue;
-      const partner = nearest(node, byHash.get(node.hash)) ?? nearest(node, byStrong.get(node.strong)) ?? nearest(node, byWeak.get(node.weak));
+      const partner = nearest(node, byHash.get(node.hash)) ?? nearest(node, byStrong.get(strongOf(node, this.keys))) ?? nearest(node, byWeak.get(node.weak));
       if (!partner) continue;
       node.moved = true;
       partner.moved = true;
@@ -492,7 +509,7 @@ export function diffAriaSnapshots(beforeText: string, afterText: string): AriaDi
   const before = buildTree(beforeText, keys);
   const after = buildTree(afterText, keys);
   const counts = { before: before.nodes.length - 1, after: after.nodes.length - 1, unchanged: 0, added: 0, removed: 0, changed: 0, moved: 0 };
-  new TreeMatcher(before, after).run();
+  new TreeMatcher(before, after, keys).run();
 
   // Sort keys: the after tree's preorder; a removed node goes after the last matched node before it.
   const keyed: { key: number; sub: number; entry: AriaDiffEntry }[] = [];
