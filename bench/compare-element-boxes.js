@@ -9,8 +9,10 @@
  *                  alternately with the face and without it (the bench wraps
  *                  the built probe's screenshotProbe to pass
  *                  elementBoxes: false), the order switching every round;
- *                  medians of each side, their difference and its share of
- *                  the capture without the face;
+ *                  medians of each side, their difference, the median of
+ *                  each round's paired difference (which cancels drift in
+ *                  the machine's load), and the probe's own time inside the
+ *                  captures;
  *   probe step     on one loaded page, the probe alone with and without the
  *                  face (plus building and serializing the sidecar), many
  *                  times, interleaved: the same difference with less noise.
@@ -46,7 +48,15 @@ const { buildProbeSidecar } = require('../dist/src/probe/sidecar.js');
 const original = probe.screenshotProbe;
 let withBoxes = true;
 // The B side: the same capture, the probe told not to record the face.
-probe.screenshotProbe = (session, design, options = {}) => original(session, design, { ...options, elementBoxes: withBoxes });
+let probeMs = 0;
+probe.screenshotProbe = async (session, design, options = {}) => {
+  const start = performance.now();
+  try {
+    return await original(session, design, { ...options, elementBoxes: withBoxes });
+  } finally {
+    probeMs = performance.now() - start;
+  }
+};
 const { executeCapturePlan, closeBundledBrowser } = require('../dist/src/index.js');
 
 function cards(count) {
@@ -98,7 +108,7 @@ async function capture(root, url, state, leaf) {
   });
   const ms = performance.now() - start;
   if (result.result !== 'captured') throw new Error(`capture failed: ${result.error}`);
-  return { ms, sidecarBytes: fs.statSync(result.written_path.replace(/\.png$/, '.probe.json')).size };
+  return { ms, probeMs, sidecarBytes: fs.statSync(result.written_path.replace(/\.png$/, '.probe.json')).size };
 }
 
 /** The probe step alone, with and without the face, interleaved on one loaded page. */
@@ -147,22 +157,29 @@ async function probeStep(url) {
         await capture(root, url, state, `warm-${name}.png`);
       }
       const times = { with: [], without: [] };
+      // Each round's two captures run back to back: their difference cancels the machine's drift.
+      const paired = [];
+      const probeTimes = { with: [], without: [] };
       const bytes = { with: 0, without: 0 };
       for (let r = 0; r < ROUNDS; r++) {
         for (const side of r % 2 ? [true, false] : [false, true]) {
           withBoxes = side;
           const key = side ? 'with' : 'without';
-          const { ms, sidecarBytes } = await capture(root, url, state, `${name}-${key}.png`);
+          const { ms, probeMs: inCapture, sidecarBytes } = await capture(root, url, state, `${name}-${key}.png`);
           times[key].push(ms);
+          probeTimes[key].push(inCapture);
           bytes[key] = sidecarBytes;
         }
+        paired.push(times.with[times.with.length - 1] - times.without[times.without.length - 1]);
       }
       const a = median(times.with);
       const b = median(times.without);
       const step = await probeStep(url);
       console.log(
         `${name}: capture median ${a.toFixed(1)} ms with the face, ${b.toFixed(1)} without: ${(a - b).toFixed(1)} ms = ${(((a - b) / b) * 100).toFixed(1)}%;` +
+          ` median of the rounds' paired differences ${median(paired).toFixed(1)} ms = ${((median(paired) / b) * 100).toFixed(1)}%;` +
           ` probe step ${step.with.toFixed(2)} vs ${step.without.toFixed(2)} ms: +${(step.with - step.without).toFixed(2)} ms = ${(((step.with - step.without) / b) * 100).toFixed(1)}% of the capture;` +
+          ` the probe inside the captures ${median(probeTimes.with).toFixed(2)} vs ${median(probeTimes.without).toFixed(2)} ms;` +
           ` ${step.items} elements (${step.omitted} omitted); sidecar ${bytes.with} vs ${bytes.without} bytes`,
       );
     }
