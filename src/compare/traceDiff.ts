@@ -31,15 +31,11 @@ export interface FramePair {
   after: FrameRef & { bytes: Buffer };
 }
 
-export interface OutlineEntry {
-  /** Element path: `BODY > MAIN > FORM#signup > BUTTON.primary`. */
-  path: string;
-}
-
 export interface SnapshotDiff {
   /** Whether each side has an after-snapshot of the main frame. */
   available: { before: boolean; after: boolean };
   text: { added: string[]; removed: string[] };
+  /** Element paths (`BODY > MAIN > FORM#signup > BUTTON.primary`) only one side has; element counts. */
   structure: { added: string[]; removed: string[]; elements: { before: number; after: number } };
   /** Form values, checked and selected states (from the snapshot's recorded live state). */
   values: { added: string[]; removed: string[] };
