@@ -32,6 +32,12 @@
  * - Boxes are border boxes in CSS px, main-document coordinates. Elements in
  *   child frames are offset by their frame element's content box and the
  *   frame's scroll; their selectors are prefixed with the frame element's.
+ * - With `details` (the screenshot's element boxes), the same snapshot also
+ *   carries the styles that name a change (font weight and family, line
+ *   height, every padding and margin, box-shadow, background-image) and each
+ *   element gets its tag, the attributes that label it, the text its own text
+ *   nodes render and the value a form control shows: one call still, and the
+ *   probe alone does not pay for them.
  */
 import type { CdpSession } from './types';
 
@@ -75,6 +81,20 @@ export interface RenderedText {
   colorProperty: 'color' | '-webkit-text-fill-color' | 'fill';
 }
 
+/** What names an element, read from the same snapshot when the walk is asked for details. */
+export interface ElementDetails {
+  /** Lower-case tag name (`::before` for generated content). */
+  tag: string;
+  /** The labelling attributes as written, those present only. */
+  attributes: Partial<Record<(typeof LABEL_ATTRIBUTES)[number], string>>;
+  /** Text its own text nodes render (layout text, whitespace collapsed), at most OWN_TEXT_LIMIT characters. */
+  ownText: string;
+  /** The value a text field, textarea or select shows, when it shows one. */
+  value?: string;
+  /** A computed style by name, for WALKER_STYLES and DETAIL_STYLES ('' when not requested). */
+  style(name: (typeof WALKER_STYLES)[number] | (typeof DETAIL_STYLES)[number]): string;
+}
+
 export interface RenderedElement {
   /** Position in the returned array (document order, main document first). */
   index: number;
@@ -91,6 +111,8 @@ export interface RenderedElement {
   backgroundColor: string | null;
   borders: DrawnBorder[];
   radii: Record<Corner, CornerRadius>;
+  /** Present when the walk was asked for details. */
+  details?: ElementDetails;
 }
 
 const RADIUS_PROPS = CORNERS.map((c) => `border-${c}-radius`);
@@ -111,6 +133,33 @@ export const WALKER_STYLES = [
   ...RADIUS_PROPS,
 ] as const;
 const STYLE_INDEX: Record<string, number> = Object.fromEntries(WALKER_STYLES.map((name, i) => [name, i]));
+
+/** Styles only a walk with details requests, after WALKER_STYLES in the snapshot's style arrays. */
+export const DETAIL_STYLES = [
+  'font-weight',
+  'font-family',
+  'line-height',
+  'padding-right',
+  'padding-bottom',
+  'margin-top',
+  'margin-right',
+  'margin-bottom',
+  'margin-left',
+  'box-shadow',
+  'background-image',
+] as const;
+const DETAIL_INDEX: Record<string, number> = Object.fromEntries([...WALKER_STYLES, ...DETAIL_STYLES].map((name, i) => [name, i]));
+
+/** Attributes that label an element, kept in its details when written. */
+export const LABEL_ATTRIBUTES = ['id', 'role', 'aria-label', 'alt', 'title', 'placeholder', 'type', 'href', 'name'] as const;
+const LABEL_ATTRIBUTE_SET = new Set<string>(LABEL_ATTRIBUTES);
+/** Characters of own text kept per element: enough to name it. */
+const OWN_TEXT_LIMIT = 120;
+
+export interface WalkOptions {
+  /** Also read what names each element (ElementDetails): the screenshot's element boxes. */
+  details?: boolean;
+}
 
 /** Inputs that show no text of their own. */
 const NON_TEXT_INPUTS = new Set(['checkbox', 'radio', 'range', 'color', 'hidden', 'image']);
@@ -202,9 +251,9 @@ export function usedRadii(computed: Record<Corner, string>, width: number, heigh
  * Captures one DOM snapshot of the page and returns every rendered element
  * with the style facts the render-token probe compares.
  */
-export async function walkRenderedStyles(session: CdpSession): Promise<RenderedElement[]> {
+export async function walkRenderedStyles(session: CdpSession, options: WalkOptions = {}): Promise<RenderedElement[]> {
   const snapshot = await session.send('DOMSnapshot.captureSnapshot', {
-    computedStyles: [...WALKER_STYLES],
+    computedStyles: options.details ? [...WALKER_STYLES, ...DETAIL_STYLES] : [...WALKER_STYLES],
     includeDOMRects: false,
     includePaintOrder: false,
   });
@@ -213,7 +262,7 @@ export async function walkRenderedStyles(session: CdpSession): Promise<RenderedE
   if (!Array.isArray(strings) || !Array.isArray(documents)) {
     throw new Error('DOMSnapshot.captureSnapshot returned no documents');
   }
-  return new SnapshotReader(strings, documents).read();
+  return new SnapshotReader(strings, documents, options.details === true).read();
 }
 
 interface FrameOrigin {
@@ -234,6 +283,7 @@ class SnapshotReader {
   constructor(
     private readonly strings: string[],
     private readonly documents: SnapshotDocument[],
+    private readonly withDetails = false,
   ) {}
 
   read(): RenderedElement[] {
@@ -273,6 +323,8 @@ class SnapshotReader {
     const byNode = new Map<number, NodeLayout>();
     /** Element node -> computed styles of its first non-blank text fragment. */
     const textOwners = new Map<number, string[]>();
+    /** Element node -> text its own text nodes render (details only). */
+    const ownTexts = this.withDetails ? new Map<number, string>() : null;
     const layout = doc.layout;
     // A node can own several layout entries (its box, then text fragments of
     // generated content); the first entry is the box.
@@ -283,9 +335,14 @@ class SnapshotReader {
       if (type === ELEMENT_NODE && !byNode.has(node)) {
         byNode.set(node, { styles, bounds: layout.bounds[i] ?? [0, 0, 0, 0], textStyles: null });
       }
-      if (/\S/.test(this.str(layout.text?.[i]))) {
+      const text = this.str(layout.text?.[i]);
+      if (/\S/.test(text)) {
         const owner = type === TEXT_NODE ? parentIndex[node] : node;
         if (owner !== undefined && owner >= 0 && !textOwners.has(owner)) textOwners.set(owner, styles.length ? styles : []);
+        if (ownTexts && owner !== undefined && owner >= 0) {
+          const known = ownTexts.get(owner) ?? '';
+          if (known.length < OWN_TEXT_LIMIT) ownTexts.set(owner, (known ? known + ' ' : '') + text);
+        }
       }
     }
     const placeholderOnly = new Set<number>();
@@ -380,6 +437,7 @@ class SnapshotReader {
         borders,
         radii: usedRadii(computedRadii, bw, bh),
       });
+      if (ownTexts) this.elements[index].details = this.detailsOf(doc, node, s, ownTexts.get(node) ?? '');
       elementIndex.set(node, index);
 
       const childDoc = this.contentDocumentOf(doc, node);
@@ -400,6 +458,34 @@ class SnapshotReader {
         if (!elementIndex.has(node)) this.frameOrigins.set(cdi.value[i], { x: 0, y: 0, selector: '', hidden: true });
       });
     }
+  }
+
+  /** Tag, labelling attributes, own text, shown value and a style reader, for the walk with details. */
+  private detailsOf(doc: SnapshotDocument, node: number, styles: string[], ownText: string): ElementDetails {
+    const tag = this.str(doc.nodes.nodeName?.[node]).toLowerCase();
+    const attributes: ElementDetails['attributes'] = {};
+    const raw = doc.nodes.attributes?.[node] ?? [];
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = this.str(raw[i]).toLowerCase();
+      if (LABEL_ATTRIBUTE_SET.has(name)) attributes[name as (typeof LABEL_ATTRIBUTES)[number]] = this.str(raw[i + 1]);
+    }
+    const details: ElementDetails = {
+      tag,
+      attributes,
+      ownText: ownText.replace(/\s+/g, ' ').trim().slice(0, OWN_TEXT_LIMIT),
+      style: (name) => styles[DETAIL_INDEX[name]] ?? '',
+    };
+    if (tag === 'input' || tag === 'textarea' || tag === 'select') {
+      const value = this.rareValue(doc.nodes.inputValue, node) ?? this.rareValue(doc.nodes.textValue, node);
+      if (value !== undefined && /\S/.test(value)) details.value = value.slice(0, OWN_TEXT_LIMIT);
+    }
+    return details;
+  }
+
+  private rareValue(data: RareStrings | undefined, node: number): string | undefined {
+    if (!data) return undefined;
+    const at = data.index.indexOf(node);
+    return at >= 0 ? this.str(data.value[at]) : undefined;
   }
 
   /** The colour text is painted with: SVG text uses fill; HTML text -webkit-text-fill-color (computes to color unless set). */

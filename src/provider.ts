@@ -92,6 +92,8 @@ export interface ProviderPayload {
   /** The render-token face for the screenshot sidecar; absent = not measured. */
   render_tokens?: unknown;
   page_facts?: ProbePageFacts;
+  /** The sidecar's optional `elements` face (src/compare/elementBoxes.ts); absent = not recorded. */
+  element_boxes?: unknown;
 }
 
 export interface CaptureProvider {

@@ -202,6 +202,32 @@ export function compareRenderTokens(elements: RenderedElement[], design: DesignD
   };
 }
 
+/**
+ * Whether one rendered value (as serialized: "15px", "rgb(1, 2, 3)", "8px")
+ * is on the declared scale of its axis, by the rules above: true or false,
+ * or null when that cannot be said (unbound, the axis not declared or with
+ * nothing comparable, a transparent colour, a square corner, a value outside
+ * the rules). For a comparison that names one element's change.
+ */
+export function scaleChecker(design: DesignDeclaration | undefined): (axis: DesignAxis, value: string) => boolean | null {
+  const scale = readDeclaration(design).comparable;
+  return (axis, value) => {
+    const declared = scale[axis];
+    if (!declared) return null;
+    if (axis === 'colors') {
+      const color = readRenderedColor(value);
+      if (color.kind === 'rgb') return declared.has(color.key);
+      return color.kind === 'translucent' ? false : null;
+    }
+    if (axis === 'radii') {
+      const reading = readComputedRadius(value);
+      return reading.kind === 'px' ? reading.keys.every((k) => declared.has(k)) : null;
+    }
+    const px = /^(-?[0-9.]+(?:e[+-]?[0-9]+)?)px$/i.exec(value.trim());
+    return px ? declared.has(pxKey(Number(px[1]))) : null;
+  };
+}
+
 function finding(axis: DesignAxis, rule: Finding['rule'], tally: Tally): Finding {
   return { axis, rule, value: tally.value, count: tally.count, samples: tally.samples };
 }

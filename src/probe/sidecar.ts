@@ -1,7 +1,7 @@
 /**
  * The `<stem>.probe.json` sidecar object written next to a screenshot PNG:
- * the probe's page facts, the `renderTokens` face and the `design` it ran
- * against. `design` is absent (not null) when the capture was unbound. When
+ * the probe's page facts, the `renderTokens` face, the `design` it ran
+ * against and, optionally, the `elements` face (src/compare/elementBoxes.ts). `design` is absent (not null) when the capture was unbound. When
  * the provider produced no face, the sidecar carries an `unmeasured` face that
  * names every axis undecidable — never `measured` with empty findings.
  *
@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import type { DesignDeclaration } from '../design';
 import { renderTokensFaceSchema, unmeasuredFace, type RenderTokensFace } from './face';
+import { elementBoxesFaceSchema } from '../compare/elementBoxes';
 
 export const probePageFactsSchema = z.object({
   finalUrl: z.string(),
@@ -30,6 +31,7 @@ export const probeSidecarSchema = z
     page: probePageFactsSchema.nullable(),
     renderTokens: renderTokensFaceSchema,
     design: z.record(z.string(), z.array(z.unknown())).optional().describe('The declaration the probe ran against; absent when unbound.'),
+    elements: elementBoxesFaceSchema.optional().describe('Element boxes, names and styles (absent in sidecars written before it, or when not recorded).'),
   })
   .describe('Contents of <stem>.probe.json.');
 
@@ -40,6 +42,8 @@ export interface ProbeSidecarSource {
   page_facts?: ProbePageFacts | null;
   /** Unchecked: it may come from a third-party provider. */
   render_tokens?: unknown;
+  /** Unchecked, like render_tokens; optional. */
+  element_boxes?: unknown;
 }
 
 export const NOT_PROBED_ERROR = 'the capture provider returned no render-token face, so rendered values were not compared';
@@ -57,6 +61,10 @@ export function buildProbeSidecar(measured: ProbeSidecarSource, design?: DesignD
   };
   // The caller's declaration object itself, so it serializes byte-for-byte as given.
   if (design !== undefined) sidecar.design = design;
+  // An optional face: one that does not read as the schema says is left out, never written half-right.
+  if (measured.element_boxes !== undefined && elementBoxesFaceSchema.safeParse(measured.element_boxes).success) {
+    sidecar.elements = measured.element_boxes as ProbeSidecar['elements'];
+  }
   return sidecar;
 }
 

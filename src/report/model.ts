@@ -13,7 +13,7 @@ import { ARIA_ENVELOPE_FORMAT, envelopeTree, findCaptureType, sidecarLeaf, type 
 import { redactSecrets } from '../redact';
 import { probeSidecarSchema, type ProbeSidecar } from '../probe/sidecar';
 import type { Box, FindingRule } from '../probe/face';
-import { parseAriaText, type AriaLine } from './ariaText';
+import { parseAriaText, type AriaLine } from '../../cdp/aria/text';
 import { imageInfoOfFile, type ImageInfo } from './imageInfo';
 import type { EvidenceFile, RunContents } from './readRun';
 import { readTraceZip, type TraceSummary } from './traceView';

@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { renderAriaYaml, type AriaNode } from '../../cdp/aria/yaml';
-import { parseAriaText, type AriaLine } from '../../src/report/ariaText';
+import { parseAriaText, type AriaLine } from '../../cdp/aria/text';
 import { imageInfoOf } from '../../src/report/imageInfo';
 import { buildReportModel, shellQuote, naturalCompare } from '../../src/report/model';
 import { readRun } from '../../src/report/readRun';

@@ -2,14 +2,14 @@
  * screenshot: a full-page PNG (taken as Playwright takes it, at the requested
  * device pixel ratio, shot again if the page changed size meanwhile;
  * fullPage.ts), then the render-token probe on the same
- * frozen page, with the page facts the sidecar records. The document size
+ * frozen page, with the page facts and the element boxes the sidecar records. The document size
  * the facts give is the one the PNG was cut to, so the report places boxes
  * on the image it measured.
  */
 import type { Page, CDPSession } from 'puppeteer-core';
 import type { ProbePageFacts } from '../../provider';
 import type { Viewport } from '../../contract';
-import { renderTokenProbe } from '../../probe';
+import { screenshotProbe } from '../../probe';
 import type { CaptureTypeModule } from './types';
 import { shootFullPage, type FullPageShot } from './fullPage';
 
@@ -38,8 +38,8 @@ export const screenshotCapture: CaptureTypeModule = {
         taken?.();
         progress.enter('probe', 'the render-token probe');
         const page_facts = await readPageFacts(page, cdp, request.viewport, shot);
-        const render_tokens = await renderTokenProbe(cdp, request.design);
-        return { bytes, page_facts, render_tokens };
+        const { render_tokens, element_boxes } = await screenshotProbe(cdp, request.design);
+        return { bytes, page_facts, render_tokens, ...(element_boxes ? { element_boxes } : {}) };
       },
       async dispose() {},
     };

@@ -24,10 +24,10 @@ export interface CaptureTypeContext {
 
 /**
  * The artifact's bytes and what the type measured, named as the provider
- * payload names it (the screenshot's render-token face and page facts), so
+ * payload names it (the screenshot's render-token face, page facts and element boxes), so
  * the provider returns it without copying field by field.
  */
-export type CaptureTypeOutput = { bytes: Buffer } & Pick<ProviderPayload, 'render_tokens' | 'page_facts' | 'warnings'>;
+export type CaptureTypeOutput = { bytes: Buffer } & Pick<ProviderPayload, 'render_tokens' | 'page_facts' | 'element_boxes' | 'warnings'>;
 
 export interface CaptureTypeRun {
   navigate?(url: string, run: () => Promise<void>): Promise<void>;

@@ -1,8 +1,10 @@
 /**
- * Reads the aria snapshot text (Playwright's YAML-like lines, as
- * cdp/aria/yaml.ts writes them) back into a tree of role, name, states, text
- * and properties, so the report can show each part distinctly and fold by
- * nesting level. A line it cannot read is kept as raw text, never dropped.
+ * Reads the aria snapshot text (Playwright's YAML-like lines, as ./yaml.ts
+ * writes them) back into a tree of role, name, states, text and properties:
+ * the reader beside the writer, so the two keep one quoting rule. The run
+ * report shows each part distinctly and folds by nesting level; the
+ * comparison (src/compare/ariaDiff.ts) diffs two trees. A line it cannot read
+ * is kept as raw text, never dropped.
  */
 
 export interface AriaLine {
@@ -21,6 +23,10 @@ export interface AriaLine {
 
 /** Reads a double-quoted YAML/JSON value at `at`; returns the string and the index after the closing quote. */
 function readDoubleQuoted(text: string, at: number): { value: string; end: number } | null {
+  // Most values hold no escape: one slice instead of a string built character by character.
+  const close = text.indexOf('"', at + 1);
+  const escape = text.indexOf('\\', at + 1);
+  if (close >= 0 && (escape < 0 || escape > close)) return { value: text.slice(at + 1, close), end: close + 1 };
   let out = '';
   for (let i = at + 1; i < text.length; i++) {
     const c = text[i];
