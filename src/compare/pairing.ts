@@ -42,6 +42,8 @@ export interface RunArtifact {
   path: string | null;
   /** Why `path` is null (missing, refused by containment, a failed capture). */
   unreadable?: string;
+  /** The file a line names cannot be read (missing, or outside evidence/): the run is broken, not just different. */
+  broken?: boolean;
 }
 
 export interface ArtifactPair {
@@ -122,11 +124,13 @@ function artifactOf(root: string, entry: ManifestEntry): RunArtifact {
   }
   const resolved = readArtifact(root, `${EVIDENCE_DIR}/${entry.artifact}`);
   if (resolved.ok) out.path = resolved.path;
-  else
+  else {
+    out.broken = true;
     out.unreadable =
       resolved.code === 'not_regular_file'
         ? `${path.join(root, EVIDENCE_DIR, entry.artifact)} is not there (line ${entry.line} names it)`
         : `line ${entry.line} names ${entry.artifact}, which resolves outside ${path.join(root, EVIDENCE_DIR)} (${resolved.code})`;
+  }
   return out;
 }
 
