@@ -99,8 +99,13 @@ export const compareResultSchema = z
   .describe('The result of design-playbook-evidence compare (compare.json), version 1.');
 export type CompareResult = z.infer<typeof compareResultSchema>;
 
-/** The JSON Schema file's text (draft 2020-12), as scripts/generate-schemas.js writes it. */
+/** The result's JSON Schema (draft 2020-12), with its id. */
 export function compareResultJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(compareResultSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
-  return { $id: COMPARE_SCHEMA_ID, ...schema };
+  const { $schema, ...rest } = z.toJSONSchema(compareResultSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
+  return { $schema, $id: COMPARE_SCHEMA_ID, title: 'design-playbook-evidence compare result, version 1', ...rest };
+}
+
+/** The committed file's exact text (2-space JSON, trailing newline), as scripts/generate-schemas.js writes it. */
+export function serializeCompareSchema(): string {
+  return JSON.stringify(compareResultJsonSchema(), null, 2) + '\n';
 }
