@@ -181,8 +181,19 @@ function sameBytes(a: string, b: string): boolean {
   return sa.size === sb.size && fs.readFileSync(a).equals(fs.readFileSync(b));
 }
 
-/** Compares two readable files of one kind. Throws CompareInputError (or the reader's own error naming the file) on input it cannot read. */
+/** Compares two files of one kind. Input it cannot read (missing, corrupt, not of the kind) throws CompareInputError naming the file and what is wrong. */
 export async function compareFiles(kind: ComparedKind, before: string, after: string, options: CompareOptions = {}): Promise<ComparedPair> {
+  try {
+    return await compareReadable(kind, before, after, options);
+  } catch (err) {
+    // The readers name the file they could not read first: that is input, not a fault of the comparison.
+    const named = err instanceof Error && [before, after].some((file) => err.message.startsWith(`${file}: `));
+    if (named && !(err instanceof CompareInputError)) throw new CompareInputError((err as Error).message);
+    throw err;
+  }
+}
+
+async function compareReadable(kind: ComparedKind, before: string, after: string, options: CompareOptions): Promise<ComparedPair> {
   for (const file of [before, after]) {
     let isFile = false;
     try {
