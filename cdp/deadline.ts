@@ -10,7 +10,7 @@
  * Runtime.evaluate or Page.captureScreenshot; without a deadline such a step
  * would hang its caller.
  *
- * src/ keeps its own constants in src/deadline.ts (cdp/ imports nothing from
+ * src/ keeps its own constants in src/common/time.ts (cdp/ imports nothing from
  * src/). In-page code (cdp/injected/, which imports only cdp/injected/) keeps
  * the few waits it makes in the module that makes them:
  * cdp/injected/clock/scheduler.ts (the browser's nested-timer clamp),

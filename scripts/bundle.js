@@ -37,7 +37,7 @@ const REGENERATE = 'npm run bundle';
 const NOT_BUNDLED = ['bufferutil', 'utf-8-validate'];
 
 // The server reports the package version in `initialize` and `--version`.
-// src/version.ts reads it from package.json relative to dist/ unless
+// src/common/version.ts reads it from package.json relative to dist/ unless
 // BUNDLED_PACKAGE_VERSION is defined: the bundle carries it, so it does not
 // depend on where it sits.
 const { version: PACKAGE_VERSION } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));

@@ -2,7 +2,7 @@
 // Rewrites the README's reference tables (arguments, actions, environment,
 // CLI flags) between their `<!-- generated:NAME -->` … `<!-- /generated:NAME -->`
 // markers, from the built program (dist/src/docs/readmeTables.js, which reads
-// the tool's input schema, the action vocabulary and src/settings.ts; run
+// the tool's input schema, the action vocabulary and src/common/settings.ts; run
 // `npm run build` first). The prose around the tables is left as it is.
 // With --check it writes nothing and exits 1 when the README differs.
 const fs = require('fs');

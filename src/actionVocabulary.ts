@@ -1,13 +1,13 @@
 /**
  * The action vocabulary: one owner for which actions exist, what each needs
  * and the wording of their refusals. The provider runs the normalized form;
- * it never re-validates. Time budgets live in src/deadline.ts; a wait may not
+ * it never re-validates. Time budgets live in src/common/time.ts; a wait may not
  * ask for more than the per-action budget.
  */
 import { z } from 'zod';
-import { ToolInputError } from './errors';
+import { ToolInputError } from './common/errors';
 import { isPlainObject, nonEmptyString } from './values';
-import { ACTION_BUDGET_MS } from './deadline';
+import { ACTION_BUDGET_MS } from './common/time';
 
 export const DEFAULT_WAIT_MS = 200;
 

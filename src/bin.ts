@@ -7,7 +7,7 @@
  */
 import * as path from 'path';
 import { loadBundledProgram, type BundledProgram } from './bundledProgram';
-import { log } from './log';
+import { log } from './common/log';
 
 /** Defined in a bundle (scripts/bundle.js): plugin/server.cjs is its own program. */
 declare const BUNDLED_PACKAGE_VERSION: string | undefined;

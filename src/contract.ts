@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { describeValue, isIntegerAt, isPlainObject } from './values';
-import { stringifyJson } from './jsonText';
+import { stringifyJson } from './common/pythonJson';
 import { checkDesignDeclaration, designInputSchema, designRecordSchema } from './design';
 
 export const CAPTURE_SCHEMA_VERSION = 1 as const;

@@ -25,7 +25,7 @@ export {
 } from './contract';
 export { writeTarget, readArtifact, CONTAINMENT_CODES, CONTAINMENT_MESSAGES, type ContainmentCode } from './boundary/containment';
 export { resolveRunRoot, RUN_MARKERS } from './boundary/runRoot';
-export { ToolInputError } from './errors';
+export { ToolInputError } from './common/errors';
 export { captureResultSchema, type CaptureResult } from './result';
 export type { CapturePlanArguments, CapturePlanAction, CaptureViewport } from './publicTypes';
 export type { CaptureType } from './capture/types';

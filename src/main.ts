@@ -16,13 +16,13 @@ import { executeCapturePlan as executeWithProvider, type PerformOptions } from '
 import type { CaptureResult } from './result';
 import { createServer as createServerFor } from './server';
 import { DualFramingStdioTransport } from './transport';
-import { SHUTDOWN_REPLY_MS, withDeadline } from './deadline';
+import { SHUTDOWN_REPLY_MS, withDeadline } from './common/time';
 import { sweepStaleProfiles, sweepStaleSingletonFolders, SINGLETON_PREFIX } from './browser/profiles';
 import { SERVER_NAME } from './toolDeclaration';
 import { browserFlagsFrom, takeBrowserFlags, UsageError } from './cli/args';
 import { runCommand, usage } from './cli/commands';
 import type { Program } from './cli/program';
-import { log } from './log';
+import { log } from './common/log';
 
 /** Browser flags from the command line; read whenever the bundled provider starts a browser. */
 let browserFlags: BrowserFlags = {};

@@ -4,7 +4,7 @@
  * and the zod input schema advertised for them.
  */
 import { z } from 'zod';
-import { ToolInputError } from './errors';
+import { ToolInputError } from './common/errors';
 import { contractInputShape } from './contract';
 import { describeValue, nonEmptyString } from './values';
 import { actionInputSchema, parseActions, type CaptureAction } from './actionVocabulary';

@@ -42,8 +42,8 @@ import { invalidParamsMessage } from './transport';
 import { SERVER_NAME } from './toolDeclaration';
 import { echoJson } from './contract';
 import { isPlainObject } from './values';
-import { log } from './log';
-import { packageVersion } from './version';
+import { log } from './common/log';
+import { packageVersion } from './common/version';
 
 /** What the original answered to an initialize that names no protocolVersion (its callers send none, or no params). */
 export const UNNAMED_PROTOCOL_VERSION = '2024-11-05';
@@ -68,7 +68,7 @@ class InvalidParams extends Error {
  * against `paramsSchema` (after `normalize`) and a failure throws
  * InvalidParams naming the field. The params object itself is handed on, not
  * zod's copy, so the tool's arguments stay the very object the transport
- * parsed (src/jsonText.ts marks float literals on it).
+ * parsed (src/common/pythonJson.ts marks float literals on it).
  */
 function checkedRequest<M extends string>(method: M, paramsSchema: z.ZodType, normalize: (params: unknown) => unknown = (params) => params) {
   return z.object({

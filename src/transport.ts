@@ -4,7 +4,7 @@
  * Each reply goes out in the framing its request came in. Frames that do not
  * parse (-32700) or are not JSON objects (-32600) are answered here, and the
  * server keeps serving; everything else goes to the SDK's JSON-RPC dispatch.
- * Frames are parsed by src/jsonText.ts, so the tool's checks can tell `1.0`
+ * Frames are parsed by src/common/pythonJson.ts, so the tool's checks can tell `1.0`
  * from `1` as the original (Python) does.
  *
  * End of input is the client going away: what it asked that is answered at
@@ -14,9 +14,9 @@
 import type { Readable, Writable } from 'stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, JSONRPCNotificationSchema, JSONRPCRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { parseJsonText } from './jsonText';
+import { parseJsonText } from './common/pythonJson';
 import { echoJson } from './contract';
-import { NOTICE_BEFORE_ANSWER_MS } from './deadline';
+import { NOTICE_BEFORE_ANSWER_MS } from './common/time';
 
 /**
  * The -32602 message for a request a schema refused: the method, the field's

@@ -6,7 +6,7 @@
  * by the same rules.
  */
 import * as fs from 'fs';
-import { parseJsonText } from '../jsonText';
+import { parseJsonText } from '../common/pythonJson';
 
 export type PlanLine =
   /** A line that parsed as JSON: the tool arguments, still unchecked. */

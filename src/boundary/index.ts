@@ -10,7 +10,7 @@
  * resolution (./runRoot.ts), containment (./containment.ts) and the atomic
  * writer (./safeWrite.ts).
  */
-import { ToolInputError } from '../errors';
+import { ToolInputError } from '../common/errors';
 import type { CaptureResult } from '../result';
 import type { CaptureProvider } from '../provider';
 import { planCapture, type SkippedCapture } from './plan';

@@ -17,7 +17,7 @@ import type { RuntimeFields } from '../request';
 import type { CaptureFile } from '../capture/types';
 import { failedResult, UNKNOWN_STATE, type CaptureResult } from '../result';
 import type { CaptureProvider, CaptureStepReport, ProviderPayload } from '../provider';
-import { CaptureCancelled, writeFailure } from '../failures';
+import { CaptureCancelled, writeFailure } from '../common/failures';
 import { readArtifact } from './containment';
 import { ArtifactWriter, WriteRefusal } from './safeWrite';
 import type { CapturePlan } from './plan';

@@ -17,7 +17,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as crypto from 'crypto';
 import { CONTAINMENT_MESSAGES, type ResolvedArtifact } from './containment';
-import { writeFailure } from '../failures';
+import { writeFailure } from '../common/failures';
 
 export type WriteRefusalCode = 'exists' | 'symlink_escape' | 'not_a_file' | 'io';
 

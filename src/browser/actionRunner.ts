@@ -35,7 +35,7 @@ import { parseSelector } from '../../cdp/injected/selectors/parse';
 import type { ClickPointProblem, TargetProblem } from '../../cdp/injected/selectors/engine';
 import type { FillProblem, MissingState, Needs, PointProblem } from '../../cdp/injected/selectors/actionability';
 import { stateSelector, type CaptureAction } from '../actionVocabulary';
-import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, ACTION_POLL_MS, withDeadline, withinOr } from '../deadline';
+import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, ACTION_POLL_MS, withDeadline, withinOr } from '../common/time';
 import { FRAME_MS, letTimePass, PageClock } from './pageClock';
 import { linkedSignal, type CaptureProgress } from './captureProgress';
 

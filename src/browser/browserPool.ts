@@ -44,11 +44,11 @@
 import { attachError, BrowserSession, BrowserUnavailableError } from './browserSession';
 import { Endpoint, EndpointPool, NoEndpointAnswered, type Lease } from './endpointPool';
 import { attachTargets, captureTimeoutMs, connectPerCapture, maxParallel, type AttachTarget, type BrowserFlags } from './options';
-import { withDeadline } from '../deadline';
-import { noEndpointAnswered, ShutdownError } from '../failures';
-import { redactSecrets, redactUrl } from '../redact';
+import { withDeadline } from '../common/time';
+import { noEndpointAnswered, ShutdownError } from '../common/failures';
+import { redactSecrets, redactUrl } from '../common/redact';
 import { classifyProtocolError } from '../../cdp/protocolErrors';
-import { log } from '../log';
+import { log } from '../common/log';
 
 export const LAUNCHED_ENDPOINT_NAME = 'the launched browser';
 

@@ -10,7 +10,7 @@
  */
 import type { Frame, Page } from 'puppeteer-core';
 import type { Freeze } from '../contract';
-import { DOCUMENT_POLL_MS, DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS, withinOr } from '../deadline';
+import { DOCUMENT_POLL_MS, DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS, withinOr } from '../common/time';
 import { classifyProtocolError } from '../../cdp/protocolErrors';
 import { PageClock } from './pageClock';
 

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { UNKNOWN_STATE } from '../result';
-import { OBSERVED_STATE_MS, withDeadline } from '../deadline';
+import { OBSERVED_STATE_MS, withDeadline } from '../common/time';
 
 /** The in-page read; exported so tests can run the same rule on a page. */
 export function readDataStateInPage(): string | null {

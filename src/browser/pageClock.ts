@@ -22,7 +22,7 @@
  *
  * The time constants below (FRAME_MS, REST_HORIZON_MS, FAST_CHUNK_MS) are
  * part of these rules and live here; every other time constant of src/ is in
- * src/deadline.ts.
+ * src/common/time.ts.
  * - between those, nothing moves: the capture's bytes are taken with time
  *   standing still.
  */
@@ -32,7 +32,7 @@ import { source as virtualClockSource } from '../../cdp/generated/virtualClock';
 import type { RunOptions, RunReport, VirtualClockConfig } from '../../cdp/injected/virtualClock';
 import { describeActivity } from '../../cdp/injected/clock/activity';
 import { classifyProtocolError } from '../../cdp/protocolErrors';
-import { DEFAULT_SETTLE_MAX_MS, LOAD_WAIT_MS, NETWORK_QUIET_MS, withinOr } from '../deadline';
+import { DEFAULT_SETTLE_MAX_MS, LOAD_WAIT_MS, NETWORK_QUIET_MS, withinOr } from '../common/time';
 import type { FixedTime } from './options';
 import { PageNetwork } from './pageNetwork';
 

@@ -26,13 +26,13 @@ import type { CaptureContext, CaptureProvider, ProviderPayload } from '../provid
 import type { CaptureRequestSnapshot } from '../contract';
 import type { RuntimeFields } from '../request';
 import { captureToolDeclaration, TOOL_NAME } from '../toolDeclaration';
-import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, stepWithin } from '../deadline';
-import { CaptureCancelled, captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../failures';
+import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, stepWithin } from '../common/time';
+import { CaptureCancelled, captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../common/failures';
 import { classifyProtocolError } from '../../cdp/protocolErrors';
 import type { BrowserSession } from './browserSession';
 import { BrowserPool } from './browserPool';
 import { captureTimeoutMs, fixedTime, navigationTimeoutMs, settleMaxMs, type BrowserFlags } from './options';
-import { redactUrl } from '../redact';
+import { redactUrl } from '../common/redact';
 import { PageClock, fixedTimeWarning } from './pageClock';
 import { LoadWatch, mainThread, navigate } from './pageSetup';
 import { applyFreeze } from './freeze';

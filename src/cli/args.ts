@@ -1,9 +1,9 @@
 /**
  * A small flag parser for the subcommands: `--name value`, `--name=value`,
  * boolean `--name`, repeatable flags. Unknown flags are errors. Which flags
- * exist, and their help, are src/settings.ts's FLAGS.
+ * exist, and their help, are src/common/settings.ts's FLAGS.
  */
-import { browserFlagSettings, flagsOf, type BrowserFlags, type Command, type FlagSetting } from '../settings';
+import { browserFlagSettings, flagsOf, type BrowserFlags, type Command, type FlagSetting } from '../common/settings';
 
 export class UsageError extends Error {
   constructor(message: string) {

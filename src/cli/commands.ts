@@ -6,8 +6,8 @@
  */
 import type { Program } from './program';
 import { UsageError, BROWSER_FLAGS_HELP, helpRows } from './args';
-import { ENVIRONMENT, isFlag, type EnvSetting } from '../settings';
-import { packageVersion } from '../version';
+import { ENVIRONMENT, isFlag, type EnvSetting } from '../common/settings';
+import { packageVersion } from '../common/version';
 
 export interface Subcommand {
   summary: string;

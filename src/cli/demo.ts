@@ -18,7 +18,7 @@ import { echoJson } from '../contract';
 import { READING_ORDER } from '../probe/face';
 import { buildReport } from '../report';
 import { flagHelp, flagSpec, parseFlags, single, BROWSER_FLAGS_HELP } from './args';
-import { flagsOf } from '../settings';
+import { flagsOf } from '../common/settings';
 
 export const DEMO_USAGE = `Usage: design-playbook-evidence demo [--out DIR] [--file]
 

@@ -7,7 +7,7 @@
  */
 import { captureToolDeclaration } from '../toolDeclaration';
 import { ACTION_KINDS, ACTION_SPECS } from '../actionVocabulary';
-import { COMMANDS, ENVIRONMENT, FLAGS, type EnvSetting } from '../settings';
+import { COMMANDS, ENVIRONMENT, FLAGS, type EnvSetting } from '../common/settings';
 
 type Node = Record<string, unknown>;
 

@@ -9,7 +9,7 @@
  * in the physical line numbers the facts report.
  */
 import * as fs from 'fs';
-import { parseJsonText } from '../jsonText';
+import { parseJsonText } from '../common/pythonJson';
 import type { CaptureRequestSnapshot } from '../contract';
 import { checkManifestLine, lineRequest, tsInstant, type ManifestFact } from './validate';
 import type { ManifestResult } from './schema';

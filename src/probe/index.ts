@@ -8,7 +8,7 @@ import { walkRenderedStyles } from '../../cdp/styleWalker';
 import type { DesignDeclaration } from '../design';
 import { compareRenderTokens } from './comparator';
 import { unmeasuredFace, type RenderTokensFace } from './face';
-import { PROBE_TIMEOUT_MS, withDeadline } from '../deadline';
+import { PROBE_TIMEOUT_MS, withDeadline } from '../common/time';
 
 export async function renderTokenProbe(
   session: CdpSession,

@@ -72,17 +72,17 @@ describe('each rule catches a violation', () => {
   });
 
   test('a lazy require', () => {
-    const found = withFiles(append('src/log.ts', "export const later = () => require('./contract');"));
-    expect(found).toEqual([expect.objectContaining({ rule: 'dynamic-load', file: 'src/log.ts' })]);
+    const found = withFiles(append('src/common/log.ts', "export const later = () => require('./contract');"));
+    expect(found).toEqual([expect.objectContaining({ rule: 'dynamic-load', file: 'src/common/log.ts' })]);
   });
 
   test('a cycle hidden behind a lazy import()', () => {
-    const found = withFiles(append('src/log.ts', "export const later = () => import('./main');"));
+    const found = withFiles(append('src/common/log.ts', "export const later = () => import('../main');"));
     expect(found.filter((v) => v.rule === 'cycle').map((v) => v.detail)).toEqual([expect.stringContaining('src/main.ts')]);
   });
 
   test('process-wide state outside the root', () => {
-    const found = withFiles(append('src/log.ts', 'let lines = 0;\nconst hooks: Array<() => void> = [];'));
+    const found = withFiles(append('src/common/log.ts', 'let lines = 0;\nconst hooks: Array<() => void> = [];'));
     expect(found.filter((v) => v.rule === 'module-state').map((v) => v.detail)).toEqual([
       expect.stringContaining('let lines'),
       expect.stringContaining('const hooks = []'),

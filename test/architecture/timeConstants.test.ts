@@ -1,11 +1,14 @@
 /**
  * Every time constant (`const SOMETHING_MS = …`) lives where a header says
- * it does: in src/deadline.ts or cdp/deadline.ts, or in a module that
+ * it does: in src/common/time.ts or cdp/deadline.ts, or in a module that
  * deadline header names as the home of its own (the virtual clock's frame,
  * the pool's back-off, in-page waits). A constant added anywhere else fails
  * here, naming its file, until it moves or the header names its module.
  */
 import { repositorySources, type SourceFile as Source } from './layering';
+
+/** Each tree's time module. */
+const TIME_MODULES: Record<string, string> = { src: 'src/common/time.ts', cdp: 'cdp/deadline.ts' };
 
 /** The leading comment of a module. */
 const headerOf = (text: string) => /^\/\*\*[\s\S]*?\*\//.exec(text)?.[0] ?? '';
@@ -13,9 +16,9 @@ const headerOf = (text: string) => /^\/\*\*[\s\S]*?\*\//.exec(text)?.[0] ?? '';
 /** `file: NAME_MS` for each time constant outside its tree's deadline module that the header does not name. */
 function misplacedTimeConstants(sources: Source[]): string[] {
   const homes: Record<string, { file: string; header: string }> = {};
-  for (const tree of ['src', 'cdp']) {
-    const deadline = sources.find((s) => s.file === `${tree}/deadline.ts`);
-    homes[tree] = { file: `${tree}/deadline.ts`, header: deadline ? headerOf(deadline.text) : '' };
+  for (const [tree, file] of Object.entries(TIME_MODULES)) {
+    const deadline = sources.find((s) => s.file === file);
+    homes[tree] = { file, header: deadline ? headerOf(deadline.text) : '' };
   }
   const out: string[] = [];
   for (const source of sources) {
@@ -31,7 +34,7 @@ function misplacedTimeConstants(sources: Source[]): string[] {
 const tree = repositorySources();
 
 test('every time constant lives where a deadline header says', () => {
-  expect(tree.some((s) => s.file === 'src/deadline.ts')).toBe(true);
+  expect(tree.some((s) => s.file === 'src/common/time.ts')).toBe(true);
   expect(misplacedTimeConstants(tree)).toEqual([]);
 });
 
@@ -43,9 +46,9 @@ test('a constant added elsewhere is caught, in src/ and in cdp/', () => {
 });
 
 test('every module a deadline header names as a home holds a time constant (the header stays true)', () => {
-  for (const root of ['src', 'cdp']) {
-    const header = headerOf(tree.find((s) => s.file === `${root}/deadline.ts`)!.text);
-    const named = [...header.matchAll(/\b((?:src|cdp)\/[\w/]+\.ts)\b/g)].map((m) => m[1]).filter((f) => !f.endsWith('/deadline.ts'));
+  for (const home of Object.values(TIME_MODULES)) {
+    const header = headerOf(tree.find((s) => s.file === home)!.text);
+    const named = [...header.matchAll(/\b((?:src|cdp)\/[\w/]+\.ts)\b/g)].map((m) => m[1]).filter((f) => !Object.values(TIME_MODULES).includes(f));
     for (const file of named) {
       const source = tree.find((s) => s.file === file);
       expect({ file, exists: !!source, holds: !!source && /^(?:export )?const [A-Z][A-Z0-9_]*_MS\b/m.test(source.text) }).toEqual({

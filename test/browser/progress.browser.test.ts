@@ -14,7 +14,7 @@ import { launchTestBrowser, servePages, type PageServer } from '../helpers/brows
 import { PAGES } from '../e2e/harness';
 import { PuppeteerCaptureProvider, plannedSteps } from '../../src/browser/puppeteerProvider';
 import { CaptureOverrun, CaptureProgress, type StepReport } from '../../src/browser/captureProgress';
-import { CaptureCancelled } from '../../src/failures';
+import { CaptureCancelled } from '../../src/common/failures';
 import { parseCaptureContract, type CaptureRequestSnapshot } from '../../src/contract';
 import { parseRuntimeFields, type RuntimeFields } from '../../src/request';
 

@@ -1,10 +1,10 @@
 /**
- * Which parts of an address are secret and how it reads hidden (src/redact.ts),
+ * Which parts of an address are secret and how it reads hidden (src/common/redact.ts),
  * and the small rules of the connection module that go with it: which form
  * an address is (the hint follows it), Retry-After, which causes are worth
  * waiting for.
  */
-import { isSecretParam, redactKnownSecrets, redactSecrets, redactUrl, secretValuesOf } from '../../src/redact';
+import { isSecretParam, redactKnownSecrets, redactSecrets, redactUrl, secretValuesOf } from '../../src/common/redact';
 import { addressForm, isTransient, parseRetryAfter } from '../../src/browser/endpointConnection';
 import { parseCdpUrl } from '../../src/browser/options';
 

@@ -4,7 +4,7 @@
  * stands for its field, each optional field is kept.
  */
 import { ACTION_KINDS, ACTION_SPECS, parseAction } from '../../src/actionVocabulary';
-import { ToolInputError } from '../../src/errors';
+import { ToolInputError } from '../../src/common/errors';
 
 const SAMPLE: Record<string, unknown> = { selector: '#x', value: 'v', label: 'L', key: 'Enter', state: 'ready', ms: 5 };
 

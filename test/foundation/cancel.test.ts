@@ -10,7 +10,7 @@
 import * as path from 'path';
 import { PassThrough } from 'stream';
 import { executeCapturePlan, type CaptureProgressNote } from '../../src/boundary';
-import { CaptureCancelled } from '../../src/failures';
+import { CaptureCancelled } from '../../src/common/failures';
 import { DualFramingStdioTransport } from '../../src/transport';
 import type { CaptureStepReport } from '../../src/provider';
 import { FakeProvider, writes, type FakeBehaviour } from '../helpers/fakeProvider';

@@ -16,7 +16,7 @@ import {
   type CaptureRequestSnapshot,
 } from '../../src/contract';
 import { executeCapturePlan } from '../../src/boundary';
-import { parseJsonText } from '../../src/jsonText';
+import { parseJsonText } from '../../src/common/pythonJson';
 import { captureResultSchema } from '../../src/result';
 import { FakeProvider } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, VIEWPORT, listFiles, type RunFixture } from './fixtures';

@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { executeCapturePlan } from '../../src/boundary';
-import { ToolInputError } from '../../src/errors';
+import { ToolInputError } from '../../src/common/errors';
 import { captureResultSchema } from '../../src/result';
 import { captureToolDeclaration } from '../../src/toolDeclaration';
 import Ajv2020 from 'ajv/dist/2020';

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { README_TABLES } from '../../src/docs/readmeTables';
-import { ENVIRONMENT, FLAGS } from '../../src/settings';
+import { ENVIRONMENT, FLAGS } from '../../src/common/settings';
 import { ACTION_KINDS } from '../../src/actionVocabulary';
 import { RUNTIME_OBJECT_FIELDS } from '../../src/request';
 

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { executeCapturePlan, activeCaptureProvider, clearCaptureProviders, probeCaptureProvider, registerCaptureProvider } from '../../src/main';
-import { ToolInputError } from '../../src/errors';
+import { ToolInputError } from '../../src/common/errors';
 import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/provider';
 import { captureToolDeclaration } from '../../src/toolDeclaration';
 

@@ -6,7 +6,7 @@
  */
 import { PassThrough, Writable } from 'stream';
 import { DualFramingStdioTransport } from '../../src/transport';
-import { NOTICE_BEFORE_ANSWER_MS } from '../../src/deadline';
+import { NOTICE_BEFORE_ANSWER_MS } from '../../src/common/time';
 
 /** An output that records when each message was written (ms, performance.now). */
 function recordingOutput(): { output: Writable; writes: Array<{ at: number; text: string }> } {

@@ -32,7 +32,7 @@
  */
 import type { CDPSession } from 'puppeteer-core';
 import { PngAssembler } from '../../png/assemble';
-import { pageNeedsTiling, pageTooLarge } from '../../failures';
+import { pageNeedsTiling, pageTooLarge } from '../../common/failures';
 
 /** At most this many device pixels: one capture, as before tiling existed. */
 export const SINGLE_SHOT_MAX_PIXELS = 16 * 1024 * 1024;

@@ -17,8 +17,8 @@
  * (src/browser/endpointConnection.ts). cdp/ keeps its own in cdp/deadline.ts,
  * since cdp/ imports nothing from src/.
  */
-export { withDeadline, withinOr, DeadlineExceeded } from '../cdp/deadline';
-import { withDeadline } from '../cdp/deadline';
+export { withDeadline, withinOr, DeadlineExceeded } from '../../cdp/deadline';
+import { withDeadline } from '../../cdp/deadline';
 
 // ------------------------------------------------------------ capture budgets
 
