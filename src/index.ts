@@ -1,7 +1,7 @@
 /**
  * Library API of design-playbook-evidence.
  */
-export { sidecarLeaf } from './capture/types';
+export { sidecarLeaf } from './contract/captureTypes';
 export { MANIFEST_REFUSAL } from './boundary';
 export {
   executeCapturePlan,
@@ -22,15 +22,15 @@ export {
   FREEZE_DEFAULTS,
   type CaptureRequestSnapshot,
   type SnapshotFact,
-} from './contract';
+} from './contract/captureContract';
 export { writeTarget, readArtifact, CONTAINMENT_CODES, CONTAINMENT_MESSAGES, type ContainmentCode } from './boundary/containment';
 export { resolveRunRoot, RUN_MARKERS } from './boundary/runRoot';
 export { ToolInputError } from './common/errors';
-export { captureResultSchema, type CaptureResult } from './result';
-export type { CapturePlanArguments, CapturePlanAction, CaptureViewport } from './publicTypes';
-export type { CaptureType } from './capture/types';
-export type { CaptureProvider, CaptureContext, CaptureStepReport, ProviderPayload, ToolDeclaration } from './provider';
-export { captureToolDeclaration, TOOL_NAME, SERVER_NAME } from './toolDeclaration';
+export { captureResultSchema, type CaptureResult } from './contract/result';
+export type { CapturePlanArguments, CapturePlanAction, CaptureViewport } from './contract/publicTypes';
+export type { CaptureType } from './contract/captureTypes';
+export type { CaptureProvider, CaptureContext, CaptureStepReport, ProviderPayload, ToolDeclaration } from './contract/captureProvider';
+export { captureToolDeclaration, TOOL_NAME, SERVER_NAME } from './contract/toolDeclaration';
 export { DualFramingStdioTransport } from './transport';
 export {
   readManifest,

@@ -3,9 +3,9 @@
  * else the bundled browser provider, made on first use. The registry is a
  * plain object; the program (src/main.ts) keeps the one the process serves.
  */
-import type { CaptureContext, CaptureProvider, ProviderPayload } from './provider';
+import type { CaptureContext, CaptureProvider, ProviderPayload } from './contract/captureProvider';
 import type { PuppeteerCaptureProvider, PuppeteerProviderOptions } from './browser/puppeteerProvider';
-import { captureToolDeclaration, TOOL_NAME } from './toolDeclaration';
+import { captureToolDeclaration, TOOL_NAME } from './contract/toolDeclaration';
 
 /**
  * The bundled provider as the registry holds it: the Puppeteer provider

@@ -36,12 +36,12 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { planCapture, performCapture, type PerformedCapture, type PerformOptions } from './boundary';
-import type { CaptureProvider } from './provider';
-import type { CaptureFile } from './capture/types';
+import type { CaptureProvider } from './contract/captureProvider';
+import type { CaptureFile } from './contract/captureTypes';
 import { invalidParamsMessage } from './transport';
-import { SERVER_NAME } from './toolDeclaration';
-import { echoJson } from './contract';
-import { isPlainObject } from './values';
+import { SERVER_NAME } from './contract/toolDeclaration';
+import { echoJson } from './contract/captureContract';
+import { isPlainObject } from './contract/argumentValues';
 import { log } from './common/log';
 import { packageVersion } from './common/version';
 

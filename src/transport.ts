@@ -15,7 +15,7 @@ import type { Readable, Writable } from 'stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, JSONRPCNotificationSchema, JSONRPCRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseJsonText } from './common/pythonJson';
-import { echoJson } from './contract';
+import { echoJson } from './contract/captureContract';
 import { NOTICE_BEFORE_ANSWER_MS } from './common/time';
 
 /**

@@ -11,8 +11,8 @@
  * writer (./safeWrite.ts).
  */
 import { ToolInputError } from '../common/errors';
-import type { CaptureResult } from '../result';
-import type { CaptureProvider } from '../provider';
+import type { CaptureResult } from '../contract/result';
+import type { CaptureProvider } from '../contract/captureProvider';
 import { planCapture, type SkippedCapture } from './plan';
 import { performCapture, type PerformOptions } from './perform';
 

@@ -1,5 +1,5 @@
 /**
- * Runs the normalized action list (src/actionVocabulary.ts owns the vocabulary) on a
+ * Runs the normalized action list (src/contract/actions.ts owns the vocabulary) on a
  * Puppeteer page, with Playwright's semantics where the original relied on
  * them:
  *
@@ -34,7 +34,7 @@ import { isDocumentGone } from '../../cdp/protocolErrors';
 import { parseSelector } from '../../cdp/injected/selectors/parse';
 import type { ClickPointProblem, TargetProblem } from '../../cdp/injected/selectors/engine';
 import type { FillProblem, MissingState, Needs, PointProblem } from '../../cdp/injected/selectors/actionability';
-import { stateSelector, type CaptureAction } from '../actionVocabulary';
+import { stateSelector, type CaptureAction } from '../contract/actions';
 import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, ACTION_POLL_MS, withDeadline, withinOr } from '../common/time';
 import { FRAME_MS, letTimePass, PageClock } from './pageClock';
 import { linkedSignal, type CaptureProgress } from './captureProgress';

@@ -26,7 +26,7 @@ import { redactKnownSecrets, redactUrl } from '../common/redact';
 import { addressForm, classifyError, CLOSE_HANDSHAKE_MS, isTransient, openTransport, resolveBrowserUrl, type OpenTransport } from './endpointConnection';
 import { browserEnv, createProfile, sweepStaleProfiles } from './profiles';
 import { envValue } from '../common/settings';
-import type { Viewport } from '../contract';
+import type { Viewport } from '../contract/captureContract';
 import { emulate, type PageEmulation } from './pageSetup';
 
 export { PROFILE_PREFIX } from './profiles';

@@ -9,7 +9,7 @@
  * the a11y snapshot or trace reads.
  */
 import type { Frame, Page } from 'puppeteer-core';
-import type { Freeze } from '../contract';
+import type { Freeze } from '../contract/captureContract';
 import { DOCUMENT_POLL_MS, DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS, withinOr } from '../common/time';
 import { classifyProtocolError } from '../../cdp/protocolErrors';
 import { PageClock } from './pageClock';

@@ -22,10 +22,10 @@
  * is returned as is.
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
-import type { CaptureContext, CaptureProvider, ProviderPayload } from '../provider';
-import type { CaptureRequestSnapshot } from '../contract';
-import type { RuntimeFields } from '../request';
-import { captureToolDeclaration, TOOL_NAME } from '../toolDeclaration';
+import type { CaptureContext, CaptureProvider, ProviderPayload } from '../contract/captureProvider';
+import type { CaptureRequestSnapshot } from '../contract/captureContract';
+import type { RuntimeFields } from '../contract/toolArguments';
+import { captureToolDeclaration, TOOL_NAME } from '../contract/toolDeclaration';
 import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, stepWithin } from '../common/time';
 import { CaptureCancelled, captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../common/failures';
 import { classifyProtocolError } from '../../cdp/protocolErrors';

@@ -6,7 +6,7 @@
  */
 import * as path from 'path';
 import type { Program } from './program';
-import { echoJson } from '../contract';
+import { echoJson } from '../contract/captureContract';
 import { ToolInputError } from '../common/errors';
 import { flagHelp, flagSpec, parseFlags, single, UsageError, BROWSER_FLAGS_HELP } from './args';
 import { flagsOf } from '../common/settings';

@@ -2,9 +2,9 @@
  * What a CLI subcommand may use of the program (built in src/main.ts):
  * capture through the boundary, the browser flags, and closing what the providers opened.
  */
-import type { CaptureResult } from '../result';
+import type { CaptureResult } from '../contract/result';
 import type { BrowserFlags } from '../browser/options';
-import type { CaptureProvider } from '../provider';
+import type { CaptureProvider } from '../contract/captureProvider';
 
 export interface Program {
   /** The boundary (executeCapturePlan) over the program's active provider. */

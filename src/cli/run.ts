@@ -13,7 +13,7 @@ import { readPlan, PlanUnreadable } from '../batch/planFile';
 import { PlanRunner, type BatchSummary, type LineResult } from '../batch/runner';
 import { ProgressReporter, formatDuration } from '../batch/progress';
 import { resolveRunRoot } from '../boundary/runRoot';
-import { echoJson } from '../contract';
+import { echoJson } from '../contract/captureContract';
 import { ABANDON_GRACE_MS, ABANDON_POLL_MS, LINGER_AFTER_SUMMARY_MS } from '../common/time';
 import { attachTargets, maxParallel } from '../browser/options';
 import type { Program } from './program';

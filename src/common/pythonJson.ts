@@ -19,7 +19,7 @@
  * Keys whose number the original writes as a float (`1.0`): Python keeps
  * `float(1)` as `1.0` in its JSON, and callers that read the echo with
  * Python's json module get a float only from such a literal. Owned by the
- * contract (contract.ts FLOAT_KEYS); listed here as the writer's input.
+ * contract (src/contract/captureContract.ts FLOAT_KEYS); listed here as the writer's input.
  */
 export type FloatKeys = ReadonlySet<string>;
 

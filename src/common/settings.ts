@@ -8,8 +8,8 @@
  * spelled twice. Parsing a value stays with its reader (src/browser/options.ts,
  * src/runRoot.ts, src/browser/findBrowser.ts, ...).
  */
-import { CAPTURE_TYPES } from '../capture/types';
-import { COLOR_SCHEMES } from '../contract';
+import { CAPTURE_TYPES } from '../contract/captureTypes';
+import { COLOR_SCHEMES } from '../contract/captureContract';
 import { DEFAULT_CAPTURE_TIMEOUT_MS, DEFAULT_SETTLE_MAX_MS, NAVIGATION_BUDGET_MS } from './time';
 
 /** Captures at once per browser when neither --parallel nor DESIGN_PLAYBOOK_MAX_PARALLEL says. */

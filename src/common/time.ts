@@ -11,7 +11,7 @@
  * there: the virtual clock's frame, rest horizon and fast-run chunk
  * (src/browser/pageClock.ts: when page time passes and when a page is at
  * rest are that module's rules), the wait action's default length
- * (src/actionVocabulary.ts, part of the action contract), and the browser
+ * (src/contract/actions.ts, part of the action contract), and the browser
  * pool's health-check, connect and back-off times (src/browser/browserPool.ts,
  * src/browser/endpointPool.ts) with the DevTools WebSocket's close handshake
  * (src/browser/endpointConnection.ts). cdp/ keeps its own in cdp/deadline.ts,

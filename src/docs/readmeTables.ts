@@ -5,8 +5,8 @@
  * writes them between the README's `<!-- generated:NAME -->` markers and,
  * with --check, fails when the README says something else.
  */
-import { captureToolDeclaration } from '../toolDeclaration';
-import { ACTION_KINDS, ACTION_SPECS } from '../actionVocabulary';
+import { captureToolDeclaration } from '../contract/toolDeclaration';
+import { ACTION_KINDS, ACTION_SPECS } from '../contract/actions';
 import { COMMANDS, ENVIRONMENT, FLAGS, type EnvSetting } from '../common/settings';
 
 type Node = Record<string, unknown>;

@@ -10,7 +10,7 @@
  */
 import * as fs from 'fs';
 import { parseJsonText } from '../common/pythonJson';
-import type { CaptureRequestSnapshot } from '../contract';
+import type { CaptureRequestSnapshot } from '../contract/captureContract';
 import { checkManifestLine, lineRequest, tsInstant, type ManifestFact } from './validate';
 import type { ManifestResult } from './schema';
 

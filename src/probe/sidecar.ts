@@ -11,7 +11,7 @@
  * the seed's). Code between the two uses the payload's names.
  */
 import { z } from 'zod';
-import type { DesignDeclaration } from '../design';
+import type { DesignDeclaration } from '../contract/designBinding';
 import { renderTokensFaceSchema, unmeasuredFace, type RenderTokensFace } from './face';
 
 export const probePageFactsSchema = z.object({

@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { bindingFor, type ManifestEntry } from '../manifest';
-import { ARIA_ENVELOPE_FORMAT, envelopeTree, findCaptureType, sidecarLeaf, type ReportView } from '../capture/types';
+import { ARIA_ENVELOPE_FORMAT, envelopeTree, findCaptureType, sidecarLeaf, type ReportView } from '../contract/captureTypes';
 import { redactSecrets } from '../common/redact';
 import { probeSidecarSchema, type ProbeSidecar } from '../probe/sidecar';
 import type { Box, FindingRule } from '../probe/face';

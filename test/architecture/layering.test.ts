@@ -27,8 +27,8 @@ describe('each rule catches a violation', () => {
   const append = (file: string, text: string): SourceFile => ({ file, text: tree.find((f) => f.file === file)!.text + '\n' + text });
 
   test('an import cycle', () => {
-    const found = withFiles(append('src/contract.ts', "import { TOOL_NAME } from './toolDeclaration';"));
-    expect(found.filter((v) => v.rule === 'cycle').map((v) => v.detail)).toEqual([expect.stringContaining('src/contract.ts')]);
+    const found = withFiles(append('src/contract/captureContract.ts', "import { TOOL_NAME } from './toolDeclaration';"));
+    expect(found.filter((v) => v.rule === 'cycle').map((v) => v.detail)).toEqual([expect.stringContaining('src/contract/captureContract.ts')]);
   });
 
   test('cdp/ importing from src/', () => {
@@ -67,8 +67,8 @@ describe('each rule catches a violation', () => {
   });
 
   test('a capture-type spec importing browser code', () => {
-    const found = withFiles(append('src/capture/types/screenshot.ts', "import type { CaptureTypeModule } from '../../browser/captureTypes/types';"));
-    expect(found).toContainEqual(expect.objectContaining({ rule: 'capture-imports-browser', file: 'src/capture/types/screenshot.ts' }));
+    const found = withFiles(append('src/contract/captureTypes/screenshot.ts', "import type { CaptureTypeModule } from '../../browser/captureTypes/types';"));
+    expect(found).toContainEqual(expect.objectContaining({ rule: 'capture-imports-browser', file: 'src/contract/captureTypes/screenshot.ts' }));
   });
 
   test('a lazy require', () => {

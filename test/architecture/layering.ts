@@ -8,7 +8,7 @@
  *     script: no Node module, no package, nothing of the Node side, types included);
  *   - src/browser/ never imports the server, the boundary (src/boundary/), the
  *     registry, the CLI or the root;
- *   - the capture-type specs (src/capture/) never import src/browser/: the
+ *   - the contract (src/contract/, the capture-type specs included) never imports src/browser/: the
  *     boundary reads them at start-up, and starting must not load Puppeteer;
  *   - nothing is loaded with require(); a module loaded later with import()
  *     (to keep start-up light) counts as an import, so it cannot hide a cycle;
@@ -237,7 +237,7 @@ export function checkLayering(sources: SourceFile[]): Violation[] {
       if (m.file.startsWith('src/browser/') && ABOVE_BROWSER.some((above) => (above.endsWith('/') ? i.target.startsWith(above) : i.target === above))) {
         violations.push({ rule: 'browser-imports-upward', file: m.file, detail: `line ${i.line} imports ${i.target}` });
       }
-      if (m.file.startsWith('src/capture/') && i.target.startsWith('src/browser/')) {
+      if (m.file.startsWith('src/contract/') && i.target.startsWith('src/browser/')) {
         violations.push({ rule: 'capture-imports-browser', file: m.file, detail: `line ${i.line} imports ${i.target}` });
       }
     }

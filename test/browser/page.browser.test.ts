@@ -8,7 +8,7 @@ import { launchTestBrowser, servePages, type PageServer } from '../helpers/brows
 import { applyFreeze, FREEZE_CSS } from '../../src/browser/freeze';
 import { readObservedState } from '../../src/browser/observedState';
 import { runActions, runOneAction } from '../../src/browser/actionRunner';
-import type { CaptureAction } from '../../src/actionVocabulary';
+import type { CaptureAction } from '../../src/contract/actions';
 
 jest.setTimeout(60_000);
 

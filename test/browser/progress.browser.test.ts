@@ -15,8 +15,8 @@ import { PAGES } from '../e2e/harness';
 import { PuppeteerCaptureProvider, plannedSteps } from '../../src/browser/puppeteerProvider';
 import { CaptureOverrun, CaptureProgress, type StepReport } from '../../src/browser/captureProgress';
 import { CaptureCancelled } from '../../src/common/failures';
-import { parseCaptureContract, type CaptureRequestSnapshot } from '../../src/contract';
-import { parseRuntimeFields, type RuntimeFields } from '../../src/request';
+import { parseCaptureContract, type CaptureRequestSnapshot } from '../../src/contract/captureContract';
+import { parseRuntimeFields, type RuntimeFields } from '../../src/contract/toolArguments';
 
 jest.setTimeout(120_000);
 

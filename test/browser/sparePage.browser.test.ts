@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { BrowserSession, type PreparedPage } from '../../src/browser/browserSession';
 import { emulate } from '../../src/browser/pageSetup';
-import type { Viewport } from '../../src/contract';
+import type { Viewport } from '../../src/contract/captureContract';
 import { CHROMIUM_PATH, servePages, type PageServer } from '../helpers/browser';
 
 jest.setTimeout(60_000);

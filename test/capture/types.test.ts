@@ -1,13 +1,13 @@
 /**
- * The capture-type table (src/capture/types/): each spec's files, name rule
+ * The capture-type table (src/contract/captureTypes/): each spec's files, name rule
  * and browser module, and that no module outside the table compares `type`
  * strings.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, captureFiles, findCaptureType, sidecarLeaf, type CaptureTypeSpec } from '../../src/capture/types';
+import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, captureFiles, findCaptureType, sidecarLeaf, type CaptureTypeSpec } from '../../src/contract/captureTypes';
 import { CAPTURE_TYPE_MODULES } from '../../src/browser/captureTypes';
-import { captureInputSchema } from '../../src/request';
+import { captureInputSchema } from '../../src/contract/toolArguments';
 
 const REPO = path.join(__dirname, '..', '..');
 
@@ -74,7 +74,7 @@ test('no module outside the table compares a capture type name', () => {
     for (const entry of fs.readdirSync(path.join(REPO, dir), { withFileTypes: true })) {
       const rel = `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (rel !== 'src/capture/types' && rel !== 'src/report/generated') walk(rel);
+        if (rel !== 'src/contract/captureTypes' && rel !== 'src/report/generated') walk(rel);
       } else if (entry.name.endsWith('.ts')) {
         fs.readFileSync(path.join(REPO, rel), 'utf8')
           .split('\n')

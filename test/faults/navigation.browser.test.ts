@@ -15,7 +15,7 @@ import { launchTestBrowser, servePages, type PageServer } from '../helpers/brows
 import { captureArgs, closedPort, makeRunRoot, PAGES } from '../e2e/harness';
 import { PuppeteerCaptureProvider } from '../../src/browser/puppeteerProvider';
 import { executeCapturePlan } from '../../src/boundary';
-import type { CaptureResult } from '../../src/result';
+import type { CaptureResult } from '../../src/contract/result';
 
 jest.setTimeout(120_000);
 

@@ -3,7 +3,7 @@
  * parseAction does: each required field is refused when missing, each alias
  * stands for its field, each optional field is kept.
  */
-import { ACTION_KINDS, ACTION_SPECS, parseAction } from '../../src/actionVocabulary';
+import { ACTION_KINDS, ACTION_SPECS, parseAction } from '../../src/contract/actions';
 import { ToolInputError } from '../../src/common/errors';
 
 const SAMPLE: Record<string, unknown> = { selector: '#x', value: 'v', label: 'L', key: 'Enter', state: 'ready', ms: 5 };

@@ -7,9 +7,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { executeCapturePlan, planCapture, performCapture, MANIFEST_REFUSAL, type CapturePlan } from '../../src/boundary';
-import { sidecarLeaf } from '../../src/capture/types';
+import { sidecarLeaf } from '../../src/contract/captureTypes';
 import { ToolInputError } from '../../src/common/errors';
-import { captureResultSchema } from '../../src/result';
+import { captureResultSchema } from '../../src/contract/result';
 import { FakeProvider, FAKE_PNG, FAKE_OBSERVED_STATE, writes, writesThenFails, writesThenThrows, claimsWithoutWriting, during } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, listFiles, partialFiles, snapshotTree, type RunFixture } from './fixtures';
 

@@ -5,7 +5,7 @@
  * manifest lines) keeping `1.0` apart from `1` as the wire does.
  */
 import { parseJsonText, stringifyJson, writtenAsFloat } from '../../src/common/pythonJson';
-import { describeValue, isIntegerAt } from '../../src/values';
+import { describeValue, isIntegerAt } from '../../src/contract/argumentValues';
 import { parseManifest } from '../../src/manifest/reader';
 import { parsePlan } from '../../src/batch/planFile';
 import { FIELD_LINE_TEXT } from '../manifest/lines';

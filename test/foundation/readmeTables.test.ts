@@ -7,8 +7,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { README_TABLES } from '../../src/docs/readmeTables';
 import { ENVIRONMENT, FLAGS } from '../../src/common/settings';
-import { ACTION_KINDS } from '../../src/actionVocabulary';
-import { RUNTIME_OBJECT_FIELDS } from '../../src/request';
+import { ACTION_KINDS } from '../../src/contract/actions';
+import { RUNTIME_OBJECT_FIELDS } from '../../src/contract/toolArguments';
 
 const README = fs.readFileSync(path.resolve(__dirname, '..', '..', 'README.md'), 'utf8');
 

@@ -12,7 +12,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { executeCapturePlan, clearCaptureProviders, registerCaptureProvider } from '../../src/main';
-import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/provider';
+import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/contract/captureProvider';
 import {
   InProcessAdapterProvider,
   createBundledProvider,
@@ -21,8 +21,8 @@ import {
   type InProcessAdapter,
   type CaptureJob,
 } from '../../src/inProcessAdapter';
-import { captureToolDeclaration } from '../../src/toolDeclaration';
-import { DESIGN_AXES } from '../../src/design';
+import { captureToolDeclaration } from '../../src/contract/toolDeclaration';
+import { DESIGN_AXES } from '../../src/contract/designBinding';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x02]);
 const PAGE_FACTS = {

@@ -18,7 +18,7 @@ import { isHeadlessShell } from '../../src/browser/findBrowser';
 import { launchArgs } from '../../src/browser/browserSession';
 import { emulate } from '../../src/browser/pageSetup';
 import { DEFAULT_FONT_FAMILIES, fontPlatform } from '../../src/browser/defaultFonts';
-import type { Viewport } from '../../src/contract';
+import type { Viewport } from '../../src/contract/captureContract';
 
 jest.setTimeout(180_000);
 

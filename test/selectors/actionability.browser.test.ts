@@ -12,7 +12,7 @@ import { chromium, type Browser as PwBrowser, type Page as PwPage } from 'playwr
 import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS, launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { runActions } from '../../src/browser/actionRunner';
 import { readObservedState } from '../../src/browser/observedState';
-import type { CaptureAction } from '../../src/actionVocabulary';
+import type { CaptureAction } from '../../src/contract/actions';
 
 jest.setTimeout(120_000);
 

@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import Ajv2020 from 'ajv/dist/2020';
-import { captureToolDeclaration } from '../../src/toolDeclaration';
-import { captureInputSchema } from '../../src/request';
-import { captureResultSchema } from '../../src/result';
+import { captureToolDeclaration } from '../../src/contract/toolDeclaration';
+import { captureInputSchema } from '../../src/contract/toolArguments';
+import { captureResultSchema } from '../../src/contract/result';
 import { portabilityFindings } from './schemaPortability';
 
 const declaration = captureToolDeclaration();

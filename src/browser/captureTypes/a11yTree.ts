@@ -1,9 +1,9 @@
 /**
  * a11y tree: Playwright's aria snapshot text of the frozen page, in the
- * envelope its capture-type spec owns (src/capture/types/a11yTree.ts).
+ * envelope its capture-type spec owns (src/contract/captureTypes/a11yTree.ts).
  */
 import { ariaSnapshotText } from '../../../cdp/ariaSnapshot';
-import { ariaEnvelope } from '../../capture/types';
+import { ariaEnvelope } from '../../contract/captureTypes';
 import type { CaptureTypeModule } from './types';
 
 export const a11yTreeCapture: CaptureTypeModule = {

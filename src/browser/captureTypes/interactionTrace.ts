@@ -5,7 +5,7 @@
  * with the archive's bytes.
  */
 import type { Browser } from 'puppeteer-core';
-import type { CaptureAction } from '../../actionVocabulary';
+import type { CaptureAction } from '../../contract/actions';
 import { TraceRecorder, type TracedActionMeta } from '../../../cdp/trace/recorder';
 import type { CaptureTypeModule } from './types';
 

@@ -7,8 +7,8 @@
  * on the image it measured.
  */
 import type { Page, CDPSession } from 'puppeteer-core';
-import type { ProbePageFacts } from '../../provider';
-import type { Viewport } from '../../contract';
+import type { ProbePageFacts } from '../../contract/captureProvider';
+import type { Viewport } from '../../contract/captureContract';
 import { renderTokenProbe } from '../../probe';
 import type { CaptureTypeModule } from './types';
 import { shootFullPage, type FullPageShot } from './fullPage';

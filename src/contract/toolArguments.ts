@@ -4,11 +4,11 @@
  * and the zod input schema advertised for them.
  */
 import { z } from 'zod';
-import { ToolInputError } from './common/errors';
-import { contractInputShape } from './contract';
-import { describeValue, nonEmptyString } from './values';
-import { actionInputSchema, parseActions, type CaptureAction } from './actionVocabulary';
-import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, type CaptureType } from './capture/types';
+import { ToolInputError } from '../common/errors';
+import { contractInputShape } from './captureContract';
+import { describeValue, nonEmptyString } from './argumentValues';
+import { actionInputSchema, parseActions, type CaptureAction } from './actions';
+import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, type CaptureType } from './captureTypes';
 
 /** An existing artifact is refused unless the caller opts in. */
 export const OVERWRITE_DEFAULT = false;

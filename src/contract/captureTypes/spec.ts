@@ -11,7 +11,7 @@
  * starting the server must not load Puppeteer. The provider side
  * (src/browser/captureTypes/index.ts) resolves the name.
  */
-import type { CaptureRequestSnapshot } from '../../contract';
+import type { CaptureRequestSnapshot } from '../captureContract';
 import type { ProbeSidecarSource } from '../../probe/sidecar';
 
 /** A file a capture writes beside its artifact, named after it. */

@@ -3,7 +3,7 @@
  * object, a non-empty string, a JSON integer, and how a value is quoted
  * inside an error.
  */
-import { writtenAsFloat } from './common/pythonJson';
+import { writtenAsFloat } from '../common/pythonJson';
 
 /**
  * A caller's value inside an error message, worded as the original adapter

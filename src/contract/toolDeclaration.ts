@@ -9,10 +9,10 @@
  * constrains nothing. Each rewrite accepts exactly what zod's spelling did.
  */
 import { z } from 'zod';
-import { captureInputSchema } from './request';
+import { captureInputSchema } from './toolArguments';
 import { captureResultSchema } from './result';
-import type { ToolDeclaration } from './provider';
-import { READING_ORDER } from './probe/face';
+import type { ToolDeclaration } from './captureProvider';
+import { READING_ORDER } from '../probe/face';
 
 export const TOOL_NAME = 'execute_capture_plan';
 export const SERVER_NAME = 'design-playbook-evidence';

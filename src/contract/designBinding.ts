@@ -10,7 +10,7 @@
  * caller's key order and literals byte-for-byte.
  */
 import { z } from 'zod';
-import { isPlainObject } from './values';
+import { isPlainObject } from './argumentValues';
 
 /** The only axes a declaration may bind, in the order the probe reports them. */
 export const DESIGN_AXES = ['fontSizes', 'colors', 'radii'] as const;

@@ -5,9 +5,9 @@
  * ask for more than the per-action budget.
  */
 import { z } from 'zod';
-import { ToolInputError } from './common/errors';
-import { isPlainObject, nonEmptyString } from './values';
-import { ACTION_BUDGET_MS } from './common/time';
+import { ToolInputError } from '../common/errors';
+import { isPlainObject, nonEmptyString } from './argumentValues';
+import { ACTION_BUDGET_MS } from '../common/time';
 
 export const DEFAULT_WAIT_MS = 200;
 

@@ -3,8 +3,8 @@
  * constructors. `result` says whether the capture happened, never pass/fail.
  */
 import { z } from 'zod';
-import { requestSnapshotSchema, type CaptureRequestSnapshot } from './contract';
-import { READING_ORDER } from './probe/face';
+import { requestSnapshotSchema, type CaptureRequestSnapshot } from './captureContract';
+import { READING_ORDER } from '../probe/face';
 
 export const UNKNOWN_STATE = 'unknown';
 

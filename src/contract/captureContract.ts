@@ -10,9 +10,9 @@
  *   generated manifest JSON Schema.
  */
 import { z } from 'zod';
-import { describeValue, isIntegerAt, isPlainObject } from './values';
-import { stringifyJson } from './common/pythonJson';
-import { checkDesignDeclaration, designInputSchema, designRecordSchema } from './design';
+import { describeValue, isIntegerAt, isPlainObject } from './argumentValues';
+import { stringifyJson } from '../common/pythonJson';
+import { checkDesignDeclaration, designInputSchema, designRecordSchema } from './designBinding';
 
 export const CAPTURE_SCHEMA_VERSION = 1 as const;
 /** In the original's order (it lists them sorted), which its schema enum and refusal text follow. */
@@ -36,7 +36,7 @@ export type ContractParse = { ok: true; request: CaptureRequestSnapshot } | { ok
 
 const RECAPTURE_HINT = `recapture with capture contract schemaVersion=${CAPTURE_SCHEMA_VERSION}`;
 
-export { describeValue, isPlainObject } from './values';
+export { describeValue, isPlainObject } from './argumentValues';
 
 /** An integer >= 1, written as one: the original (Python) refuses `800.0`. */
 function isPositiveIntegerAt(holder: Record<string, unknown>, key: string): boolean {

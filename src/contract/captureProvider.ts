@@ -6,8 +6,8 @@
  * is the registry's business (providerRegistry.ts); a third party replaces
  * the bundled browser provider with `registerCaptureProvider(provider)`.
  */
-import type { CaptureRequestSnapshot } from './contract';
-import type { RuntimeFields } from './request';
+import type { CaptureRequestSnapshot } from './captureContract';
+import type { RuntimeFields } from './toolArguments';
 
 export interface ToolAnnotations {
   title?: string;
@@ -28,8 +28,8 @@ export interface ToolDeclaration {
 }
 
 /** Page facts a probing provider reports for the screenshot sidecar. */
-export type { ProbePageFacts } from './probe/sidecar';
-import type { ProbePageFacts } from './probe/sidecar';
+export type { ProbePageFacts } from '../probe/sidecar';
+import type { ProbePageFacts } from '../probe/sidecar';
 
 export interface CaptureContext {
   /** Absolute path the runtime resolved (and will verify) for the artifact. */
