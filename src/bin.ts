@@ -2,25 +2,25 @@
 /**
  * The package's bin. With no subcommand it serves MCP on stdio; subcommands
  * are the CLI (see src/cli/commands.ts). The program is put together in
- * src/main.ts; a built checkout runs it from dist/'s one-file bundle and its
- * code cache when they belong to this build (src/bundledProgram.ts).
+ * src/app/main.ts; a built checkout runs it from dist/'s one-file bundle and its
+ * code cache when they belong to this build (src/app/bundledProgram.ts).
  */
 import * as path from 'path';
-import { loadBundledProgram, type BundledProgram } from './bundledProgram';
+import { loadBundledProgram, type BundledProgram } from './app/bundledProgram';
 import { log } from './common/log';
 
 /** Defined in a bundle (scripts/bundle.js): plugin/server.cjs is its own program. */
 declare const BUNDLED_PACKAGE_VERSION: string | undefined;
 
 async function program(): Promise<Pick<BundledProgram, 'runMain'>> {
-  if (typeof BUNDLED_PACKAGE_VERSION === 'string') return import('./main');
+  if (typeof BUNDLED_PACKAGE_VERSION === 'string') return import('./app/main');
   try {
     const bundled = loadBundledProgram(path.join(__dirname, '..'));
     if (bundled.program) return bundled.program;
   } catch (err) {
     log(`dist/server.cjs did not load (${err instanceof Error ? err.message : String(err)}); running the compiled modules`);
   }
-  return import('./main');
+  return import('./app/main');
 }
 
 program()

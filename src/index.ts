@@ -12,7 +12,7 @@ export {
   createServer,
   serveStdio,
   closeBundledBrowser,
-} from './main';
+} from './app/main';
 export {
   parseCaptureContract,
   validateCaptureSnapshot,
@@ -31,7 +31,7 @@ export type { CapturePlanArguments, CapturePlanAction, CaptureViewport } from '.
 export type { CaptureType } from './contract/captureTypes';
 export type { CaptureProvider, CaptureContext, CaptureStepReport, ProviderPayload, ToolDeclaration } from './contract/captureProvider';
 export { captureToolDeclaration, TOOL_NAME, SERVER_NAME } from './contract/toolDeclaration';
-export { DualFramingStdioTransport } from './transport';
+export { DualFramingStdioTransport } from './mcp/transport';
 export {
   readManifest,
   parseManifest,
@@ -44,7 +44,7 @@ export {
   type ManifestFact,
   type ManifestReport,
 } from './manifest';
-/** The in-process adapter seam (src/inProcessAdapter.ts); BrowserAdapter, BundledCaptureProvider and createBundledProvider are its earlier names. */
+/** The in-process adapter seam (src/app/inProcessAdapter.ts); BrowserAdapter, BundledCaptureProvider and createBundledProvider are its earlier names. */
 export {
   InProcessAdapterProvider,
   createBundledProvider,
@@ -53,4 +53,4 @@ export {
   type BrowserAdapter,
   type CaptureJob,
   type AdapterOutcome,
-} from './inProcessAdapter';
+} from './app/inProcessAdapter';

@@ -8,7 +8,7 @@
  * `org.chromium.Chromium.*` singleton folder live inside the profile and go
  * with it. A server killed with SIGKILL cannot clean up; the next server to
  * start removes every profile folder whose owner is gone and that no running
- * process still uses (src/main.ts runs the sweep at start-up).
+ * process still uses (src/app/main.ts runs the sweep at start-up).
  *
  * When the profile sits too deep for Chromium's singleton socket, the
  * browser keeps the system temp folder, and a killed browser leaves its

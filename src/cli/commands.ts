@@ -1,7 +1,7 @@
 /**
  * The CLI's subcommands and their dispatch. Each prints JSON or text and
  * returns an exit code. Serving MCP (no subcommand) and the browser flags
- * every mode accepts are the program's (src/main.ts), which hands each
+ * every mode accepts are the program's (src/app/main.ts), which hands each
  * subcommand the Program it built.
  */
 import type { Program } from './program';

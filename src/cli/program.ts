@@ -1,5 +1,5 @@
 /**
- * What a CLI subcommand may use of the program (built in src/main.ts):
+ * What a CLI subcommand may use of the program (built in src/app/main.ts):
  * capture through the boundary, the browser flags, and closing what the providers opened.
  */
 import type { CaptureResult } from '../contract/result';

@@ -77,8 +77,8 @@ describe('each rule catches a violation', () => {
   });
 
   test('a cycle hidden behind a lazy import()', () => {
-    const found = withFiles(append('src/common/log.ts', "export const later = () => import('../main');"));
-    expect(found.filter((v) => v.rule === 'cycle').map((v) => v.detail)).toEqual([expect.stringContaining('src/main.ts')]);
+    const found = withFiles(append('src/common/log.ts', "export const later = () => import('../app/main');"));
+    expect(found.filter((v) => v.rule === 'cycle').map((v) => v.detail)).toEqual([expect.stringContaining('src/app/main.ts')]);
   });
 
   test('process-wide state outside the root', () => {

@@ -12,7 +12,7 @@
  *     boundary reads them at start-up, and starting must not load Puppeteer;
  *   - nothing is loaded with require(); a module loaded later with import()
  *     (to keep start-up light) counts as an import, so it cannot hide a cycle;
- *   - only the root (src/main.ts) holds process-wide state (ALLOWED_STATE
+ *   - only the root (src/app/main.ts) holds process-wide state (ALLOWED_STATE
  *     lists the one documented exception): no other module has a top-level `let`/`var`, a top-level empty mutable container
  *     (`[]`, `{}`, `new Map()`, `new Set()`), or a top-level process.on hook.
  */
@@ -40,7 +40,7 @@ export interface Violation {
   detail: string;
 }
 
-export const ROOT_MODULE = 'src/main.ts';
+export const ROOT_MODULE = 'src/app/main.ts';
 
 const REPO = path.join(__dirname, '..', '..');
 
@@ -72,12 +72,12 @@ export const ALLOWED_STATE: Record<string, string> = {
 
 /** Modules src/browser/ must not import: the server, the boundary (its plan, its perform step and their file-system rules), the registry, the CLI, the root. */
 export const ABOVE_BROWSER = [
-  'src/server.ts',
-  'src/transport.ts',
+  'src/mcp/server.ts',
+  'src/mcp/transport.ts',
   'src/boundary/',
-  'src/providerRegistry.ts',
-  'src/inProcessAdapter.ts',
-  'src/main.ts',
+  'src/app/providerRegistry.ts',
+  'src/app/inProcessAdapter.ts',
+  'src/app/main.ts',
   'src/index.ts',
   'src/bin.ts',
   'src/cli/',

@@ -1,5 +1,5 @@
 /**
- * The built bin's fast start (src/bundledProgram.ts): dist/server.cjs and
+ * The built bin's fast start (src/app/bundledProgram.ts): dist/server.cjs and
  * its code cache are used when they belong to this build and this Node, and
  * the compiled modules run otherwise. Checked on the real build, and on a
  * copy of it whose bundle announces itself on stderr, so the test sees which
@@ -16,7 +16,7 @@ const DIST = path.join(ROOT, 'dist');
 
 /** loadBundledProgram(dir) in a fresh Node: what it reports. */
 function loadIn(dist: string): { program: boolean; cache?: string; why?: string } {
-  const script = `const r = require(${JSON.stringify(path.join(dist, 'src', 'bundledProgram.js'))}).loadBundledProgram(${JSON.stringify(dist)});
+  const script = `const r = require(${JSON.stringify(path.join(dist, 'src', 'app', 'bundledProgram.js'))}).loadBundledProgram(${JSON.stringify(dist)});
     process.stdout.write(JSON.stringify({ program: !!r.program && typeof r.program.runMain === 'function', cache: r.cache, why: r.why }));`;
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
 }
@@ -74,7 +74,7 @@ describe('a copy of the build', () => {
 
   test('a compiled file newer than the bundle (tsc after the build): the compiled modules run', () => {
     const later = new Date(Date.now() + 60_000);
-    fs.utimesSync(path.join(dist, 'src', 'main.js'), later, later);
+    fs.utimesSync(path.join(dist, 'src', 'app', 'main.js'), later, later);
     expect(loadIn(dist)).toEqual({ program: false, why: 'a compiled file is newer than the bundle' });
     const run = runBin();
     expect(run.status).toBe(0);

@@ -187,7 +187,7 @@ describe('installed offline into a fresh folder', () => {
           JSON.stringify(JSON.parse(fs.readFileSync(lib.manifestSchemaPath(), 'utf8'))),
         schemaInPackage: lib.manifestSchemaPath().startsWith(${JSON.stringify(fs.realpathSync(consumer))}),
       };
-      try { require(${JSON.stringify(`${PACKAGE.name}/dist/src/main.js`)}); out.deep = 'loaded'; } catch (e) { out.deep = e.code; }
+      try { require(${JSON.stringify(`${PACKAGE.name}/dist/src/app/main.js`)}); out.deep = 'loaded'; } catch (e) { out.deep = e.code; }
       process.stdout.write(JSON.stringify(out));
     `;
     const r = run(process.execPath, ['-e', script], consumer);

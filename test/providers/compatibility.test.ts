@@ -11,7 +11,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { executeCapturePlan, clearCaptureProviders, registerCaptureProvider } from '../../src/main';
+import { executeCapturePlan, clearCaptureProviders, registerCaptureProvider } from '../../src/app/main';
 import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/contract/captureProvider';
 import {
   InProcessAdapterProvider,
@@ -20,7 +20,7 @@ import {
   type AdapterOutcome,
   type InProcessAdapter,
   type CaptureJob,
-} from '../../src/inProcessAdapter';
+} from '../../src/app/inProcessAdapter';
 import { captureToolDeclaration } from '../../src/contract/toolDeclaration';
 import { DESIGN_AXES } from '../../src/contract/designBinding';
 

@@ -16,7 +16,7 @@ import { readRun } from '../../src/report/readRun';
 import { checkOutputFolder, writeReportFolder, ReportOutputError, REPORT_MARKER } from '../../src/report/writeReport';
 import { buildReport } from '../../src/report';
 import { DARK, LIGHT, REPORT_DESIGN, RULE_COLORS, type SchemePalette } from '../../src/report/tokens';
-import { runMain } from '../../src/main';
+import { runMain } from '../../src/app/main';
 
 const tmp: string[] = [];
 function tempDir(label: string): string {

@@ -5,7 +5,7 @@
  * notification read in the same chunk as the answer is dropped.
  */
 import { PassThrough, Writable } from 'stream';
-import { DualFramingStdioTransport } from '../../src/transport';
+import { DualFramingStdioTransport } from '../../src/mcp/transport';
 import { NOTICE_BEFORE_ANSWER_MS } from '../../src/common/time';
 
 /** An output that records when each message was written (ms, performance.now). */

@@ -17,11 +17,11 @@
  * `renderTokens`, `pageFacts`); the provider payload spells them as on the
  * wire (`observed_state`, `render_tokens`, `page_facts`).
  */
-import type { CaptureContext, CaptureProvider, ProbePageFacts, ProviderPayload } from './contract/captureProvider';
-import type { CaptureRequestSnapshot } from './contract/captureContract';
-import type { RuntimeFields } from './contract/toolArguments';
-import type { DesignDeclaration } from './contract/designBinding';
-import { captureToolDeclaration, TOOL_NAME } from './contract/toolDeclaration';
+import type { CaptureContext, CaptureProvider, ProbePageFacts, ProviderPayload } from '../contract/captureProvider';
+import type { CaptureRequestSnapshot } from '../contract/captureContract';
+import type { RuntimeFields } from '../contract/toolArguments';
+import type { DesignDeclaration } from '../contract/designBinding';
+import { captureToolDeclaration, TOOL_NAME } from '../contract/toolDeclaration';
 import { createLazyPuppeteerProvider } from './providerRegistry';
 
 /** What one capture asks of an adapter. */

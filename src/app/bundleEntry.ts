@@ -1,5 +1,5 @@
 /**
- * What dist/server.cjs (the program as one file, src/bundledProgram.ts)
+ * What dist/server.cjs (the program as one file, src/app/bundledProgram.ts)
  * exports to the bin: the program, and the warm-up the code cache is made
  * after (scripts/code-cache.js), which sets up every module a capture or a
  * CLI run loads on first use, so the cache holds their compiled code too.
@@ -7,5 +7,5 @@
 export { runMain } from './main';
 
 export async function warmModules(): Promise<void> {
-  await Promise.all([import('./browser/puppeteerProvider'), import('./cli/capture'), import('./cli/run'), import('./cli/doctor')]);
+  await Promise.all([import('../browser/puppeteerProvider'), import('../cli/capture'), import('../cli/run'), import('../cli/doctor')]);
 }

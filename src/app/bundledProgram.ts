@@ -3,7 +3,7 @@
  * costs a fresh process about 200 ms of compiling and module set-up before
  * it answers `initialize` (and as much again for Puppeteer at the first
  * capture). So `npm run build` also bundles the program into one file,
- * dist/server.cjs (scripts/bundle.js --dist, entry src/bundleEntry.ts), and
+ * dist/server.cjs (scripts/bundle.js --dist, entry src/app/bundleEntry.ts), and
  * stores V8's code cache for it, made after every module of a capture was
  * set up (scripts/code-cache.js): from the cache, reading the bundle,
  * deserializing its code and setting its modules up takes about 100 ms.

@@ -14,9 +14,9 @@
 import type { Readable, Writable } from 'stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, JSONRPCNotificationSchema, JSONRPCRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { parseJsonText } from './common/pythonJson';
-import { echoJson } from './contract/captureContract';
-import { NOTICE_BEFORE_ANSWER_MS } from './common/time';
+import { parseJsonText } from '../common/pythonJson';
+import { echoJson } from '../contract/captureContract';
+import { NOTICE_BEFORE_ANSWER_MS } from '../common/time';
 
 /**
  * The -32602 message for a request a schema refused: the method, the field's

@@ -9,20 +9,20 @@
  * Everything below it takes what it needs as arguments.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CaptureProvider } from './contract/captureProvider';
-import { fixedTime, type BrowserFlags } from './browser/options';
+import type { CaptureProvider } from '../contract/captureProvider';
+import { fixedTime, type BrowserFlags } from '../browser/options';
 import { ProviderRegistry, createLazyPuppeteerProvider } from './providerRegistry';
-import { executeCapturePlan as executeWithProvider, type PerformOptions } from './boundary';
-import type { CaptureResult } from './contract/result';
-import { createServer as createServerFor } from './server';
-import { DualFramingStdioTransport } from './transport';
-import { SHUTDOWN_REPLY_MS, withDeadline } from './common/time';
-import { sweepStaleProfiles, sweepStaleSingletonFolders, SINGLETON_PREFIX } from './browser/profiles';
-import { SERVER_NAME } from './contract/toolDeclaration';
-import { browserFlagsFrom, takeBrowserFlags, UsageError } from './cli/args';
-import { runCommand, usage } from './cli/commands';
-import type { Program } from './cli/program';
-import { log } from './common/log';
+import { executeCapturePlan as executeWithProvider, type PerformOptions } from '../boundary';
+import type { CaptureResult } from '../contract/result';
+import { createServer as createServerFor } from '../mcp/server';
+import { DualFramingStdioTransport } from '../mcp/transport';
+import { SHUTDOWN_REPLY_MS, withDeadline } from '../common/time';
+import { sweepStaleProfiles, sweepStaleSingletonFolders, SINGLETON_PREFIX } from '../browser/profiles';
+import { SERVER_NAME } from '../contract/toolDeclaration';
+import { browserFlagsFrom, takeBrowserFlags, UsageError } from '../cli/args';
+import { runCommand, usage } from '../cli/commands';
+import type { Program } from '../cli/program';
+import { log } from '../common/log';
 
 /** Browser flags from the command line; read whenever the bundled provider starts a browser. */
 let browserFlags: BrowserFlags = {};

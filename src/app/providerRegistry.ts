@@ -1,11 +1,11 @@
 /**
  * Which provider serves the tool: the last one registered (a third party's),
  * else the bundled browser provider, made on first use. The registry is a
- * plain object; the program (src/main.ts) keeps the one the process serves.
+ * plain object; the program (src/app/main.ts) keeps the one the process serves.
  */
-import type { CaptureContext, CaptureProvider, ProviderPayload } from './contract/captureProvider';
-import type { PuppeteerCaptureProvider, PuppeteerProviderOptions } from './browser/puppeteerProvider';
-import { captureToolDeclaration, TOOL_NAME } from './contract/toolDeclaration';
+import type { CaptureContext, CaptureProvider, ProviderPayload } from '../contract/captureProvider';
+import type { PuppeteerCaptureProvider, PuppeteerProviderOptions } from '../browser/puppeteerProvider';
+import { captureToolDeclaration, TOOL_NAME } from '../contract/toolDeclaration';
 
 /**
  * The bundled provider as the registry holds it: the Puppeteer provider
@@ -24,7 +24,7 @@ class LazyPuppeteerProvider implements CaptureProvider {
   }
 
   private provider(): Promise<PuppeteerCaptureProvider> {
-    this.loaded ??= import('./browser/puppeteerProvider').then(({ PuppeteerCaptureProvider }) => new PuppeteerCaptureProvider(this.options));
+    this.loaded ??= import('../browser/puppeteerProvider').then(({ PuppeteerCaptureProvider }) => new PuppeteerCaptureProvider(this.options));
     return this.loaded;
   }
 

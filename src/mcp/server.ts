@@ -3,7 +3,7 @@
  * SDK does the JSON-RPC dispatch; argument checking is executeCapturePlan's,
  * so the SDK's own argument validation is not used (its wording would replace
  * the contract's). Serving on stdio and shutting down are the program's
- * (src/main.ts).
+ * (src/app/main.ts).
  *
  * Owned here: which protocol version initialize answers (a version the SDK
  * supports is echoed, any other gets the newest; none named gets what the
@@ -35,15 +35,15 @@ import {
   type ResourceLink,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { planCapture, performCapture, type PerformedCapture, type PerformOptions } from './boundary';
-import type { CaptureProvider } from './contract/captureProvider';
-import type { CaptureFile } from './contract/captureTypes';
+import { planCapture, performCapture, type PerformedCapture, type PerformOptions } from '../boundary';
+import type { CaptureProvider } from '../contract/captureProvider';
+import type { CaptureFile } from '../contract/captureTypes';
 import { invalidParamsMessage } from './transport';
-import { SERVER_NAME } from './contract/toolDeclaration';
-import { echoJson } from './contract/captureContract';
-import { isPlainObject } from './contract/argumentValues';
-import { log } from './common/log';
-import { packageVersion } from './common/version';
+import { SERVER_NAME } from '../contract/toolDeclaration';
+import { echoJson } from '../contract/captureContract';
+import { isPlainObject } from '../contract/argumentValues';
+import { log } from '../common/log';
+import { packageVersion } from '../common/version';
 
 /** What the original answered to an initialize that names no protocolVersion (its callers send none, or no params). */
 export const UNNAMED_PROTOCOL_VERSION = '2024-11-05';
