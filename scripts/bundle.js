@@ -45,7 +45,7 @@ const { version: PACKAGE_VERSION } = JSON.parse(fs.readFileSync(path.join(root, 
 // @puppeteer/browsers uses proxy-agent (and through it a PAC interpreter,
 // FTP and SOCKS clients: a quarter of the bundle) only for HTTP requests that
 // download or look up a browser build. The server never downloads a browser
-// (src/browser/findBrowser.ts), so the bundle carries a stand-in that says so
+// (src/browser/fleet/findBrowser.ts), so the bundle carries a stand-in that says so
 // if anything ever tries.
 const noBrowserDownloads = {
   name: 'no-browser-downloads',

@@ -7,5 +7,5 @@
 export { runMain } from './main';
 
 export async function warmModules(): Promise<void> {
-  await Promise.all([import('../browser/puppeteerProvider'), import('../cli/capture'), import('../cli/run'), import('../cli/doctor')]);
+  await Promise.all([import('../browser/capture/puppeteerProvider'), import('../cli/capture'), import('../cli/run'), import('../cli/doctor')]);
 }

@@ -3,7 +3,7 @@
  * `capture_and_probe` predates the keyword"): code that captures in this
  * process implements `captureAndProbe(job)`, and InProcessAdapterProvider
  * puts it behind the boundary as a CaptureProvider. The bundled provider
- * does not go through it (src/browser/puppeteerProvider.ts implements
+ * does not go through it (src/browser/capture/puppeteerProvider.ts implements
  * CaptureProvider directly); a new out-of-process tool writes a
  * CaptureProvider (docs/providers.md).
  *

@@ -17,7 +17,7 @@ import type { CaptureResult } from '../contract/result';
 import { createServer as createServerFor } from '../mcp/server';
 import { DualFramingStdioTransport } from '../mcp/transport';
 import { SHUTDOWN_REPLY_MS, withDeadline } from '../common/time';
-import { sweepStaleProfiles, sweepStaleSingletonFolders, SINGLETON_PREFIX } from '../browser/profiles';
+import { sweepStaleProfiles, sweepStaleSingletonFolders, SINGLETON_PREFIX } from '../browser/fleet/profiles';
 import { SERVER_NAME } from '../contract/toolDeclaration';
 import { browserFlagsFrom, takeBrowserFlags, UsageError } from '../cli/args';
 import { runCommand, usage } from '../cli/commands';
@@ -114,7 +114,7 @@ export async function serveStdio(options: { provider?: CaptureProvider } = {}): 
 /**
  * Removes what killed servers and browsers left in the temp folder: profile
  * folders whose owner is gone, and Chromium singleton folders no live
- * browser uses (src/browser/profiles.ts says how each is told).
+ * browser uses (src/browser/fleet/profiles.ts says how each is told).
  */
 async function sweepTempFolder(): Promise<void> {
   const plural = (n: number) => (n === 1 ? '' : 's');

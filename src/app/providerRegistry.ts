@@ -4,12 +4,12 @@
  * plain object; the program (src/app/main.ts) keeps the one the process serves.
  */
 import type { CaptureContext, CaptureProvider, ProviderPayload } from '../contract/captureProvider';
-import type { PuppeteerCaptureProvider, PuppeteerProviderOptions } from '../browser/puppeteerProvider';
+import type { PuppeteerCaptureProvider, PuppeteerProviderOptions } from '../browser/capture/puppeteerProvider';
 import { captureToolDeclaration, TOOL_NAME } from '../contract/toolDeclaration';
 
 /**
  * The bundled provider as the registry holds it: the Puppeteer provider
- * (Puppeteer + raw CDP, src/browser/puppeteerProvider.ts), loaded with the
+ * (Puppeteer + raw CDP, src/browser/capture/puppeteerProvider.ts), loaded with the
  * first capture, not at start-up: answering initialize and tools/list, or
  * running `manifest check`, never pays for loading Puppeteer.
  */
@@ -24,7 +24,7 @@ class LazyPuppeteerProvider implements CaptureProvider {
   }
 
   private provider(): Promise<PuppeteerCaptureProvider> {
-    this.loaded ??= import('../browser/puppeteerProvider').then(({ PuppeteerCaptureProvider }) => new PuppeteerCaptureProvider(this.options));
+    this.loaded ??= import('../browser/capture/puppeteerProvider').then(({ PuppeteerCaptureProvider }) => new PuppeteerCaptureProvider(this.options));
     return this.loaded;
   }
 

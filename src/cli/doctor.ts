@@ -10,7 +10,7 @@ import * as path from 'path';
 import { execFile } from 'child_process';
 import { resolveRunRoot, RUN_MARKERS } from '../boundary/runRoot';
 import { BROWSER_VERSION_QUERY_MS } from '../common/time';
-import { BrowserSession } from '../browser/browserSession';
+import { BrowserSession } from '../browser/fleet/browserSession';
 import { captureTimeoutMs, fixedTime, maxParallel, type BrowserFlags } from '../browser/options';
 import type { Program } from './program';
 import { flagHelp, flagSpec, parseFlags, BROWSER_FLAGS_HELP } from './args';

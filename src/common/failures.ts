@@ -222,7 +222,7 @@ export function pageTooLarge(width: number, height: number, limitPixels: number)
 
 /**
  * Why connecting to a browser endpoint failed, as the connection saw it
- * (src/browser/endpointConnection.ts classifies; the wording is here).
+ * (src/browser/fleet/endpointConnection.ts classifies; the wording is here).
  * `during` says which request answered: the WebSocket upgrade, or the
  * `/json/version` look-up of an http(s) address.
  */

@@ -6,7 +6,7 @@
  * read through `envValue`, and `--help`, `doctor` and the README's tables
  * (scripts/generate-docs.js) print these rows, so no name or default is
  * spelled twice. Parsing a value stays with its reader (src/browser/options.ts,
- * src/runRoot.ts, src/browser/findBrowser.ts, ...).
+ * src/runRoot.ts, src/browser/fleet/findBrowser.ts, ...).
  */
 import { CAPTURE_TYPES } from '../contract/captureTypes';
 import { COLOR_SCHEMES } from '../contract/captureContract';
@@ -56,28 +56,28 @@ export const ENVIRONMENT = {
     name: 'DESIGN_PLAYBOOK_CHROME_PATH',
     meaning: 'the browser to launch, used as named',
     default: "a headless shell in the system locations, else a full browser, else Puppeteer's cache",
-    readBy: 'src/browser/findBrowser.ts',
+    readBy: 'src/browser/fleet/findBrowser.ts',
   },
   puppeteerExecutablePath: {
     name: 'PUPPETEER_EXECUTABLE_PATH',
     meaning: "the browser to launch when DESIGN_PLAYBOOK_CHROME_PATH is unset (Puppeteer's own variable)",
-    readBy: 'src/browser/findBrowser.ts',
+    readBy: 'src/browser/fleet/findBrowser.ts',
   },
   chromePathFallback: {
     name: 'CHROME_PATH',
     meaning: 'the browser to launch, after PUPPETEER_EXECUTABLE_PATH',
-    readBy: 'src/browser/findBrowser.ts',
+    readBy: 'src/browser/fleet/findBrowser.ts',
   },
   puppeteerCacheDir: {
     name: 'PUPPETEER_CACHE_DIR',
     meaning: "Puppeteer's browser cache, searched last for an installed browser (its headless shell first, newest first)",
     default: '~/.cache/puppeteer',
-    readBy: 'src/browser/findBrowser.ts',
+    readBy: 'src/browser/fleet/findBrowser.ts',
   },
   chromeArgs: {
     name: 'DESIGN_PLAYBOOK_CHROME_ARGS',
     meaning: 'extra launch flags for a launched browser, separated by spaces',
-    readBy: 'src/browser/browserSession.ts',
+    readBy: 'src/browser/fleet/browserSession.ts',
   },
   cdpUrl: {
     name: 'DESIGN_PLAYBOOK_CDP_URL',

@@ -9,12 +9,12 @@
  *
  * Three kinds of time constant live with the rule they are part of, named
  * there: the virtual clock's frame, rest horizon and fast-run chunk
- * (src/browser/pageClock.ts: when page time passes and when a page is at
+ * (src/browser/page/pageClock.ts: when page time passes and when a page is at
  * rest are that module's rules), the wait action's default length
  * (src/contract/actions.ts, part of the action contract), and the browser
- * pool's health-check, connect and back-off times (src/browser/browserPool.ts,
- * src/browser/endpointPool.ts) with the DevTools WebSocket's close handshake
- * (src/browser/endpointConnection.ts). cdp/ keeps its own in cdp/deadline.ts,
+ * pool's health-check, connect and back-off times (src/browser/fleet/browserPool.ts,
+ * src/browser/fleet/endpointPool.ts) with the DevTools WebSocket's close handshake
+ * (src/browser/fleet/endpointConnection.ts). cdp/ keeps its own in cdp/deadline.ts,
  * since cdp/ imports nothing from src/.
  */
 export { withDeadline, withinOr, DeadlineExceeded } from '../../cdp/deadline';

@@ -20,7 +20,7 @@ export interface ActionSpec {
   optional: readonly string[];
   /** field -> the other name it may be given under. */
   aliases?: Readonly<Record<string, string>>;
-  /** What it does on the page, in a few words (how each waits is src/browser/actionRunner.ts's). */
+  /** What it does on the page, in a few words (how each waits is src/browser/capture/actionRunner.ts's). */
   does: string;
 }
 

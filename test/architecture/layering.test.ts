@@ -60,10 +60,10 @@ describe('each rule catches a violation', () => {
   });
 
   test('browser/ importing the server or the boundary', () => {
-    const found = withFiles(append('src/browser/freeze.ts', "import { executeCapturePlan } from '../boundary';"));
+    const found = withFiles(append('src/browser/page/freeze.ts', "import { executeCapturePlan } from '../../boundary';"));
     expect(found.map((v) => v.rule)).toContain('browser-imports-upward');
-    const planStep = withFiles(append('src/browser/observedState.ts', "import type { CapturePlan } from '../boundary/plan';"));
-    expect(planStep).toEqual([expect.objectContaining({ rule: 'browser-imports-upward', file: 'src/browser/observedState.ts' })]);
+    const planStep = withFiles(append('src/browser/page/observedState.ts', "import type { CapturePlan } from '../../boundary/plan';"));
+    expect(planStep).toEqual([expect.objectContaining({ rule: 'browser-imports-upward', file: 'src/browser/page/observedState.ts' })]);
   });
 
   test('a capture-type spec importing browser code', () => {

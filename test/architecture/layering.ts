@@ -21,7 +21,7 @@ import * as path from 'path';
 import * as ts from 'typescript';
 
 export interface SourceFile {
-  /** Repository-relative, '/'-separated, e.g. `src/browser/freeze.ts`. */
+  /** Repository-relative, '/'-separated, e.g. `src/browser/page/freeze.ts`. */
   file: string;
   text: string;
 }

@@ -40,9 +40,9 @@ test('every time constant lives where a deadline header says', () => {
 
 test('a constant added elsewhere is caught, in src/ and in cdp/', () => {
   const withExtra = tree.map((s) =>
-    s.file === 'src/browser/freeze.ts' || s.file === 'cdp/trace/snapshotter.ts' ? { ...s, text: `${s.text}\nconst EXTRA_WAIT_MS = 10;\n` } : s,
+    s.file === 'src/browser/page/freeze.ts' || s.file === 'cdp/trace/snapshotter.ts' ? { ...s, text: `${s.text}\nconst EXTRA_WAIT_MS = 10;\n` } : s,
   );
-  expect(misplacedTimeConstants(withExtra)).toEqual(['src/browser/freeze.ts: EXTRA_WAIT_MS', 'cdp/trace/snapshotter.ts: EXTRA_WAIT_MS']);
+  expect(misplacedTimeConstants(withExtra)).toEqual(['src/browser/page/freeze.ts: EXTRA_WAIT_MS', 'cdp/trace/snapshotter.ts: EXTRA_WAIT_MS']);
 });
 
 test('every module a deadline header names as a home holds a time constant (the header stays true)', () => {

@@ -13,10 +13,10 @@ import {
   isHeadlessShell,
   puppeteerInstalledBrowsers,
   systemLocations,
-} from '../../src/browser/findBrowser';
+} from '../../src/browser/fleet/findBrowser';
 import { attachTarget, parseCdpUrl, captureTimeoutMs, maxParallel } from '../../src/browser/options';
-import { splitKeyCombo } from '../../src/browser/actionRunner';
-import { Limiter } from '../../src/browser/limiter';
+import { splitKeyCombo } from '../../src/browser/capture/actionRunner';
+import { Limiter } from '../../src/browser/fleet/limiter';
 import { captureArguments, parseViewportFlag } from '../../src/cli/capture';
 import { takeBrowserFlags } from '../../src/cli/args';
 

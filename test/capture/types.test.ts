@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, captureFiles, findCaptureType, sidecarLeaf, type CaptureTypeSpec } from '../../src/contract/captureTypes';
-import { CAPTURE_TYPE_MODULES } from '../../src/browser/captureTypes';
+import { CAPTURE_TYPE_MODULES } from '../../src/browser/capture/types';
 import { captureInputSchema } from '../../src/contract/toolArguments';
 
 const REPO = path.join(__dirname, '..', '..');
@@ -59,7 +59,7 @@ test("a trace's name must end in .zip, as given and where it resolves; other typ
 
 test("each spec names its browser module, and the provider's table resolves that name to the module's export", async () => {
   for (const type of CAPTURE_TYPES) {
-    const file = path.join(REPO, 'src', 'browser', 'captureTypes', `${CAPTURE_TYPE_SPECS[type].browserModule}.ts`);
+    const file = path.join(REPO, 'src', 'browser', 'capture', 'types', `${CAPTURE_TYPE_SPECS[type].browserModule}.ts`);
     expect(fs.existsSync(file)).toBe(true);
     const exported = Object.values(await import(file));
     expect(exported).toContain(CAPTURE_TYPE_MODULES[type]);

@@ -11,7 +11,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Browser, Page } from 'puppeteer-core';
 import { executeCapturePlan, closeBundledBrowser } from '../../src/index';
-import { PageClock, REST_HORIZON_MS } from '../../src/browser/pageClock';
+import { PageClock, REST_HORIZON_MS } from '../../src/browser/page/pageClock';
 import { decodePng } from '../../src/png/decode';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, makeRunRoot } from '../e2e/harness';

@@ -5,7 +5,7 @@
  * waiting for.
  */
 import { isSecretParam, redactKnownSecrets, redactSecrets, redactUrl, secretValuesOf } from '../../src/common/redact';
-import { addressForm, isTransient, parseRetryAfter } from '../../src/browser/endpointConnection';
+import { addressForm, isTransient, parseRetryAfter } from '../../src/browser/fleet/endpointConnection';
 import { parseCdpUrl } from '../../src/browser/options';
 
 test('credential parameters, in any case and as the last part of a longer name, are secret; others are not', () => {

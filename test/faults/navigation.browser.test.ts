@@ -13,7 +13,7 @@ import * as path from 'path';
 import type { Browser } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, closedPort, makeRunRoot, PAGES } from '../e2e/harness';
-import { PuppeteerCaptureProvider } from '../../src/browser/puppeteerProvider';
+import { PuppeteerCaptureProvider } from '../../src/browser/capture/puppeteerProvider';
 import { executeCapturePlan } from '../../src/boundary';
 import type { CaptureResult } from '../../src/contract/result';
 

@@ -16,7 +16,7 @@ import { DEMO_USAGE } from '../../src/cli/demo';
 import { REPORT_USAGE } from '../../src/cli/report';
 import { MANIFEST_USAGE } from '../../src/cli/manifest';
 import { captureTimeoutMs, maxParallel, navigationTimeoutMs, settleMaxMs, connectPerCapture, attachTargets } from '../../src/browser/options';
-import { findBrowser, puppeteerCacheDir } from '../../src/browser/findBrowser';
+import { findBrowser, puppeteerCacheDir } from '../../src/browser/fleet/findBrowser';
 
 const REPO = path.resolve(__dirname, '..', '..');
 

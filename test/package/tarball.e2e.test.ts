@@ -15,7 +15,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { spawnSync, type SpawnSyncReturns } from 'child_process';
-import { findBrowser } from '../../src/browser/findBrowser';
+import { findBrowser } from '../../src/browser/fleet/findBrowser';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {

@@ -21,7 +21,7 @@ type SpecOf<T extends CaptureType> = Extract<(typeof SPECS)[number], { name: T }
 
 export const CAPTURE_TYPE_SPECS = Object.fromEntries(SPECS.map((spec) => [spec.name, spec])) as { readonly [T in CaptureType]: SpecOf<T> };
 
-/** The name of a browser module some type names (src/browser/captureTypes/<name>.ts). */
+/** The name of a browser module some type names (src/browser/capture/types/<name>.ts). */
 export type BrowserModuleName = (typeof SPECS)[number]['browserModule'];
 
 /** The spec of `name` (a value read from a manifest, say), or undefined when no type has that name. */

@@ -6,10 +6,10 @@
  * which browser module makes its bytes. One file per type in this folder
  * holds its spec; ./index.ts is the table keyed by name.
  *
- * The spec names its browser module (src/browser/captureTypes/<name>.ts)
+ * The spec names its browser module (src/browser/capture/types/<name>.ts)
  * rather than importing it: the boundary reads this table at start-up, and
  * starting the server must not load Puppeteer. The provider side
- * (src/browser/captureTypes/index.ts) resolves the name.
+ * (src/browser/capture/types/index.ts) resolves the name.
  */
 import type { CaptureRequestSnapshot } from '../captureContract';
 import type { ProbeSidecarSource } from '../../probe/sidecar';
@@ -44,6 +44,6 @@ export interface CaptureTypeSpec<Name extends string = string> {
   readonly artifact: { readonly mimeType: string };
   readonly sidecars: readonly SidecarSpec[];
   readonly reportView: ReportView;
-  /** src/browser/captureTypes/<browserModule>.ts makes the bytes. */
+  /** src/browser/capture/types/<browserModule>.ts makes the bytes. */
   readonly browserModule: string;
 }

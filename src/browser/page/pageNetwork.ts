@@ -11,7 +11,7 @@
  * are not requests here at all (their frames never hold the clock).
  */
 import type { HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
-import { LONG_REQUEST_MS } from '../common/time';
+import { LONG_REQUEST_MS } from '../../common/time';
 
 /** How many open requests a warning names. */
 const NAMED_IN_WARNING = 3;

@@ -5,8 +5,8 @@
  * with the archive's bytes.
  */
 import type { Browser } from 'puppeteer-core';
-import type { CaptureAction } from '../../contract/actions';
-import { TraceRecorder, type TracedActionMeta } from '../../../cdp/trace/recorder';
+import type { CaptureAction } from '../../../contract/actions';
+import { TraceRecorder, type TracedActionMeta } from '../../../../cdp/trace/recorder';
 import type { CaptureTypeModule } from './types';
 
 /** How each capture action is described to the trace viewer. */

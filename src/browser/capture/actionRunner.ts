@@ -27,16 +27,16 @@
  * kind and selector, and why.
  */
 import type { KeyInput, Page } from 'puppeteer-core';
-import type { CdpEvent, CdpSession } from '../../cdp/types';
-import { checkSelectorSyntax, nearMisses, resolveBackendNode, usesPuppeteerSyntax } from '../../cdp/selectorEngine';
-import { callRuntime, callRuntimeForHandle, callRuntimeOn, releaseObject } from '../../cdp/utilityWorld';
-import { isDocumentGone } from '../../cdp/protocolErrors';
-import { parseSelector } from '../../cdp/injected/selectors/parse';
-import type { ClickPointProblem, TargetProblem } from '../../cdp/injected/selectors/engine';
-import type { FillProblem, MissingState, Needs, PointProblem } from '../../cdp/injected/selectors/actionability';
-import { stateSelector, type CaptureAction } from '../contract/actions';
-import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, ACTION_POLL_MS, withDeadline, withinOr } from '../common/time';
-import { FRAME_MS, letTimePass, PageClock } from './pageClock';
+import type { CdpEvent, CdpSession } from '../../../cdp/types';
+import { checkSelectorSyntax, nearMisses, resolveBackendNode, usesPuppeteerSyntax } from '../../../cdp/selectorEngine';
+import { callRuntime, callRuntimeForHandle, callRuntimeOn, releaseObject } from '../../../cdp/utilityWorld';
+import { isDocumentGone } from '../../../cdp/protocolErrors';
+import { parseSelector } from '../../../cdp/injected/selectors/parse';
+import type { ClickPointProblem, TargetProblem } from '../../../cdp/injected/selectors/engine';
+import type { FillProblem, MissingState, Needs, PointProblem } from '../../../cdp/injected/selectors/actionability';
+import { stateSelector, type CaptureAction } from '../../contract/actions';
+import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, ACTION_POLL_MS, withDeadline, withinOr } from '../../common/time';
+import { FRAME_MS, letTimePass, PageClock } from '../page/pageClock';
 import { linkedSignal, type CaptureProgress } from './captureProgress';
 
 export class ActionError extends Error {

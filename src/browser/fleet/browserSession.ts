@@ -17,17 +17,17 @@
  */
 import * as fs from 'fs';
 import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer-core';
-import { attachTarget, captureTimeoutMs, connectPerCapture, type AttachTarget, type BrowserFlags } from './options';
-import { BROWSER_CLOSE_MS, BROWSER_EXIT_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, stepWithin, withinOr } from '../common/time';
+import { attachTarget, captureTimeoutMs, connectPerCapture, type AttachTarget, type BrowserFlags } from '../options';
+import { BROWSER_CLOSE_MS, BROWSER_EXIT_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, stepWithin, withinOr } from '../../common/time';
 import { findBrowser, type FoundBrowser } from './findBrowser';
-import { log } from '../common/log';
-import { attachFailure, type ConnectCause } from '../common/failures';
-import { redactKnownSecrets, redactUrl } from '../common/redact';
+import { log } from '../../common/log';
+import { attachFailure, type ConnectCause } from '../../common/failures';
+import { redactKnownSecrets, redactUrl } from '../../common/redact';
 import { addressForm, classifyError, CLOSE_HANDSHAKE_MS, isTransient, openTransport, resolveBrowserUrl, type OpenTransport } from './endpointConnection';
 import { browserEnv, createProfile, sweepStaleProfiles } from './profiles';
-import { envValue } from '../common/settings';
-import type { Viewport } from '../contract/captureContract';
-import { emulate, type PageEmulation } from './pageSetup';
+import { envValue } from '../../common/settings';
+import type { Viewport } from '../../contract/captureContract';
+import { emulate, type PageEmulation } from '../page/pageSetup';
 
 export { PROFILE_PREFIX } from './profiles';
 

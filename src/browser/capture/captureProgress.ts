@@ -16,7 +16,7 @@
  * reason when the capture has already ended: a step never starts for an
  * ended capture. Once ended, the step stays the one the capture ended in.
  */
-import { CaptureCancelled } from '../common/failures';
+import { CaptureCancelled } from '../../common/failures';
 
 /** The steps of a capture, in the order they run (`action` once per action, `settle` after load and after the actions). */
 export type CaptureStep = 'browser' | 'context' | 'setup' | 'start' | 'navigation' | 'settle' | 'action' | 'capture' | 'probe' | 'observed-state';

@@ -3,7 +3,7 @@
  * (src/contract/captureTypes/) names its browser module, resolved here, so the
  * boundary's table never loads browser code.
  */
-import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, type BrowserModuleName, type CaptureType } from '../../contract/captureTypes';
+import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, type BrowserModuleName, type CaptureType } from '../../../contract/captureTypes';
 import type { CaptureTypeModule } from './types';
 import { screenshotCapture } from './screenshot';
 import { a11yTreeCapture } from './a11yTree';

@@ -19,7 +19,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ENVIRONMENT, envValue, type EnvKey } from '../common/settings';
+import { ENVIRONMENT, envValue, type EnvKey } from '../../common/settings';
 import { Browser as CachedBrowser, Cache, detectBrowserPlatform, type InstalledBrowser } from '@puppeteer/browsers';
 
 export interface FoundBrowser {

@@ -12,9 +12,9 @@
  * capture: the page is captured as served, with a warning naming the status.
  */
 import { CDPSessionEvent, type Browser, type CDPSession, type HTTPRequest, type HTTPResponse, type Page, type Protocol } from 'puppeteer-core';
-import type { Freeze, Viewport } from '../contract/captureContract';
-import { ACTION_BUDGET_MS, DeadlineExceeded, MAIN_THREAD_PROBE_MS, NAVIGATION_BUDGET_MS, withDeadline } from '../common/time';
-import { httpStatusWarning, navigationFailure, navigationTimeout, type LoadDiagnosis } from '../common/failures';
+import type { Freeze, Viewport } from '../../contract/captureContract';
+import { ACTION_BUDGET_MS, DeadlineExceeded, MAIN_THREAD_PROBE_MS, NAVIGATION_BUDGET_MS, withDeadline } from '../../common/time';
+import { httpStatusWarning, navigationFailure, navigationTimeout, type LoadDiagnosis } from '../../common/failures';
 import { DEFAULT_FONT_FAMILIES, fontPlatform, type FontPlatform } from './defaultFonts';
 
 /**

@@ -22,7 +22,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { PROFILE_UNOWNED_GRACE_MS } from '../common/time';
+import { PROFILE_UNOWNED_GRACE_MS } from '../../common/time';
 
 export const PROFILE_PREFIX = 'design-playbook-evidence-profile-';
 const OWNER_FILE = 'design-playbook-evidence.owner';

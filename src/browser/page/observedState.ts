@@ -5,8 +5,8 @@
  * requested state.
  */
 import type { Page } from 'puppeteer-core';
-import { UNKNOWN_STATE } from '../contract/result';
-import { OBSERVED_STATE_MS, withDeadline } from '../common/time';
+import { UNKNOWN_STATE } from '../../contract/result';
+import { OBSERVED_STATE_MS, withDeadline } from '../../common/time';
 
 /** The in-page read; exported so tests can run the same rule on a page. */
 export function readDataStateInPage(): string | null {

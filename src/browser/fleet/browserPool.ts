@@ -43,12 +43,12 @@
  */
 import { attachError, BrowserSession, BrowserUnavailableError } from './browserSession';
 import { Endpoint, EndpointPool, NoEndpointAnswered, type Lease } from './endpointPool';
-import { attachTargets, captureTimeoutMs, connectPerCapture, maxParallel, type AttachTarget, type BrowserFlags } from './options';
-import { withDeadline } from '../common/time';
-import { noEndpointAnswered, ShutdownError } from '../common/failures';
-import { redactSecrets, redactUrl } from '../common/redact';
-import { classifyProtocolError } from '../../cdp/protocolErrors';
-import { log } from '../common/log';
+import { attachTargets, captureTimeoutMs, connectPerCapture, maxParallel, type AttachTarget, type BrowserFlags } from '../options';
+import { withDeadline } from '../../common/time';
+import { noEndpointAnswered, ShutdownError } from '../../common/failures';
+import { redactSecrets, redactUrl } from '../../common/redact';
+import { classifyProtocolError } from '../../../cdp/protocolErrors';
+import { log } from '../../common/log';
 
 export const LAUNCHED_ENDPOINT_NAME = 'the launched browser';
 

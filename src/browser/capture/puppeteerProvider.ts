@@ -22,23 +22,23 @@
  * is returned as is.
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
-import type { CaptureContext, CaptureProvider, ProviderPayload } from '../contract/captureProvider';
-import type { CaptureRequestSnapshot } from '../contract/captureContract';
-import type { RuntimeFields } from '../contract/toolArguments';
-import { captureToolDeclaration, TOOL_NAME } from '../contract/toolDeclaration';
-import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, stepWithin } from '../common/time';
-import { CaptureCancelled, captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../common/failures';
-import { classifyProtocolError } from '../../cdp/protocolErrors';
-import type { BrowserSession } from './browserSession';
-import { BrowserPool } from './browserPool';
-import { captureTimeoutMs, fixedTime, navigationTimeoutMs, settleMaxMs, type BrowserFlags } from './options';
-import { redactUrl } from '../common/redact';
-import { PageClock, fixedTimeWarning } from './pageClock';
-import { LoadWatch, mainThread, navigate } from './pageSetup';
-import { applyFreeze } from './freeze';
+import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../contract/captureProvider';
+import type { CaptureRequestSnapshot } from '../../contract/captureContract';
+import type { RuntimeFields } from '../../contract/toolArguments';
+import { captureToolDeclaration, TOOL_NAME } from '../../contract/toolDeclaration';
+import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, stepWithin } from '../../common/time';
+import { CaptureCancelled, captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../../common/failures';
+import { classifyProtocolError } from '../../../cdp/protocolErrors';
+import type { BrowserSession } from '../fleet/browserSession';
+import { BrowserPool } from '../fleet/browserPool';
+import { captureTimeoutMs, fixedTime, navigationTimeoutMs, settleMaxMs, type BrowserFlags } from '../options';
+import { redactUrl } from '../../common/redact';
+import { PageClock, fixedTimeWarning } from '../page/pageClock';
+import { LoadWatch, mainThread, navigate } from '../page/pageSetup';
+import { applyFreeze } from '../page/freeze';
 import { runActions } from './actionRunner';
-import { readObservedState } from './observedState';
-import { CAPTURE_TYPE_MODULES, type CaptureTypeRun } from './captureTypes';
+import { readObservedState } from '../page/observedState';
+import { CAPTURE_TYPE_MODULES, type CaptureTypeRun } from './types';
 import { CaptureOverrun, CaptureProgress, type CaptureStep, type StepListener } from './captureProgress';
 
 /** What one capture produced: the artifact's bytes and the payload that reports it. */

@@ -1,7 +1,7 @@
 /**
  * The freeze step, run after navigation and again after the actions: stop
  * animations, transitions and the caret blink, let the page's virtual time
- * run until the page is at rest (src/browser/pageClock.ts), then wait for
+ * run until the page is at rest (src/browser/page/pageClock.ts), then wait for
  * fonts and (when asked) for the network to go idle.
  *
  * The sheet is a constructed stylesheet adopted by the document: a page's
@@ -9,9 +9,9 @@
  * the a11y snapshot or trace reads.
  */
 import type { Frame, Page } from 'puppeteer-core';
-import type { Freeze } from '../contract/captureContract';
-import { DOCUMENT_POLL_MS, DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS, withinOr } from '../common/time';
-import { classifyProtocolError } from '../../cdp/protocolErrors';
+import type { Freeze } from '../../contract/captureContract';
+import { DOCUMENT_POLL_MS, DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS, withinOr } from '../../common/time';
+import { classifyProtocolError } from '../../../cdp/protocolErrors';
 import { PageClock } from './pageClock';
 
 /** The document a step ran in went away under it: an action's navigation replaced it. */

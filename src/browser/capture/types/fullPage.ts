@@ -31,8 +31,8 @@
  * (failures.pageNeedsTiling) — never one unbounded capture.
  */
 import type { CDPSession } from 'puppeteer-core';
-import { PngAssembler } from '../../png/assemble';
-import { pageNeedsTiling, pageTooLarge } from '../../common/failures';
+import { PngAssembler } from '../../../png/assemble';
+import { pageNeedsTiling, pageTooLarge } from '../../../common/failures';
 
 /** At most this many device pixels: one capture, as before tiling existed. */
 export const SINGLE_SHOT_MAX_PIXELS = 16 * 1024 * 1024;

@@ -20,9 +20,9 @@ import * as http from 'http';
 import * as https from 'https';
 import WebSocket from 'ws';
 import type { ConnectionTransport } from 'puppeteer-core';
-import type { AddressForm, ConnectCause } from '../common/failures';
-import type { AttachTarget } from './options';
-import { redactKnownSecrets } from '../common/redact';
+import type { AddressForm, ConnectCause } from '../../common/failures';
+import type { AttachTarget } from '../options';
+import { redactKnownSecrets } from '../../common/redact';
 
 /** The largest DevTools message accepted (Puppeteer's own limit: a full-page screenshot is large). */
 const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;

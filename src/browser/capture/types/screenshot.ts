@@ -7,9 +7,9 @@
  * on the image it measured.
  */
 import type { Page, CDPSession } from 'puppeteer-core';
-import type { ProbePageFacts } from '../../contract/captureProvider';
-import type { Viewport } from '../../contract/captureContract';
-import { renderTokenProbe } from '../../probe';
+import type { ProbePageFacts } from '../../../contract/captureProvider';
+import type { Viewport } from '../../../contract/captureContract';
+import { renderTokenProbe } from '../../../probe';
 import type { CaptureTypeModule } from './types';
 import { shootFullPage, type FullPageShot } from './fullPage';
 

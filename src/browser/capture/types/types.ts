@@ -4,9 +4,9 @@
  * finishes with the artifact's bytes once the page is frozen.
  */
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
-import type { ProviderPayload } from '../../contract/captureProvider';
-import type { CaptureRequestSnapshot } from '../../contract/captureContract';
-import type { RuntimeFields } from '../../contract/toolArguments';
+import type { ProviderPayload } from '../../../contract/captureProvider';
+import type { CaptureRequestSnapshot } from '../../../contract/captureContract';
+import type { RuntimeFields } from '../../../contract/toolArguments';
 import type { ActionWrapper } from '../actionRunner';
 import type { CaptureProgress, CaptureStep } from '../captureProgress';
 
