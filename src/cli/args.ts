@@ -3,7 +3,8 @@
  * boolean `--name`, repeatable flags. Unknown flags are errors. Which flags
  * exist, and their help, are src/common/settings.ts's FLAGS.
  */
-import { browserFlagSettings, flagsOf, type BrowserFlags, type Command, type FlagSetting } from '../common/settings';
+import { type BrowserFlags } from '../common/settings';
+import { browserFlagSettings, flagsOf, type Command, type FlagSetting } from './flags';
 
 export class UsageError extends Error {
   constructor(message: string) {

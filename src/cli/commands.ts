@@ -6,7 +6,8 @@
  */
 import type { Program } from './program';
 import { UsageError, BROWSER_FLAGS_HELP, helpRows } from './args';
-import { ENVIRONMENT, isFlag, type EnvSetting } from '../common/settings';
+import { ENVIRONMENT, type EnvSetting } from '../common/settings';
+import { isFlag } from './flags';
 import { packageVersion } from '../common/version';
 
 export interface Subcommand {

@@ -18,7 +18,7 @@ import { echoJson } from '../contract/captureContract';
 import { READING_ORDER } from '../probe/face';
 import { buildReport } from '../report';
 import { flagHelp, flagSpec, parseFlags, single, BROWSER_FLAGS_HELP } from './args';
-import { flagsOf } from '../common/settings';
+import { flagsOf } from './flags';
 
 export const DEMO_USAGE = `Usage: design-playbook-evidence demo [--out DIR] [--file]
 

@@ -14,7 +14,7 @@ import { BrowserSession } from '../browser/fleet/browserSession';
 import { captureTimeoutMs, fixedTime, maxParallel, type BrowserFlags } from '../browser/options';
 import type { Program } from './program';
 import { flagHelp, flagSpec, parseFlags, BROWSER_FLAGS_HELP } from './args';
-import { flagsOf, settingsInForce, type SettingInForce } from '../common/settings';
+import { flagsOf, settingsInForce, type SettingInForce } from './flags';
 import { redactUrl } from '../common/redact';
 
 export const DOCTOR_USAGE = `Usage: design-playbook-evidence doctor [--json]

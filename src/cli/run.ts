@@ -8,7 +8,8 @@
  */
 import * as path from 'path';
 import { flagRows, flagSpec, helpRows, parseFlags, single, UsageError, BROWSER_FLAGS_HELP } from './args';
-import { ENVIRONMENT, flagsOf } from '../common/settings';
+import { ENVIRONMENT } from '../common/settings';
+import { flagsOf } from './flags';
 import { readPlan, PlanUnreadable } from '../batch/planFile';
 import { PlanRunner, type BatchSummary, type LineResult } from '../batch/runner';
 import { ProgressReporter, formatDuration } from '../batch/progress';

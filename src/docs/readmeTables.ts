@@ -7,7 +7,8 @@
  */
 import { captureToolDeclaration } from '../contract/toolDeclaration';
 import { ACTION_KINDS, ACTION_SPECS } from '../contract/actions';
-import { COMMANDS, ENVIRONMENT, FLAGS, type EnvSetting } from '../common/settings';
+import { ENVIRONMENT, type EnvSetting } from '../common/settings';
+import { COMMANDS, FLAGS } from '../cli/flags';
 
 type Node = Record<string, unknown>;
 

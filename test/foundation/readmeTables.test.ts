@@ -6,7 +6,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { README_TABLES } from '../../src/docs/readmeTables';
-import { ENVIRONMENT, FLAGS } from '../../src/common/settings';
+import { ENVIRONMENT } from '../../src/common/settings';
+import { FLAGS } from '../../src/cli/flags';
 import { ACTION_KINDS } from '../../src/contract/actions';
 import { RUNTIME_OBJECT_FIELDS } from '../../src/contract/toolArguments';
 

@@ -6,7 +6,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { ENVIRONMENT, FLAGS, COMMANDS, flagsOf, settingsInForce, envValue, type EnvKey } from '../../src/common/settings';
+import { ENVIRONMENT, envValue, type EnvKey } from '../../src/common/settings';
+import { FLAGS, COMMANDS, flagsOf, settingsInForce } from '../../src/cli/flags';
 import { flagSpec, parseFlags, takeBrowserFlags, browserFlagsFrom, UsageError } from '../../src/cli/args';
 import { usage } from '../../src/cli/commands';
 import { CAPTURE_USAGE } from '../../src/cli/capture';
