@@ -1,11 +1,11 @@
 /**
  * The README's reference tables are generated (scripts/generate-docs.js from
- * src/docs/readmeTables.ts): each has its markers, and what stands between
+ * scripts/readmeTables.ts): each has its markers, and what stands between
  * them is what the schemas and the settings registry say now.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { README_TABLES } from '../../src/docs/readmeTables';
+import { README_TABLES } from '../../scripts/readmeTables';
 import { ENVIRONMENT } from '../../src/common/settings';
 import { FLAGS } from '../../src/cli/flags';
 import { ACTION_KINDS } from '../../src/contract/actions';

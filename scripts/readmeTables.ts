@@ -5,10 +5,10 @@
  * writes them between the README's `<!-- generated:NAME -->` markers and,
  * with --check, fails when the README says something else.
  */
-import { captureToolDeclaration } from '../contract/toolDeclaration';
-import { ACTION_KINDS, ACTION_SPECS } from '../contract/actions';
-import { ENVIRONMENT, type EnvSetting } from '../common/settings';
-import { COMMANDS, FLAGS } from '../cli/flags';
+import { captureToolDeclaration } from '../src/contract/toolDeclaration';
+import { ACTION_KINDS, ACTION_SPECS } from '../src/contract/actions';
+import { ENVIRONMENT, type EnvSetting } from '../src/common/settings';
+import { COMMANDS, FLAGS } from '../src/cli/flags';
 
 type Node = Record<string, unknown>;
 
