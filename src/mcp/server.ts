@@ -42,11 +42,9 @@ import { invalidParamsMessage } from './transport';
 import { SERVER_NAME } from '../contract/toolDeclaration';
 import { echoJson } from '../contract/captureContract';
 import { isPlainObject } from '../contract/argumentValues';
+import { dropNullKey, UNNAMED_PROTOCOL_VERSION } from '../contract/compatibility';
 import { log } from '../common/log';
 import { packageVersion } from '../common/version';
-
-/** What the original answered to an initialize that names no protocolVersion (its callers send none, or no params). */
-export const UNNAMED_PROTOCOL_VERSION = '2024-11-05';
 
 /**
  * The version initialize answers: the client's when the SDK supports it
@@ -95,9 +93,8 @@ function checkedRequest<M extends string>(method: M, paramsSchema: z.ZodType, no
 const initializeRequest = checkedRequest('initialize', InitializeRequestParamsSchema.partial(), (params) => params ?? {});
 /** tools/call: `arguments: null` reads as absent, as the original read it; the tool's arguments are the boundary's to check. */
 const callToolRequest = checkedRequest('tools/call', CallToolRequestParamsSchema, (params) => {
-  if (!isPlainObject(params) || params.arguments !== null) return params;
-  const { arguments: _absent, ...rest } = params;
-  return rest;
+  if (isPlainObject(params)) dropNullKey(params, 'arguments');
+  return params;
 });
 const listToolsRequest = checkedRequest('tools/list', PaginatedRequestParamsSchema.optional());
 const pingRequest = checkedRequest('ping', PingRequestSchema.shape.params);
@@ -136,23 +133,21 @@ function watchOf(extra: HandlerExtra): PerformOptions & { sent: () => Promise<un
   };
 }
 
+const INSTRUCTIONS =
+  'One tool, execute_capture_plan: writes one evidence artifact per call under <run root>/evidence/. ' +
+  'Check written_path and warnings to confirm where evidence landed.';
+
 /** The server over `provider`: each call is planned, then performed (src/boundary/). */
 export function createServer(provider: CaptureProvider): Server {
-  const server = new Server(
-    { name: SERVER_NAME, version: packageVersion() },
-    {
-      capabilities: { tools: {} },
-      instructions:
-        'One tool, execute_capture_plan: writes one evidence artifact per call under <run root>/evidence/. ' +
-        'Check written_path and warnings to confirm where evidence landed.',
-    },
-  );
-  // The SDK's own initialize records the client's capabilities and answers; it is handed the negotiated version, which it echoes.
-  const sdkInitialize = (server as unknown as { _oninitialize(r: unknown): Promise<Record<string, unknown>> })._oninitialize.bind(server);
+  const serverInfo = { name: SERVER_NAME, version: packageVersion() };
+  const capabilities = { tools: {} };
+  const server = new Server(serverInfo, { capabilities, instructions: INSTRUCTIONS });
+  // Answered here, as the SDK's own initialize answers, with the negotiated version. The client's capabilities are
+  // not recorded (the SDK keeps them privately): this server sends the client no request that would need them.
   server.setRequestHandler(initializeRequest, async (request) => {
     const params = request.params ?? {};
     const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : undefined;
-    return (await sdkInitialize({ ...request, params: { ...params, protocolVersion: negotiateProtocolVersion(requested) } })) as never;
+    return { protocolVersion: negotiateProtocolVersion(requested), capabilities, serverInfo, instructions: INSTRUCTIONS };
   });
   server.setRequestHandler(pingRequest, async () => ({}));
   server.setRequestHandler(listToolsRequest, async () => ({ tools: [provider.describe()] }));

@@ -15,6 +15,7 @@ import type { Readable, Writable } from 'stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, JSONRPCNotificationSchema, JSONRPCRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseJsonText } from '../common/pythonJson';
+import { ASSUMED_JSONRPC_VERSION, dropNullKey } from '../contract/compatibility';
 import { echoJson } from '../contract/captureContract';
 import { NOTICE_BEFORE_ANSWER_MS } from '../common/time';
 
@@ -148,9 +149,9 @@ export class DualFramingStdioTransport implements Transport {
       return;
     }
     const record = value as Record<string, unknown>;
-    if (record.jsonrpc === undefined) record.jsonrpc = '2.0';
+    if (record.jsonrpc === undefined) record.jsonrpc = ASSUMED_JSONRPC_VERSION;
     // `params: null` is no params, as the original read it (JSON-RPC would have the key left out).
-    if (record.params === null) delete record.params;
+    dropNullKey(record, 'params');
     const id = typeof record.id === 'string' || typeof record.id === 'number' ? record.id : null;
     // The envelope first (-32600); then what an object `params` holds: the SDK routes only messages its schema
     // accepts, so a request whose params it refuses (`_meta: 5`) is answered here, -32602 naming the field.
