@@ -44,13 +44,5 @@ export {
   type ManifestFact,
   type ManifestReport,
 } from './manifest';
-/** The in-process adapter seam (src/app/inProcessAdapter.ts); BrowserAdapter, BundledCaptureProvider and createBundledProvider are its earlier names. */
-export {
-  InProcessAdapterProvider,
-  createBundledProvider,
-  BundledCaptureProvider,
-  type InProcessAdapter,
-  type BrowserAdapter,
-  type CaptureJob,
-  type AdapterOutcome,
-} from './app/inProcessAdapter';
+/** The in-process adapter seam (src/app/inProcessAdapter.ts). */
+export { InProcessAdapterProvider, type InProcessAdapter, type CaptureJob, type AdapterOutcome } from './app/inProcessAdapter';

@@ -22,7 +22,6 @@ import type { CaptureRequestSnapshot } from '../contract/captureContract';
 import type { RuntimeFields } from '../contract/toolArguments';
 import type { DesignDeclaration } from '../contract/designBinding';
 import { captureToolDeclaration, TOOL_NAME } from '../contract/toolDeclaration';
-import { createLazyPuppeteerProvider } from './providerRegistry';
 
 /** What one capture asks of an adapter. */
 export interface CaptureJob {
@@ -79,19 +78,4 @@ export class InProcessAdapterProvider implements CaptureProvider {
     if (outcome.warnings?.length) payload.warnings = outcome.warnings;
     return payload;
   }
-}
-
-/** The earlier public names of the seam (src/index.ts exports them): the same interface and class. */
-export type BrowserAdapter = InProcessAdapter;
-export const BundledCaptureProvider = InProcessAdapterProvider;
-export type BundledCaptureProvider = InProcessAdapterProvider;
-
-/**
- * The earlier public factory (src/index.ts): with an adapter, its
- * InProcessAdapterProvider; without one, a new bundled provider with its own
- * browser, which the caller closes with `close()` — the program's own
- * bundled provider is the registry's (`activeCaptureProvider()`).
- */
-export function createBundledProvider(adapter?: InProcessAdapter): CaptureProvider {
-  return adapter ? new InProcessAdapterProvider(adapter) : createLazyPuppeteerProvider();
 }

@@ -49,7 +49,11 @@ export function findCaptureProvider(toolName: string): CaptureProvider | undefin
   return providers.find(toolName);
 }
 
-/** @deprecated the name said "probe", which is the render-token probe's; use findCaptureProvider. */
+/**
+ * findCaptureProvider under the name the seed promises for name-based
+ * discovery (`probe_capture_provider`), kept for callers written against it
+ * (src/contract/compatibility.ts lists what is kept of the original).
+ */
 export const probeCaptureProvider = findCaptureProvider;
 
 /**

@@ -48,8 +48,8 @@ export function parseCdpUrl(value: string, source: string): AttachTarget {
  */
 export function attachTargets(given: BrowserFlags, env: NodeJS.ProcessEnv = process.env): AttachTarget[] {
   const fromFlags = [
-    ...[...(given.wsEndpoints ?? []), ...(given.wsEndpoint ? [given.wsEndpoint] : [])].map((url) => parseCdpUrl(url, '--ws-endpoint')),
-    ...[...(given.browserUrls ?? []), ...(given.browserUrl ? [given.browserUrl] : [])].map((url) => parseCdpUrl(url, '--browser-url')),
+    ...(given.wsEndpoints ?? []).map((url) => parseCdpUrl(url, '--ws-endpoint')),
+    ...(given.browserUrls ?? []).map((url) => parseCdpUrl(url, '--browser-url')),
   ];
   const targets = fromFlags.length
     ? fromFlags

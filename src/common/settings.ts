@@ -21,10 +21,6 @@ export interface BrowserFlags {
   browserUrls?: string[];
   /** --ws-endpoint ws://… (repeatable): attach directly. */
   wsEndpoints?: string[];
-  /** One --browser-url, as library callers set it before the pool (kept; same as a one-entry browserUrls). */
-  browserUrl?: string;
-  /** One --ws-endpoint (kept; same as a one-entry wsEndpoints). */
-  wsEndpoint?: string;
   /** --connect-per-capture: connect, capture, disconnect (services that hand out a browser per connection). */
   connectPerCapture?: boolean;
   /** Captures at once per browser (the batch runner's --parallel); outranks DESIGN_PLAYBOOK_MAX_PARALLEL. */
