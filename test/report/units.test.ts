@@ -8,8 +8,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { renderAriaYaml, type AriaNode } from '../../cdp/aria/yaml';
-import { parseAriaText, type AriaLine } from '../../src/report/ariaText';
+import { parseAriaYaml, renderAriaYaml, type AriaLine, type AriaNode } from '../../cdp/aria/yaml';
 import { imageInfoOf } from '../../src/report/imageInfo';
 import { buildReportModel, shellQuote, naturalCompare } from '../../src/report/model';
 import { readRun } from '../../src/report/readRun';
@@ -56,7 +55,7 @@ describe('aria text', () => {
         node('textbox', 'Email', [], { placeholder: 'you@example.com' }),
       ]),
     ];
-    const parsed = parseAriaText(renderAriaYaml(top));
+    const parsed = parseAriaYaml(renderAriaYaml(top));
     expect(parsed.map((l) => l.role)).toEqual(['banner', 'main']);
     expect(parsed[0].children[0]).toMatchObject({ kind: 'node', role: 'heading', name: 'Title', states: ['level=1'], depth: 1 });
     const main = parsed[1].children;
@@ -73,7 +72,7 @@ describe('aria text', () => {
   });
 
   test('an unreadable line is kept as written, nested under its nearest parent', () => {
-    const parsed = parseAriaText('- list:\n  - listitem: one\n  ??? not a line\n      - listitem: deep');
+    const parsed = parseAriaYaml('- list:\n  - listitem: one\n  ??? not a line\n      - listitem: deep');
     expect(parsed[0].children.map((c) => [c.kind, c.depth])).toEqual([
       ['node', 1],
       ['raw', 1],

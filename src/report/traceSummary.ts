@@ -1,8 +1,10 @@
 /**
- * Reads a Playwright trace ZIP (the layout docs/trace-format.md describes)
- * for the report: the action list with durations and errors, the screencast
- * frames around each action, console errors and failed requests. Frames are
- * returned as bytes for the report folder; the ZIP itself is never modified.
+ * Reads a Playwright trace ZIP for the report, through the module that
+ * writes it (cdp/trace/format.ts: its entries, its JSON lines, its event
+ * types; docs/trace-format.md describes the layout): the action list with
+ * durations and errors, the screencast frames around each action, console
+ * errors and failed requests. Frames are returned as bytes for the report
+ * folder; the ZIP itself is never modified.
  *
  * Which frames: "before" is the last screencast frame painted before the
  * action started; "after" is the last frame painted before the next action
@@ -12,6 +14,17 @@
 import * as fs from 'fs';
 import JSZip from 'jszip';
 import { imageInfoOf } from './imageInfo';
+import {
+  fromJsonLines,
+  NETWORK_ENTRY,
+  RESOURCES_FOLDER,
+  TRACE_ENTRY,
+  type AfterActionEvent,
+  type BeforeActionEvent,
+  type NetworkEvent,
+  type PageEventEvent,
+  type TraceEvent,
+} from '../../cdp/trace/format';
 
 export interface TraceFrame {
   /** Path inside the ZIP (resources/<sha1>.jpeg). */
@@ -99,18 +112,18 @@ function detailOf(params: Record<string, unknown>): string {
   return '';
 }
 
-function jsonLines(text: string): Record<string, any>[] {
-  const out: Record<string, any>[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const value = JSON.parse(line);
-      if (value && typeof value === 'object') out.push(value);
-    } catch {
-      // A torn line is skipped; the viewer does the same.
-    }
-  }
-  return out;
+/**
+ * What a trace Playwright itself wrote may carry besides this recorder's
+ * fields: a frame named by `sha1`, an error nested one level deeper.
+ */
+type ReadEvent = TraceEvent & { sha1?: string };
+type ReadAfter = AfterActionEvent & { error?: { error?: { message?: string } } };
+
+/** The page error a pageError event carries, in either nesting. */
+function pageErrorText(event: PageEventEvent): string {
+  const params = event.params as { error?: { name?: string; message?: string; error?: { name?: string; message?: string } } };
+  const error = params?.error?.error ?? params?.error ?? {};
+  return [error.name, error.message].filter(Boolean).join(': ') || 'uncaught error';
 }
 
 /** Last frame painted at or before `time`. Frames are sorted by timestamp. */
@@ -125,20 +138,20 @@ function frameAtOrBefore(frames: TraceFrame[], time: number): TraceFrame | null 
 
 export async function readTraceZip(file: string): Promise<TraceSummary> {
   const zip = await JSZip.loadAsync(fs.readFileSync(file));
-  const traceEntry = zip.file('trace.trace') ?? Object.values(zip.files).find((f) => !f.dir && f.name.endsWith('.trace')) ?? null;
-  if (!traceEntry) throw new Error('the ZIP holds no trace.trace: not a Playwright trace');
-  const events = jsonLines(await traceEntry.async('string'));
-  const networkEntry = zip.file('trace.network') ?? Object.values(zip.files).find((f) => !f.dir && f.name.endsWith('.network')) ?? null;
-  const network = networkEntry ? jsonLines(await networkEntry.async('string')) : [];
+  const traceEntry = zip.file(TRACE_ENTRY) ?? Object.values(zip.files).find((f) => !f.dir && f.name.endsWith('.trace')) ?? null;
+  if (!traceEntry) throw new Error(`the ZIP holds no ${TRACE_ENTRY}: not a Playwright trace`);
+  const events = fromJsonLines<ReadEvent>(await traceEntry.async('string'));
+  const networkEntry = zip.file(NETWORK_ENTRY) ?? Object.values(zip.files).find((f) => !f.dir && f.name.endsWith('.network')) ?? null;
+  const network = networkEntry ? fromJsonLines<NetworkEvent>(await networkEntry.async('string')) : [];
 
   const frames: TraceFrame[] = [];
-  const calls = new Map<string, { before: Record<string, any>; after?: Record<string, any> }>();
+  const calls = new Map<string, { before: BeforeActionEvent; after?: ReadAfter }>();
   const order: string[] = [];
   const consoleErrors: TraceConsoleError[] = [];
   for (const event of events) {
     switch (event.type) {
       case 'screencast-frame': {
-        const entry = typeof event.file === 'string' ? event.file : typeof event.sha1 === 'string' ? `resources/${event.sha1}` : '';
+        const entry = typeof event.file === 'string' ? event.file : typeof event.sha1 === 'string' ? `${RESOURCES_FOLDER}${event.sha1}` : '';
         if (entry && typeof event.timestamp === 'number') frames.push({ entry, timestamp: event.timestamp, width: event.width, height: event.height });
         break;
       }
@@ -157,10 +170,7 @@ export async function readTraceZip(file: string): Promise<TraceSummary> {
         if (event.messageType === 'error') consoleErrors.push({ kind: 'console', text: String(event.text ?? '') });
         break;
       case 'event':
-        if (event.method === 'pageError') {
-          const error = event.params?.error?.error ?? event.params?.error ?? {};
-          consoleErrors.push({ kind: 'pageError', text: [error.name, error.message].filter(Boolean).join(': ') || 'uncaught error' });
-        }
+        if (event.method === 'pageError') consoleErrors.push({ kind: 'pageError', text: pageErrorText(event) });
         break;
       default:
         break;
@@ -175,7 +185,7 @@ export async function readTraceZip(file: string): Promise<TraceSummary> {
     const next = order[index + 1] ? calls.get(order[index + 1])!.before.startTime : Infinity;
     const start = typeof before.startTime === 'number' ? before.startTime : NaN;
     const end = typeof after?.endTime === 'number' ? after.endTime : NaN;
-    const errorMessage = after?.error?.message ?? after?.error?.error?.message;
+    const errorMessage: unknown = after?.error?.message ?? after?.error?.error?.message;
     return {
       callId,
       api,
@@ -192,7 +202,7 @@ export async function readTraceZip(file: string): Promise<TraceSummary> {
   const failedRequests: TraceRequestProblem[] = [];
   const httpErrors: TraceRequestProblem[] = [];
   for (const line of network) {
-    const snapshot = line.type === 'resource-snapshot' ? line.snapshot : null;
+    const snapshot: (NetworkEvent['snapshot'] & { _failureText?: string }) | null = line.type === 'resource-snapshot' ? line.snapshot : null;
     if (!snapshot) continue;
     const status = typeof snapshot.response?.status === 'number' ? snapshot.response.status : -1;
     const failure = snapshot.response?._failureText ?? snapshot._failureText;
