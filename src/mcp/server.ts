@@ -116,7 +116,7 @@ type HandlerExtra = {
  * call carries a progress token, a notifications/progress per step. A
  * notification that cannot be sent (the client went away) is dropped.
  */
-function watchOf(extra: HandlerExtra): PerformOptions & { sent: () => Promise<unknown> } {
+function callOptionsOf(extra: HandlerExtra): PerformOptions & { sent: () => Promise<unknown> } {
   const progressToken = extra._meta?.progressToken;
   const pending: Array<Promise<unknown>> = [];
   // The SDK's notification takes several microtasks to reach the transport; the answer must not overtake it
@@ -160,9 +160,9 @@ export function createServer(provider: CaptureProvider): Server {
       // The boundary's refusal of the arguments is a tool error; every other outcome is a payload.
       if (planned.kind === 'input') return { isError: true, content: [{ type: 'text', text: planned.message }] };
       if (planned.kind === 'plan') {
-        const watch = watchOf(extra);
-        outcome = await performCapture(planned, provider, watch);
-        await watch.sent();
+        const options = callOptionsOf(extra);
+        outcome = await performCapture(planned, provider, options);
+        await options.sent();
       } else {
         outcome = { result: planned.result, written: [] };
       }

@@ -92,12 +92,12 @@ export async function runActions(page: Page, actions: CaptureAction[], options: 
   });
   const own = options.session ? null : await page.createCDPSession();
   const session = options.session ?? own!;
-  const watch = options.session ? await NavigationWatch.start(options.session) : null;
+  const navigations = options.session ? await InputNavigations.start(options.session) : null;
   try {
     for (let index = 0; index < actions.length; index++) {
       const action = actions[index];
       progress?.enter('action', describeAction(index, action), { index, total: actions.length });
-      const run = () => runOneAction(page, action, budgetMs, watch, session, progress?.signal);
+      const run = () => runOneAction(page, action, budgetMs, navigations, session, progress?.signal);
       try {
         if (wrap) await wrap(index, action, run);
         else await run();
@@ -108,7 +108,7 @@ export async function runActions(page: Page, actions: CaptureAction[], options: 
       }
     }
   } finally {
-    watch?.stop();
+    navigations?.stop();
     await own?.detach().catch(() => undefined);
   }
 }
@@ -118,7 +118,7 @@ export async function runOneAction(
   page: Page,
   action: CaptureAction,
   budgetMs = ACTION_BUDGET_MS,
-  watch: NavigationWatch | null = null,
+  navigations: InputNavigations | null = null,
   session?: CdpSession,
   capture?: AbortSignal,
 ): Promise<void> {
@@ -128,7 +128,7 @@ export async function runOneAction(
   const unlink = linkedSignal(controller, capture);
   const deadline = Date.now() + budgetMs;
   const ctx: Ctx = { page, session: session ?? own!, signal: controller.signal, deadline, budgetMs };
-  const work = watch && INPUT_ACTIONS.has(action.do) ? watch.around(() => perform(ctx, action), ctx) : perform(ctx, action);
+  const work = navigations && INPUT_ACTIONS.has(action.do) ? navigations.around(() => perform(ctx, action), ctx) : perform(ctx, action);
   try {
     await withDeadline(work, budgetMs + ACTION_GUARD_GRACE_MS, () => {
       controller.abort();
@@ -351,7 +351,7 @@ const INPUT_ACTIONS = new Set<CaptureAction['do']>(['click', 'fill', 'type', 'pr
  * the new document's DOMContentLoaded, a same-document navigation, or when
  * the frame stops loading (a failed or 204 navigation, a refused download).
  */
-export class NavigationWatch {
+export class InputNavigations {
   private pending = false;
   private wake: (() => void) | null = null;
   private readonly handlers: Array<[CdpEvent, (params: any) => void]>;
@@ -360,7 +360,7 @@ export class NavigationWatch {
     private readonly session: CdpSession,
     private readonly mainFrameId: string,
   ) {
-    const settle = () => {
+    const arrived = () => {
       this.pending = false;
       this.wake?.();
     };
@@ -369,19 +369,19 @@ export class NavigationWatch {
     };
     this.handlers = [
       ['Page.frameRequestedNavigation', mainOnly(() => (this.pending = true))],
-      ['Page.domContentEventFired', () => this.pending && settle()],
-      ['Page.navigatedWithinDocument', mainOnly(settle)],
-      ['Page.frameStoppedLoading', mainOnly(settle)],
+      ['Page.domContentEventFired', () => this.pending && arrived()],
+      ['Page.navigatedWithinDocument', mainOnly(arrived)],
+      ['Page.frameStoppedLoading', mainOnly(arrived)],
     ];
   }
 
-  static async start(session: CdpSession): Promise<NavigationWatch | null> {
+  static async start(session: CdpSession): Promise<InputNavigations | null> {
     if (typeof session.on !== 'function') return null;
     await session.send('Page.enable');
     const { frameTree } = await session.send('Page.getFrameTree');
-    const watch = new NavigationWatch(session, frameTree.frame.id);
-    for (const [event, handler] of watch.handlers) session.on!(event, handler);
-    return watch;
+    const navigations = new InputNavigations(session, frameTree.frame.id);
+    for (const [event, handler] of navigations.handlers) session.on!(event, handler);
+    return navigations;
   }
 
   /** Runs the action; if it started a main-frame navigation, waits for the new document. */

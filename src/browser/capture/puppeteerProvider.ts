@@ -34,7 +34,7 @@ import { BrowserPool } from '../fleet/browserPool';
 import { captureTimeoutMs, fixedTime, navigationTimeoutMs, settleMaxMs, type BrowserFlags } from '../options';
 import { redactUrl } from '../../common/redact';
 import { PageClock, fixedTimeWarning } from '../page/pageClock';
-import { LoadWatch, mainThread, navigate } from '../page/pageSetup';
+import { LoadTracker, mainThread, navigate } from '../page/pageSetup';
 import { applyFreeze } from '../page/freeze';
 import { runActions } from './actionRunner';
 import { readObservedState } from '../page/observedState';
@@ -85,7 +85,7 @@ class CaptureRun {
   private cdp: CDPSession | null = null;
   private typeRun: CaptureTypeRun | null = null;
   private cleaned: Promise<void> | null = null;
-  private load: LoadWatch | null = null;
+  private load: LoadTracker | null = null;
   private navigating = false;
   private settled = false;
   private readonly unwatch: Array<() => void> = [];
@@ -186,10 +186,10 @@ class CaptureRun {
     const typeRun = (this.typeRun = await module.start({ browser, page, cdp, fields, request, progress }));
 
     progress.enter('navigation', `navigation to ${fields.url}`);
-    this.load = new LoadWatch(page);
+    this.load = new LoadTracker(page);
     this.navigating = true;
     const go = async () => {
-      this.warnings.push(...(await navigate(page, fields.url, request.freeze, { budgetMs: navigationTimeoutMs(this.env), watch: this.load!, cdp })));
+      this.warnings.push(...(await navigate(page, fields.url, request.freeze, { budgetMs: navigationTimeoutMs(this.env), tracker: this.load!, cdp })));
     };
     try {
       if (typeRun.navigate) await typeRun.navigate(fields.url, go);

@@ -6,7 +6,7 @@
  *
  * What the caller is told when the load goes wrong comes from failures.ts:
  * a net::ERR_… error in words (refused, DNS, redirect loop, TLS…), and a
- * timeout explained by where the load stood (LoadWatch: the document's body
+ * timeout explained by where the load stood (LoadTracker: the document's body
  * still arriving, requests still open, or a main thread that no longer
  * answers a trivial Runtime.evaluate). An HTTP error status is not a failed
  * capture: the page is captured as served, with a warning naming the status.
@@ -228,7 +228,7 @@ export class NavigationError extends Error {
  * in, body complete, failed) and the requests still open. Read when a load or
  * a whole capture runs out of time.
  */
-export class LoadWatch {
+export class LoadTracker {
   private document: LoadDiagnosis['document'] = 'not-requested';
   private readonly open = new Set<HTTPRequest>();
   private readonly handlers: Array<[string, (value: any) => void]>;
@@ -306,7 +306,7 @@ export interface NavigateOptions {
   /** The navigation budget (DESIGN_PLAYBOOK_NAVIGATION_TIMEOUT_MS; default NAVIGATION_BUDGET_MS). */
   budgetMs?: number;
   /** Where the load stands, for a timeout's explanation (started before navigating). */
-  watch?: LoadWatch;
+  tracker?: LoadTracker;
   /** A raw session on the page: asks whether the main thread still answers. */
   cdp?: CDPSession | null;
 }
@@ -322,8 +322,8 @@ export async function navigate(page: Page, url: string, freeze: Freeze, options:
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof Error && err.name === 'TimeoutError') {
-      const diagnosis = options.watch
-        ? await options.watch.diagnose(options.cdp ?? null)
+      const diagnosis = options.tracker
+        ? await options.tracker.diagnose(options.cdp ?? null)
         : { document: 'loaded' as const, mainThread: await mainThread(options.cdp ?? null) };
       throw new NavigationError(navigationTimeout(url, milestone, budgetMs, diagnosis));
     }

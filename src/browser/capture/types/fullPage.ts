@@ -72,15 +72,15 @@ interface DocumentReading {
  * The document's full size, in CSS pixels (the largest scroll, offset and
  * client size of <html> and <body>), the page's device pixel ratio, and
  * whether the DOM changed since the previous reading: a MutationObserver is
- * armed at each reading (when `watch`) and read at the next; it lets go of
+ * armed at each reading (when `observeChanges`) and read at the next; it lets go of
  * the page at its first record, so one left armed after the shot costs nothing.
  */
-const documentReading = (watch: boolean) => `(() => {
+const documentReading = (observeChanges: boolean) => `(() => {
   const key = '__designPlaybookShotWatch';
   const previous = window[key];
   const mutated = !!(previous && previous.mutated);
   if (previous) previous.observer.disconnect();
-  if (${watch}) {
+  if (${observeChanges}) {
     const next = { mutated: false, observer: null };
     next.observer = new MutationObserver(() => { next.mutated = true; next.observer.disconnect(); });
     next.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -99,8 +99,8 @@ const documentReading = (watch: boolean) => `(() => {
 })()`;
 
 /** What the document measures now, or null without both <html> and <body>. */
-async function readDocument(cdp: CDPSession, watch: boolean): Promise<DocumentReading | null> {
-  const reply = await cdp.send('Runtime.evaluate', { expression: documentReading(watch), returnByValue: true });
+async function readDocument(cdp: CDPSession, observeChanges: boolean): Promise<DocumentReading | null> {
+  const reply = await cdp.send('Runtime.evaluate', { expression: documentReading(observeChanges), returnByValue: true });
   const measured = reply.exceptionDetails ? null : (reply.result.value as DocumentReading | null);
   return measured && measured.width > 0 && measured.height > 0 ? measured : null;
 }
@@ -110,8 +110,8 @@ async function readDocument(cdp: CDPSession, watch: boolean): Promise<DocumentRe
  * <html> and <body> (an SVG or XML document) is measured by its layout
  * instead (Playwright would wait for a body that never comes).
  */
-export async function measurePage(cdp: CDPSession, devicePixelRatio: number, watch = false): Promise<PageSize> {
-  const measured = await readDocument(cdp, watch);
+export async function measurePage(cdp: CDPSession, devicePixelRatio: number, observeChanges = false): Promise<PageSize> {
+  const measured = await readDocument(cdp, observeChanges);
   if (measured) return { width: measured.width, height: measured.height, devicePixelRatio };
   const metrics = await cdp.send('Page.getLayoutMetrics');
   const size = metrics.cssContentSize ?? metrics.contentSize;
