@@ -5,10 +5,11 @@
  */
 import { type BrowserFlags } from '../common/settings';
 import { browserFlagSettings, flagsOf, type Command, type FlagSetting } from './flags';
+import { EvidenceError } from '../common/errors';
 
-export class UsageError extends Error {
+export class UsageError extends EvidenceError<'usage'> {
   constructor(message: string) {
-    super(message);
+    super('usage', message);
     this.name = 'UsageError';
   }
 }

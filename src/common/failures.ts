@@ -15,23 +15,24 @@
  * runtime's codes — `not-visible`, `intercepted` — read as) is the action
  * runner's; what a crash says inside it is this module's.
  */
+import { EvidenceError } from './errors';
 
 // ---------------------------------------------------------------- shutdown
 
 export const SHUTDOWN_MESSAGE = 'the server is shutting down';
 
 /** A capture ended because the server received SIGTERM/SIGINT or lost its client. */
-export class ShutdownError extends Error {
+export class ShutdownError extends EvidenceError<'shutdown'> {
   constructor() {
-    super(SHUTDOWN_MESSAGE);
+    super('shutdown', SHUTDOWN_MESSAGE);
     this.name = 'ShutdownError';
   }
 }
 
 /** A capture its caller cancelled (its request's signal fired) before it finished; `during` names the step. */
-export class CaptureCancelled extends Error {
+export class CaptureCancelled extends EvidenceError<'cancelled'> {
   constructor(during: string) {
-    super(`the capture was cancelled by its caller during ${during}; nothing was captured`);
+    super('cancelled', `the capture was cancelled by its caller during ${during}; nothing was captured`);
     this.name = 'CaptureCancelled';
   }
 }

@@ -38,10 +38,11 @@ import { stateSelector, type CaptureAction } from '../../contract/actions';
 import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, ACTION_POLL_MS, withDeadline, withinOr } from '../../common/time';
 import { FRAME_MS, letTimePass, PageClock } from '../page/pageClock';
 import { linkedSignal, type CaptureProgress } from './captureProgress';
+import { EvidenceError } from '../../common/errors';
 
-export class ActionError extends Error {
+export class ActionError extends EvidenceError<'action-failed'> {
   constructor(message: string) {
-    super(message);
+    super('action-failed', message);
     this.name = 'ActionError';
   }
 }
@@ -196,12 +197,12 @@ function fillRefusal(problem: FillProblem): string {
 }
 
 /** A wait that ran out of its budget, with what was wrong at the last look. */
-class NotReady extends Error {
+class NotReady extends EvidenceError<'not-ready'> {
   constructor(
     message: string,
     readonly last: Unready,
   ) {
-    super(message);
+    super('not-ready', message);
   }
 }
 

@@ -17,6 +17,7 @@
  * ended capture. Once ended, the step stays the one the capture ended in.
  */
 import { CaptureCancelled } from '../../common/failures';
+import { EvidenceError } from '../../common/errors';
 
 /** The steps of a capture, in the order they run (`action` once per action, `settle` after load and after the actions). */
 export type CaptureStep = 'browser' | 'context' | 'setup' | 'start' | 'navigation' | 'settle' | 'action' | 'capture' | 'probe' | 'observed-state';
@@ -33,13 +34,13 @@ export interface StepReport {
 export type StepListener = (report: StepReport) => void;
 
 /** The reason the signal carries when the whole-capture budget ran out. */
-export class CaptureOverrun extends Error {
+export class CaptureOverrun extends EvidenceError<'overrun'> {
   constructor(
     readonly budgetMs: number,
     /** The step under way when the budget ran out. */
     readonly during: string,
   ) {
-    super(`the ${budgetMs} ms whole-capture budget ran out during ${during}`);
+    super('overrun', `the ${budgetMs} ms whole-capture budget ran out during ${during}`);
     this.name = 'CaptureOverrun';
   }
 }

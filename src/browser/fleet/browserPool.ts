@@ -49,6 +49,7 @@ import { noEndpointAnswered, ShutdownError } from '../../common/failures';
 import { redactSecrets, redactUrl } from '../../common/redact';
 import { classifyProtocolError } from '../../../cdp/protocolErrors';
 import { log } from '../../common/log';
+import { EvidenceError } from '../../common/errors';
 
 export const LAUNCHED_ENDPOINT_NAME = 'the launched browser';
 
@@ -80,9 +81,9 @@ export interface PooledRun<T> {
 }
 
 /** A retry that did not finish within its one extra budget (its message names both attempts). */
-class RetryTimedOut extends Error {
+class RetryTimedOut extends EvidenceError<'retry-timed-out'> {
   constructor(message: string) {
-    super(message);
+    super('retry-timed-out', message);
     this.name = 'RetryTimedOut';
   }
 }

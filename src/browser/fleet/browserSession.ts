@@ -21,13 +21,14 @@ import { attachTarget, captureTimeoutMs, connectPerCapture, type AttachTarget, t
 import { BROWSER_CLOSE_MS, BROWSER_EXIT_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, stepWithin, withinOr } from '../../common/time';
 import { findBrowser, type FoundBrowser } from './findBrowser';
 import { log } from '../../common/log';
-import { attachFailure, type ConnectCause } from '../../common/failures';
+import { attachFailure, ShutdownError, type ConnectCause } from '../../common/failures';
 import { redactKnownSecrets, redactUrl } from '../../common/redact';
 import { addressForm, classifyError, CLOSE_HANDSHAKE_MS, isTransient, openTransport, resolveBrowserUrl, type OpenTransport } from './endpointConnection';
 import { browserEnv, createProfile, sweepStaleProfiles } from './profiles';
 import { envValue } from '../../common/settings';
 import type { Viewport } from '../../contract/captureContract';
 import { emulate, type PageEmulation } from '../page/pageSetup';
+import { EvidenceError } from '../../common/errors';
 
 export { PROFILE_PREFIX } from './profiles';
 
@@ -64,12 +65,12 @@ export interface ConnectFailureDetail {
   summary: string;
 }
 
-export class BrowserUnavailableError extends Error {
+export class BrowserUnavailableError extends EvidenceError<'browser-unavailable'> {
   constructor(
     message: string,
     readonly connect?: ConnectFailureDetail,
   ) {
-    super(message);
+    super('browser-unavailable', message);
     this.name = 'BrowserUnavailableError';
   }
 
@@ -188,7 +189,7 @@ export class BrowserSession {
    * first caller's value holds for a connection already being opened).
    */
   async acquire(connectMs: number = captureTimeoutMs(this.env)): Promise<Browser> {
-    if (this.shuttingDown) throw new BrowserUnavailableError('the server is shutting down');
+    if (this.shuttingDown) throw new ShutdownError();
     if (this.browser?.connected) return this.browser;
     if (!this.pending) {
       this.pending = this.start(connectMs).finally(() => {
@@ -297,7 +298,7 @@ export class BrowserSession {
     try {
       const wsUrl = target.kind === 'browser-url' ? await resolveBrowserUrl(target.url, left(), USER_AGENT) : target.url;
       transport = await openTransport(wsUrl, left(), USER_AGENT);
-      if (this.shuttingDown) throw new BrowserUnavailableError('the server is shutting down');
+      if (this.shuttingDown) throw new ShutdownError();
       const browser = await puppeteer.connect({
         transport,
         defaultViewport: null,
@@ -309,7 +310,7 @@ export class BrowserSession {
       return browser;
     } catch (err) {
       transport?.close();
-      if (err instanceof BrowserUnavailableError) throw err;
+      if (err instanceof BrowserUnavailableError || err instanceof ShutdownError) throw err;
       let cause: ConnectCause;
       try {
         cause = classifyError(err, new URL(target.url), connectMs);

@@ -23,6 +23,7 @@ import type { ConnectionTransport } from 'puppeteer-core';
 import type { AddressForm, ConnectCause } from '../../common/failures';
 import type { AttachTarget } from '../options';
 import { redactKnownSecrets } from '../../common/redact';
+import { EvidenceError } from '../../common/errors';
 
 /** The largest DevTools message accepted (Puppeteer's own limit: a full-page screenshot is large). */
 const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
@@ -31,9 +32,9 @@ export const CLOSE_HANDSHAKE_MS = 2_000;
 /** The most of a refusal's body kept for the message (a farm often says why). */
 const BODY_EXCERPT_CHARS = 200;
 
-export class ConnectFailure extends Error {
+export class ConnectFailure extends EvidenceError<'connect-failed'> {
   constructor(readonly cause: ConnectCause) {
-    super(cause.kind);
+    super('connect-failed', cause.kind);
     this.name = 'ConnectFailure';
   }
 }

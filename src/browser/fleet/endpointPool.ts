@@ -28,6 +28,7 @@
  * The pool only chooses and counts; what a session is (launched, attached,
  * connected per capture) is the caller's.
  */
+import { EvidenceError } from '../../common/errors';
 
 export const FIRST_BACKOFF_MS = 1_000;
 export const MAX_BACKOFF_MS = 10_000;
@@ -97,13 +98,13 @@ export interface AcquireOptions {
 }
 
 /** A wait for an endpoint that ran out of its budget with none answering. */
-export class NoEndpointAnswered extends Error {
+export class NoEndpointAnswered extends EvidenceError<'no-endpoint-answered'> {
   constructor(
     /** The endpoints it could have used, each with its last failure. */
     readonly endpoints: ReadonlyArray<{ name: string; lastError: string }>,
     readonly budgetMs: number,
   ) {
-    super(`no endpoint answered within ${budgetMs} ms`);
+    super('no-endpoint-answered', `no endpoint answered within ${budgetMs} ms`);
     this.name = 'NoEndpointAnswered';
   }
 }

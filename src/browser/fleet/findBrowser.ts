@@ -21,6 +21,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { ENVIRONMENT, envValue, type EnvKey } from '../../common/settings';
 import { Browser as CachedBrowser, Cache, detectBrowserPlatform, type InstalledBrowser } from '@puppeteer/browsers';
+import { EvidenceError } from '../../common/errors';
 
 export interface FoundBrowser {
   executablePath: string;
@@ -51,9 +52,9 @@ function foundAt(named: string, source: string): FoundBrowser {
   return { executablePath, source, headlessShell: isHeadlessShell(executablePath) };
 }
 
-export class BrowserNotFoundError extends Error {
+export class BrowserNotFoundError extends EvidenceError<'browser-not-found'> {
   constructor(message: string) {
-    super(message);
+    super('browser-not-found', message);
     this.name = 'BrowserNotFoundError';
   }
 }

@@ -16,6 +16,7 @@ import type { Freeze, Viewport } from '../../contract/captureContract';
 import { ACTION_BUDGET_MS, DeadlineExceeded, MAIN_THREAD_PROBE_MS, NAVIGATION_BUDGET_MS, withDeadline } from '../../common/time';
 import { httpStatusWarning, navigationFailure, navigationTimeout, type LoadDiagnosis } from '../../common/failures';
 import { DEFAULT_FONT_FAMILIES, fontPlatform, type FontPlatform } from './defaultFonts';
+import { EvidenceError } from '../../common/errors';
 
 /**
  * RENDER SETTINGS — what Playwright sets on every page of a headless browser
@@ -216,9 +217,9 @@ export function blockPopups(): void {
   );
 }
 
-export class NavigationError extends Error {
+export class NavigationError extends EvidenceError<'navigation-failed'> {
   constructor(message: string) {
-    super(message);
+    super('navigation-failed', message);
     this.name = 'NavigationError';
   }
 }
