@@ -16,6 +16,7 @@
  * runner's; what a crash says inside it is this module's.
  */
 import { EvidenceError } from './errors';
+import type { ConnectCause } from '../../cdp/failureKinds';
 
 // ---------------------------------------------------------------- shutdown
 
@@ -221,23 +222,8 @@ export function pageTooLarge(width: number, height: number, limitPixels: number)
 
 // ------------------------------------------------------ browser endpoints
 
-/**
- * Why connecting to a browser endpoint failed, as the connection saw it
- * (src/browser/fleet/endpointConnection.ts classifies; the wording is here).
- * `during` says which request answered: the WebSocket upgrade, or the
- * `/json/version` look-up of an http(s) address.
- */
-export type ConnectCause =
-  | { kind: 'http'; status: number; statusText: string; during: 'upgrade' | 'version'; retryAfterMs?: number }
-  | { kind: 'not-websocket'; status: number; statusText: string }
-  | { kind: 'not-devtools'; detail: string }
-  | { kind: 'refused'; address: string; code: string }
-  | { kind: 'reset'; code: string }
-  | { kind: 'unreachable'; address: string; code: string }
-  | { kind: 'timeout'; ms: number }
-  | { kind: 'dns'; host: string; code: string }
-  | { kind: 'tls'; code: string; detail: string }
-  | { kind: 'other'; detail: string };
+/** Why connecting to a browser endpoint failed (cdp/failureKinds.ts classifies; the wording is here). */
+export type { ConnectCause };
 
 /**
  * What the address looks like: a Chrome's own debugging address (an

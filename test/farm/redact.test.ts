@@ -5,7 +5,8 @@
  * waiting for.
  */
 import { isSecretParam, redactKnownSecrets, redactSecrets, redactUrl, secretValuesOf } from '../../src/common/redact';
-import { addressForm, isTransient, parseRetryAfter } from '../../src/browser/fleet/endpointConnection';
+import { addressForm, parseRetryAfter } from '../../src/browser/fleet/endpointConnection';
+import { isTransient } from '../../cdp/failureKinds';
 import { parseCdpUrl } from '../../src/browser/options';
 
 test('credential parameters, in any case and as the last part of a longer name, are secret; others are not', () => {

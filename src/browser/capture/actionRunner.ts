@@ -30,7 +30,7 @@ import type { KeyInput, Page } from 'puppeteer-core';
 import type { CdpEvent, CdpSession } from '../../../cdp/types';
 import { checkSelectorSyntax, nearMisses, resolveBackendNode, usesPuppeteerSyntax } from '../../../cdp/selectorEngine';
 import { callRuntime, callRuntimeForHandle, callRuntimeOn, releaseObject } from '../../../cdp/utilityWorld';
-import { isDocumentGone } from '../../../cdp/protocolErrors';
+import { isDocumentGone } from '../../../cdp/failureKinds';
 import { parseSelector } from '../../../cdp/injected/selectors/parse';
 import type { ClickPointProblem, TargetProblem } from '../../../cdp/injected/selectors/engine';
 import type { FillProblem, MissingState, Needs, PointProblem } from '../../../cdp/injected/selectors/actionability';

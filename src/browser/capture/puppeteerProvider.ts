@@ -28,7 +28,7 @@ import type { RuntimeFields } from '../../contract/toolArguments';
 import { captureToolDeclaration, TOOL_NAME } from '../../contract/toolDeclaration';
 import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, stepWithin } from '../../common/time';
 import { CaptureCancelled, captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../../common/failures';
-import { classifyProtocolError } from '../../../cdp/protocolErrors';
+import { classifyProtocolError } from '../../../cdp/failureKinds';
 import type { BrowserSession } from '../fleet/browserSession';
 import { BrowserPool } from '../fleet/browserPool';
 import { captureTimeoutMs, fixedTime, navigationTimeoutMs, settleMaxMs, type BrowserFlags } from '../options';

@@ -47,7 +47,7 @@ import { attachTargets, captureTimeoutMs, connectPerCapture, maxParallel, type A
 import { withDeadline } from '../../common/time';
 import { noEndpointAnswered, ShutdownError } from '../../common/failures';
 import { redactSecrets, redactUrl } from '../../common/redact';
-import { classifyProtocolError } from '../../../cdp/protocolErrors';
+import { classifyProtocolError } from '../../../cdp/failureKinds';
 import { log } from '../../common/log';
 import { EvidenceError } from '../../common/errors';
 

@@ -23,12 +23,13 @@ import { findBrowser, type FoundBrowser } from './findBrowser';
 import { log } from '../../common/log';
 import { attachFailure, ShutdownError, type ConnectCause } from '../../common/failures';
 import { redactKnownSecrets, redactUrl } from '../../common/redact';
-import { addressForm, classifyError, CLOSE_HANDSHAKE_MS, isTransient, openTransport, resolveBrowserUrl, type OpenTransport } from './endpointConnection';
+import { addressForm, CLOSE_HANDSHAKE_MS, ConnectFailure, openTransport, resolveBrowserUrl, type OpenTransport } from './endpointConnection';
 import { browserEnv, createProfile, sweepStaleProfiles } from './profiles';
 import { envValue } from '../../common/settings';
 import type { Viewport } from '../../contract/captureContract';
 import { emulate, type PageEmulation } from '../page/pageSetup';
 import { EvidenceError } from '../../common/errors';
+import { classifyConnectionError, isTransient } from '../../../cdp/failureKinds';
 
 export { PROFILE_PREFIX } from './profiles';
 
@@ -313,7 +314,7 @@ export class BrowserSession {
       if (err instanceof BrowserUnavailableError || err instanceof ShutdownError) throw err;
       let cause: ConnectCause;
       try {
-        cause = classifyError(err, new URL(target.url), connectMs);
+        cause = err instanceof ConnectFailure ? err.cause : classifyConnectionError(err, new URL(target.url), connectMs);
       } catch {
         cause = { kind: 'other', detail: err instanceof Error ? err.message : String(err) };
       }

@@ -12,15 +12,16 @@
  * the WebSocket address it names (a farm's `/json/version` wants the token
  * too, and names its endpoint without it).
  *
- * Which causes are worth waiting for (a farm restarting, full, refusing
- * connections) and which are not (a bad token, a wrong path, TLS, an unknown
- * host) is decided here too: `isTransient`.
+ * What a Node or `ws` error means, and which causes are worth waiting for,
+ * is cdp/failureKinds.ts's (the one classifier of protocol and connection
+ * errors).
  */
 import * as http from 'http';
 import * as https from 'https';
 import WebSocket from 'ws';
 import type { ConnectionTransport } from 'puppeteer-core';
-import type { AddressForm, ConnectCause } from '../../common/failures';
+import type { AddressForm } from '../../common/failures';
+import { classifyConnectionError, type ConnectCause } from '../../../cdp/failureKinds';
 import type { AttachTarget } from '../options';
 import { redactKnownSecrets } from '../../common/redact';
 import { EvidenceError } from '../../common/errors';
@@ -36,27 +37,6 @@ export class ConnectFailure extends EvidenceError<'connect-failed'> {
   constructor(readonly cause: ConnectCause) {
     super('connect-failed', cause.kind);
     this.name = 'ConnectFailure';
-  }
-}
-
-/** Whether waiting can fix it: a farm restarting, full or briefly unreachable, not a wrong token, path, host or certificate. */
-export function isTransient(cause: ConnectCause): boolean {
-  switch (cause.kind) {
-    case 'http':
-      return cause.status === 408 || cause.status === 429 || cause.status >= 500;
-    case 'refused':
-    case 'reset':
-    case 'unreachable':
-    case 'timeout':
-    case 'other':
-      return true;
-    case 'dns':
-      // A resolver that cannot answer now, not a name that does not exist.
-      return cause.code === 'EAI_AGAIN';
-    case 'not-websocket':
-    case 'not-devtools':
-    case 'tls':
-      return false;
   }
 }
 
@@ -81,31 +61,6 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-function hostPort(url: URL): string {
-  const port = url.port || (url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80');
-  return `${url.hostname}:${port}`;
-}
-
-const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
-
-/** A Node or `ws` error as a cause; `address` is what was connected to. */
-export function classifyError(err: unknown, address: URL, timeoutMs: number): ConnectCause {
-  if (err instanceof ConnectFailure) return err.cause;
-  const e = err as NodeJS.ErrnoException | undefined;
-  const code = typeof e?.code === 'string' ? e.code : '';
-  const message = (e instanceof Error ? e.message : String(err)).split('\n')[0];
-  if (code === 'ECONNREFUSED') return { kind: 'refused', address: hostPort(address), code };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL') return { kind: 'dns', host: address.hostname, code };
-  if (['EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL'].includes(code))
-    return { kind: 'unreachable', address: hostPort(address), code };
-  if (code === 'ETIMEDOUT' || /handshake has timed out/i.test(message)) return { kind: 'timeout', ms: timeoutMs };
-  if (TLS_CODE.test(code) || /\b(SSL|TLS)\b|certificate/i.test(message)) return { kind: 'tls', code: code || 'TLS', detail: code ? '' : message };
-  if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up|closed before the connection was established/i.test(message)) {
-    return { kind: 'reset', code: code || 'ECONNRESET' };
-  }
-  return { kind: 'other', detail: message || code || 'unknown error' };
 }
 
 function headerText(value: string | string[] | undefined): string {
@@ -170,7 +125,7 @@ export function openTransport(wsUrl: string, timeoutMs: number, userAgent: strin
       // A body that never ends still gives its status.
       setTimeout(done, 500).unref();
     });
-    ws.on('error', (err) => fail(classifyError(err, address, timeoutMs)));
+    ws.on('error', (err) => fail(classifyConnectionError(err, address, timeoutMs)));
     ws.once('close', () => fail({ kind: 'reset', code: 'ECONNRESET' }));
     ws.once('open', () => {
       if (settled) {
@@ -249,7 +204,7 @@ export function resolveBrowserUrl(browserUrl: string, timeoutMs: number, userAge
         body += chunk;
         if (body.length > 1_000_000) req.destroy(new Error('its /json/version answer is too large'));
       });
-      res.on('error', (err) => fail(classifyError(err, versionUrl, timeoutMs)));
+      res.on('error', (err) => fail(classifyConnectionError(err, versionUrl, timeoutMs)));
       res.on('end', () => {
         const status = res.statusCode ?? 0;
         if (status !== 200) {
@@ -284,6 +239,6 @@ export function resolveBrowserUrl(browserUrl: string, timeoutMs: number, userAge
       fail({ kind: 'timeout', ms: timeoutMs });
       req.destroy();
     });
-    req.on('error', (err) => fail(classifyError(err, versionUrl, timeoutMs)));
+    req.on('error', (err) => fail(classifyConnectionError(err, versionUrl, timeoutMs)));
   });
 }

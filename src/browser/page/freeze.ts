@@ -11,7 +11,7 @@
 import type { Frame, Page } from 'puppeteer-core';
 import type { Freeze } from '../../contract/captureContract';
 import { DOCUMENT_POLL_MS, DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS, withinOr } from '../../common/time';
-import { classifyProtocolError } from '../../../cdp/protocolErrors';
+import { classifyProtocolError } from '../../../cdp/failureKinds';
 import { PageClock } from './pageClock';
 
 /** The document a step ran in went away under it: an action's navigation replaced it. */

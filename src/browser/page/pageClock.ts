@@ -31,7 +31,7 @@ import type { CdpSession } from '../../../cdp/types';
 import { source as virtualClockSource } from '../../../cdp/generated/virtualClock';
 import type { RunOptions, RunReport, VirtualClockConfig } from '../../../cdp/injected/virtualClock';
 import { describeActivity } from '../../../cdp/injected/clock/activity';
-import { classifyProtocolError } from '../../../cdp/protocolErrors';
+import { classifyProtocolError } from '../../../cdp/failureKinds';
 import { DEFAULT_SETTLE_MAX_MS, LOAD_WAIT_MS, NETWORK_QUIET_MS, withinOr } from '../../common/time';
 import type { FixedTime } from '../options';
 import { PageNetwork } from './pageNetwork';
