@@ -11,7 +11,7 @@
  * would hang its caller.
  *
  * src/ keeps its own constants in src/common/time.ts (cdp/ imports nothing from
- * src/). In-page code (cdp/injected/, which imports only cdp/injected/) keeps
+ * src/) and reuses these, never naming them again. In-page code (cdp/injected/, which imports only cdp/injected/) keeps
  * the few waits it makes in the module that makes them:
  * cdp/injected/clock/scheduler.ts (the browser's nested-timer clamp),
  * cdp/injected/clock/controls.ts (media seek, idle callback and real-frame

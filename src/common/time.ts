@@ -1,21 +1,17 @@
 /**
- * Every time constant of src/ — a capture's budgets, the polls and graces
- * inside it, and the process's own shutdown and CLI timings — and the one
- * helper that enforces a budget (cdp/deadline.ts's withDeadline, re-exported
- * so src/ code imports all of its timing from here). A budget is a promise
- * to the caller about how long a step may take before the capture gives up
- * on it with a clear message; each capture's progress object keeps its
- * whole-capture budget.
+ * Every time constant of src/, each named once — a capture's budgets, the
+ * polls and graces inside it, the virtual clock's frame and rest horizon, the
+ * browser pool's connect, health-check and back-off times, and the process's
+ * own shutdown and CLI timings — and the one helper that bounds a wait
+ * (cdp/deadline.ts's withDeadline, re-exported so src/ code imports all of
+ * its timing from here). A budget is a promise to the caller about how long
+ * a step may take before the capture gives up on it with a clear message;
+ * each capture's progress object keeps its whole-capture budget.
  *
- * Three kinds of time constant live with the rule they are part of, named
- * there: the virtual clock's frame, rest horizon and fast-run chunk
- * (src/browser/page/pageClock.ts: when page time passes and when a page is at
- * rest are that module's rules), the wait action's default length
- * (src/contract/actions.ts, part of the action contract), and the browser
- * pool's health-check, connect and back-off times (src/browser/fleet/browserPool.ts,
- * src/browser/fleet/endpointPool.ts) with the DevTools WebSocket's close handshake
- * (src/browser/fleet/endpointConnection.ts). cdp/ keeps its own in cdp/deadline.ts,
- * since cdp/ imports nothing from src/.
+ * cdp/ keeps its own in cdp/deadline.ts, since cdp/ imports nothing from
+ * src/; src/ reuses those and never names them again. In-page code
+ * (cdp/injected/) keeps the few waits it makes beside them, as that header
+ * says. test/architecture/timeConstants.test.ts holds both trees to it.
  */
 export { withDeadline, withinOr, DeadlineExceeded } from '../../cdp/deadline';
 import { withDeadline } from '../../cdp/deadline';
@@ -63,12 +59,37 @@ export const PROBE_TIMEOUT_MS = 30_000;
 export const CLEANUP_STEP_MS = 5_000;
 /** Closing a capture's browser context; past it a launched browser is killed. */
 export const CONTEXT_CLOSE_MS = 10_000;
-/** Closing the launched browser at shutdown; past it the process is killed. */
-export const BROWSER_CLOSE_MS = 5_000;
-/** Waiting for a launched browser's process to exit before its profile folder is removed. */
-export const BROWSER_EXIT_MS = 5_000;
+/**
+ * Letting go of a browser: closing the launched one at shutdown (past it the
+ * process is killed), its process exiting before its profile folder is
+ * removed, disconnecting from an attached one (ours to leave, not to wait for).
+ */
+export const BROWSER_SHUTDOWN_MS = 5_000;
 /** Puppeteer's protocol timeout is the whole-capture budget plus this, so ours always fires first. */
 export const PROTOCOL_TIMEOUT_SLACK_MS = 30_000;
+
+/** What the wait (and sleep) action lets pass when it names no `ms` (part of the action contract). */
+export const DEFAULT_WAIT_MS = 200;
+
+// ------------------------------------------------------------ page time
+
+/** One animation frame of virtual time, ms. */
+export const FRAME_MS = 16;
+/**
+ * A timer due within this much page time keeps the page busy. A script
+ * animates with timers that fire at least four times a second (slower reads
+ * as a sequence of states, not motion), and short one-shot delays (a reveal
+ * after 150 ms) land; a poll, a clock ticking each second or a carousel
+ * waits for its next turn, so a page polling every second is at rest between
+ * polls.
+ */
+export const REST_HORIZON_MS = 250;
+/**
+ * Page time one fast run may cover before it hands back to the capture. The
+ * capture interrupts a run as soon as it sees a request start; this bounds
+ * how far a run can go on past one it heard of late.
+ */
+export const FAST_CHUNK_MS = 500;
 
 // ------------------------------------------------------- polls and graces
 
@@ -90,6 +111,22 @@ export const PAGE_CLOSE_GRACE_MS = 50;
  * handler is gone by then).
  */
 export const NOTICE_BEFORE_ANSWER_MS = 5;
+
+// ------------------------------------------------------- browser endpoints
+
+/** Longest wait for an attached endpoint to connect (at most the capture budget; with a connection per capture, the budget). */
+export const CONNECT_MS = 10_000;
+/** The shortest connection attempt made while waiting for an endpoint (an attempt cut shorter says nothing). */
+export const MIN_ATTEMPT_MS = 1_000;
+/** How long a browser has to answer Browser.getVersion after a capture on it ran out of time. */
+export const ENDPOINT_PROBE_MS = 2_000;
+/** How long the DevTools WebSocket's close handshake may take before the socket is dropped. */
+export const CLOSE_HANDSHAKE_MS = 2_000;
+/** The first back-off of an endpoint that did not answer; each failure in a row doubles it, up to MAX_BACKOFF_MS. */
+export const FIRST_BACKOFF_MS = 1_000;
+export const MAX_BACKOFF_MS = 10_000;
+/** After a farm said it is full, how long without another such answer before one more capture at once is sent to it. */
+export const BUSY_RELAX_MS = 5_000;
 
 // ------------------------------------------------------- process and CLI
 

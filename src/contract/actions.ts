@@ -7,9 +7,7 @@
 import { z } from 'zod';
 import { ToolInputError } from '../common/errors';
 import { isPlainObject, nonEmptyString } from './argumentValues';
-import { ACTION_BUDGET_MS } from '../common/time';
-
-export const DEFAULT_WAIT_MS = 200;
+import { ACTION_BUDGET_MS, DEFAULT_WAIT_MS } from '../common/time';
 
 export const ACTION_KINDS = ['click', 'fill', 'type', 'press', 'select_option', 'wait_for_selector', 'wait_for_state', 'wait', 'sleep'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];

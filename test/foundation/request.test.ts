@@ -5,7 +5,8 @@
 import { executeCapturePlan } from '../../src/boundary';
 import { ToolInputError } from '../../src/common/errors';
 import { parseRuntimeFields, checkUnknownFields, RUNTIME_OBJECT_FIELDS, captureInputSchema } from '../../src/contract/toolArguments';
-import { parseAction, parseActions, stateSelector, ACTION_KINDS, DEFAULT_WAIT_MS } from '../../src/contract/actions';
+import { parseAction, parseActions, stateSelector, ACTION_KINDS } from '../../src/contract/actions';
+import { DEFAULT_WAIT_MS } from '../../src/common/time';
 import { ACTION_BUDGET_MS, NAVIGATION_BUDGET_MS } from '../../src/common/time';
 import { FakeProvider } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, listFiles, type RunFixture } from './fixtures';

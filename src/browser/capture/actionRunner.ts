@@ -35,8 +35,8 @@ import { parseSelector } from '../../../cdp/injected/selectors/parse';
 import type { ClickPointProblem, TargetProblem } from '../../../cdp/injected/selectors/engine';
 import type { FillProblem, MissingState, Needs, PointProblem } from '../../../cdp/injected/selectors/actionability';
 import { stateSelector, type CaptureAction } from '../../contract/actions';
-import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, ACTION_POLL_MS, withDeadline, withinOr } from '../../common/time';
-import { FRAME_MS, letTimePass, PageClock } from '../page/pageClock';
+import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, ACTION_POLL_MS, withDeadline, withinOr, FRAME_MS } from '../../common/time';
+import { letTimePass, PageClock } from '../page/pageClock';
 import { linkedSignal, type CaptureProgress } from './captureProgress';
 import { EvidenceError } from '../../common/errors';
 

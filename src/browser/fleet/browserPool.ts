@@ -44,7 +44,7 @@
 import { attachError, BrowserSession, BrowserUnavailableError } from './browserSession';
 import { Endpoint, EndpointPool, NoEndpointAnswered, type Lease } from './endpointPool';
 import { attachTargets, captureTimeoutMs, connectPerCapture, maxParallel, type AttachTarget, type BrowserFlags } from '../options';
-import { withDeadline } from '../../common/time';
+import { BROWSER_SHUTDOWN_MS, CONNECT_MS, ENDPOINT_PROBE_MS, MIN_ATTEMPT_MS, withDeadline } from '../../common/time';
 import { noEndpointAnswered, ShutdownError } from '../../common/failures';
 import { redactSecrets, redactUrl } from '../../common/redact';
 import { classifyProtocolError } from '../../../cdp/failureKinds';
@@ -52,15 +52,6 @@ import { log } from '../../common/log';
 import { EvidenceError } from '../../common/errors';
 
 export const LAUNCHED_ENDPOINT_NAME = 'the launched browser';
-
-/** How long a browser has to answer Browser.getVersion after a capture on it ran out of time. */
-export const ENDPOINT_PROBE_MS = 2_000;
-/** Longest wait for disconnecting from an attached browser (ours to leave, not to wait for). */
-export const ATTACHED_SHUTDOWN_MS = 5_000;
-/** Longest wait for an attached endpoint to connect (at most the capture budget; with a connection per capture, the budget). */
-export const CONNECT_MS = 10_000;
-/** The shortest connection attempt made while waiting for an endpoint (an attempt cut shorter says nothing). */
-export const MIN_ATTEMPT_MS = 1_000;
 
 /** Puppeteer's "<method> timed out" (its protocolTimeout). */
 function isProtocolTimeout(err: unknown): boolean {
@@ -503,7 +494,7 @@ export class BrowserPool {
   /** Disconnects a one-off session; the capture does not wait on a connection that will not let go (close() still does, bounded). */
   private async closeOneOff(session: BrowserSession): Promise<void> {
     const closing = session.shutdown().finally(() => this.oneOff.delete(session));
-    await withDeadline(closing, ATTACHED_SHUTDOWN_MS, 'disconnecting').catch(() => undefined);
+    await withDeadline(closing, BROWSER_SHUTDOWN_MS, 'disconnecting').catch(() => undefined);
   }
 
   /**
@@ -511,7 +502,7 @@ export class BrowserPool {
    * contexts on attached ones. Captures still waiting for a slot or an
    * endpoint end now (ShutdownError). An attached browser that does not
    * answer (a connection still pending, a context close never confirmed) is
-   * let go after ATTACHED_SHUTDOWN_MS: it is not ours to wait for.
+   * let go after BROWSER_SHUTDOWN_MS: it is not ours to wait for.
    */
   async close(): Promise<void> {
     this.closed = true;
@@ -520,7 +511,7 @@ export class BrowserPool {
     for (const endpoint of this.pool?.endpoints ?? []) sessions.add(endpoint.setup.session);
     if (this.injected) sessions.add(this.injected);
     await Promise.allSettled(
-      [...sessions].map((s) => (s.attachTarget() ? withDeadline(s.shutdown(), ATTACHED_SHUTDOWN_MS, 'disconnecting from an attached browser') : s.shutdown())),
+      [...sessions].map((s) => (s.attachTarget() ? withDeadline(s.shutdown(), BROWSER_SHUTDOWN_MS, 'disconnecting from an attached browser') : s.shutdown())),
     );
   }
 }

@@ -18,12 +18,20 @@
 import * as fs from 'fs';
 import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer-core';
 import { attachTarget, captureTimeoutMs, connectPerCapture, type AttachTarget, type BrowserFlags } from '../options';
-import { BROWSER_CLOSE_MS, BROWSER_EXIT_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, stepWithin, withinOr } from '../../common/time';
+import {
+  BROWSER_SHUTDOWN_MS,
+  CLOSE_HANDSHAKE_MS,
+  CONTEXT_CLOSE_MS,
+  DeadlineExceeded,
+  PROTOCOL_TIMEOUT_SLACK_MS,
+  stepWithin,
+  withinOr,
+} from '../../common/time';
 import { findBrowser, type FoundBrowser } from './findBrowser';
 import { log } from '../../common/log';
 import { attachFailure, ShutdownError, type ConnectCause } from '../../common/failures';
 import { redactKnownSecrets, redactUrl } from '../../common/redact';
-import { addressForm, CLOSE_HANDSHAKE_MS, ConnectFailure, openTransport, resolveBrowserUrl, type OpenTransport } from './endpointConnection';
+import { addressForm, ConnectFailure, openTransport, resolveBrowserUrl, type OpenTransport } from './endpointConnection';
 import { browserEnv, createProfile, sweepStaleProfiles } from './profiles';
 import { envValue } from '../../common/settings';
 import type { Viewport } from '../../contract/captureContract';
@@ -424,7 +432,7 @@ export class BrowserSession {
     if (!browser) return;
     if (browser.process()) {
       try {
-        await stepWithin(browser.close(), BROWSER_CLOSE_MS, 'closing the browser');
+        await stepWithin(browser.close(), BROWSER_SHUTDOWN_MS, 'closing the browser');
       } catch {
         const child = browser.process();
         if (child && child.exitCode === null) child.kill('SIGKILL');
@@ -449,7 +457,7 @@ export class BrowserSession {
     if (!dir) return;
     const child = browser.process();
     if (child && child.exitCode === null && child.signalCode === null) {
-      await withinOr(new Promise<void>((resolve) => child.once('exit', () => resolve())), BROWSER_EXIT_MS, undefined);
+      await withinOr(new Promise<void>((resolve) => child.once('exit', () => resolve())), BROWSER_SHUTDOWN_MS, undefined);
     }
     await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
     if (this.profileDir === dir) this.profileDir = null;

@@ -25,11 +25,10 @@ import { classifyConnectionError, type ConnectCause } from '../../../cdp/failure
 import type { AttachTarget } from '../options';
 import { redactKnownSecrets } from '../../common/redact';
 import { EvidenceError } from '../../common/errors';
+import { CLOSE_HANDSHAKE_MS } from '../../common/time';
 
 /** The largest DevTools message accepted (Puppeteer's own limit: a full-page screenshot is large). */
 const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
-/** How long the WebSocket close handshake may take before the socket is dropped. */
-export const CLOSE_HANDSHAKE_MS = 2_000;
 /** The most of a refusal's body kept for the message (a farm often says why). */
 const BODY_EXCERPT_CHARS = 200;
 

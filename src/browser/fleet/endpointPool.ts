@@ -29,13 +29,10 @@
  * connected per capture) is the caller's.
  */
 import { EvidenceError } from '../../common/errors';
+import { BUSY_RELAX_MS, FIRST_BACKOFF_MS, MAX_BACKOFF_MS } from '../../common/time';
 
-export const FIRST_BACKOFF_MS = 1_000;
-export const MAX_BACKOFF_MS = 10_000;
 /** A back-off step is shortened by up to this share, at random. */
 export const BACKOFF_JITTER = 0.25;
-/** After a farm said it is full, how long without another such answer before one more capture at once is sent to it. */
-export const BUSY_RELAX_MS = 5_000;
 
 export class Endpoint<S> {
   /** Captures running on it now. */

@@ -20,9 +20,8 @@
  *   elsewhere it sleeps. Either way it stops when `signal` fires (the wait's
  *   action or capture ended).
  *
- * The time constants below (FRAME_MS, REST_HORIZON_MS, FAST_CHUNK_MS) are
- * part of these rules and live here; every other time constant of src/ is in
- * src/common/time.ts.
+ * The time constants of these rules (FRAME_MS, REST_HORIZON_MS,
+ * FAST_CHUNK_MS) are in src/common/time.ts with every other of src/.
  * - between those, nothing moves: the capture's bytes are taken with time
  *   standing still.
  */
@@ -32,27 +31,10 @@ import { source as virtualClockSource } from '../../../cdp/generated/virtualCloc
 import type { RunOptions, RunReport, VirtualClockConfig } from '../../../cdp/injected/virtualClock';
 import { describeActivity } from '../../../cdp/injected/clock/activity';
 import { classifyProtocolError } from '../../../cdp/failureKinds';
-import { DEFAULT_SETTLE_MAX_MS, LOAD_WAIT_MS, NETWORK_QUIET_MS, withinOr } from '../../common/time';
+import { DEFAULT_SETTLE_MAX_MS, FAST_CHUNK_MS, FRAME_MS, LOAD_WAIT_MS, NETWORK_QUIET_MS, REST_HORIZON_MS, withinOr } from '../../common/time';
 import type { FixedTime } from '../options';
 import { PageNetwork } from './pageNetwork';
 
-/** One animation frame of virtual time, ms. */
-export const FRAME_MS = 16;
-/**
- * A timer due within this much page time keeps the page busy. A script
- * animates with timers that fire at least four times a second (slower reads
- * as a sequence of states, not motion), and short one-shot delays (a reveal
- * after 150 ms) land; a poll, a clock ticking each second or a carousel
- * waits for its next turn, so a page polling every second is at rest between
- * polls.
- */
-export const REST_HORIZON_MS = 250;
-/**
- * Page time one fast run may cover before it hands back to the capture. The
- * capture interrupts a run as soon as it sees a request start; this bounds
- * how far a run can go on past one it heard of late.
- */
-export const FAST_CHUNK_MS = 500;
 /** The constant Math.random is seeded with under a fixed clock. */
 export const RANDOM_SEED = 0x5eed;
 
