@@ -13,8 +13,7 @@
  * (cdp/injected/) keeps the few waits it makes beside them, as that header
  * says. test/architecture/timeConstants.test.ts holds both trees to it.
  */
-export { withDeadline, withinOr, DeadlineExceeded } from '../../cdp/deadline';
-import { withDeadline } from '../../cdp/deadline';
+export { withDeadline, DeadlineExceeded, type Overrun } from '../../cdp/deadline';
 
 // ------------------------------------------------------------ capture budgets
 
@@ -145,8 +144,3 @@ export const PLAIN_PROGRESS_INTERVAL_MS = 5_000;
 export const LIVE_PROGRESS_INTERVAL_MS = 200;
 /** `doctor`: how long the browser binary gets to print its version. */
 export const BROWSER_VERSION_QUERY_MS = 15_000;
-
-/** A step (closing a context, a cleanup) bounded by `ms`; the error says what took too long. */
-export function stepWithin<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  return withDeadline(work, ms, `${what} took longer than ${ms} ms`);
-}

@@ -35,7 +35,7 @@ import { parseSelector } from '../../../cdp/injected/selectors/parse';
 import type { ClickPointProblem, TargetProblem } from '../../../cdp/injected/selectors/engine';
 import type { FillProblem, MissingState, Needs, PointProblem } from '../../../cdp/injected/selectors/actionability';
 import { stateSelector, type CaptureAction } from '../../contract/actions';
-import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, ACTION_POLL_MS, withDeadline, withinOr, FRAME_MS } from '../../common/time';
+import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, ACTION_POLL_MS, withDeadline, FRAME_MS } from '../../common/time';
 import { letTimePass, PageClock } from '../page/pageClock';
 import { linkedSignal, type CaptureProgress } from './captureProgress';
 import { EvidenceError } from '../../common/errors';
@@ -391,7 +391,7 @@ export class InputNavigations {
     await act();
     await sleep(0);
     if (!this.pending) return;
-    await withinOr(new Promise<void>((resolve) => (this.wake = resolve)), Math.min(ACTION_NAVIGATION_SETTLE_MS, remaining(budget)), undefined);
+    await withDeadline(new Promise<void>((resolve) => (this.wake = resolve)), Math.min(ACTION_NAVIGATION_SETTLE_MS, remaining(budget)), { orElse: undefined });
     this.wake = null;
   }
 

@@ -26,7 +26,7 @@ import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../con
 import type { CaptureRequestSnapshot } from '../../contract/captureContract';
 import type { RuntimeFields } from '../../contract/toolArguments';
 import { captureToolDeclaration, TOOL_NAME } from '../../contract/toolDeclaration';
-import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, stepWithin } from '../../common/time';
+import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, withDeadline } from '../../common/time';
 import { CaptureCancelled, captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../../common/failures';
 import { classifyProtocolError } from '../../../cdp/failureKinds';
 import type { BrowserSession } from '../fleet/browserSession';
@@ -227,8 +227,8 @@ class CaptureRun {
       this.settle();
       this.cleaned = (async () => {
         if (this.context) await this.session.closeContext(this.context);
-        await stepWithin(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, 'disposing the capture type').catch(() => undefined);
-        await stepWithin(this.cdp?.detach() ?? Promise.resolve(), CLEANUP_STEP_MS, 'detaching the CDP session').catch(() => undefined);
+        await withDeadline(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'disposing the capture type' }).catch(() => undefined);
+        await withDeadline(this.cdp?.detach() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'detaching the CDP session' }).catch(() => undefined);
       })();
     }
     return this.cleaned;
@@ -241,7 +241,7 @@ class CaptureRun {
    */
   async cleanupLate(): Promise<void> {
     await this.cleanup();
-    await stepWithin(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, 'disposing the capture type').catch(() => undefined);
+    await withDeadline(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'disposing the capture type' }).catch(() => undefined);
     if (this.context) await this.session.closeContext(this.context);
   }
 }

@@ -18,15 +18,7 @@
 import * as fs from 'fs';
 import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer-core';
 import { attachTarget, captureTimeoutMs, connectPerCapture, type AttachTarget, type BrowserFlags } from '../options';
-import {
-  BROWSER_SHUTDOWN_MS,
-  CLOSE_HANDSHAKE_MS,
-  CONTEXT_CLOSE_MS,
-  DeadlineExceeded,
-  PROTOCOL_TIMEOUT_SLACK_MS,
-  stepWithin,
-  withinOr,
-} from '../../common/time';
+import { BROWSER_SHUTDOWN_MS, CLOSE_HANDSHAKE_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, withDeadline } from '../../common/time';
 import { findBrowser, type FoundBrowser } from './findBrowser';
 import { log } from '../../common/log';
 import { attachFailure, ShutdownError, type ConnectCause } from '../../common/failures';
@@ -407,7 +399,7 @@ export class BrowserSession {
     if (!id || !this.ownedContexts.has(id)) return; // already closed
     this.ownedContexts.delete(id);
     try {
-      await stepWithin(context.close(), timeoutMs, 'closing the capture context');
+      await withDeadline(context.close(), timeoutMs, { took: 'closing the capture context' });
     } catch (err) {
       if (!(err instanceof DeadlineExceeded) || !context.browser().connected) return;
       log(`could not close a capture context: ${err.message}`);
@@ -432,7 +424,7 @@ export class BrowserSession {
     if (!browser) return;
     if (browser.process()) {
       try {
-        await stepWithin(browser.close(), BROWSER_SHUTDOWN_MS, 'closing the browser');
+        await withDeadline(browser.close(), BROWSER_SHUTDOWN_MS, { took: 'closing the browser' });
       } catch {
         const child = browser.process();
         if (child && child.exitCode === null) child.kill('SIGKILL');
@@ -449,7 +441,7 @@ export class BrowserSession {
     this.transport = null;
     await browser.disconnect().catch(() => undefined);
     // Gone at the other end before this returns: a farm counts its session as ended only when the socket closes.
-    if (transport) await withinOr(transport.closed, CLOSE_HANDSHAKE_MS + 500, undefined);
+    if (transport) await withDeadline(transport.closed, CLOSE_HANDSHAKE_MS + 500, { orElse: undefined });
   }
 
   private async removeProfile(browser: Browser): Promise<void> {
@@ -457,7 +449,7 @@ export class BrowserSession {
     if (!dir) return;
     const child = browser.process();
     if (child && child.exitCode === null && child.signalCode === null) {
-      await withinOr(new Promise<void>((resolve) => child.once('exit', () => resolve())), BROWSER_SHUTDOWN_MS, undefined);
+      await withDeadline(new Promise<void>((resolve) => child.once('exit', () => resolve())), BROWSER_SHUTDOWN_MS, { orElse: undefined });
     }
     await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
     if (this.profileDir === dir) this.profileDir = null;

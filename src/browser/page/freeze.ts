@@ -10,7 +10,7 @@
  */
 import type { Frame, Page } from 'puppeteer-core';
 import type { Freeze } from '../../contract/captureContract';
-import { DOCUMENT_POLL_MS, DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS, withinOr } from '../../common/time';
+import { DOCUMENT_POLL_MS, DOCUMENT_SETTLE_MS, FONTS_BUDGET_MS, NAVIGATION_BUDGET_MS, NETWORK_IDLE_MS, withDeadline } from '../../common/time';
 import { classifyProtocolError } from '../../../cdp/failureKinds';
 import { PageClock } from './pageClock';
 
@@ -104,10 +104,10 @@ export async function applyFreeze(page: Page, freeze: Freeze, signal?: AbortSign
   warnings.push(...((await clock?.settle(loaded)) ?? []));
   if (freeze.waitFonts) {
     // Bounded on this side: the page's own timers may be virtual and stand still.
-    const settled = await withinOr(
+    const settled = await withDeadline(
       onSettledDocument(page, () => page.evaluate(() => document.fonts.ready.then(() => true)), signal),
       FONTS_BUDGET_MS,
-      false,
+      { orElse: false },
     );
     if (!settled) warnings.push(`freeze: web fonts were still loading after ${FONTS_BUDGET_MS} ms; captured with what had loaded`);
   }

@@ -31,7 +31,7 @@ import { source as virtualClockSource } from '../../../cdp/generated/virtualCloc
 import type { RunOptions, RunReport, VirtualClockConfig } from '../../../cdp/injected/virtualClock';
 import { describeActivity } from '../../../cdp/injected/clock/activity';
 import { classifyProtocolError } from '../../../cdp/failureKinds';
-import { DEFAULT_SETTLE_MAX_MS, FAST_CHUNK_MS, FRAME_MS, LOAD_WAIT_MS, NETWORK_QUIET_MS, REST_HORIZON_MS, withinOr } from '../../common/time';
+import { DEFAULT_SETTLE_MAX_MS, FAST_CHUNK_MS, FRAME_MS, LOAD_WAIT_MS, NETWORK_QUIET_MS, REST_HORIZON_MS, withDeadline } from '../../common/time';
 import type { FixedTime } from '../options';
 import { PageNetwork } from './pageNetwork';
 
@@ -134,7 +134,7 @@ export class PageClock {
    * alongside its style sheet (one round trip less).
    */
   loaded(): Promise<void> {
-    return withinOr(
+    return withDeadline(
       this.page
         .evaluate(() =>
           document.readyState === 'complete' ? undefined : new Promise<void>((resolve) => addEventListener('load', () => resolve(), { once: true })),
@@ -142,7 +142,7 @@ export class PageClock {
         .then(() => undefined)
         .catch(() => undefined),
       LOAD_WAIT_MS,
-      undefined,
+      { orElse: undefined },
     );
   }
 
