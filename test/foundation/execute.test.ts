@@ -610,8 +610,8 @@ describe('plan, then perform', () => {
     expect(() => planCapture(validArgs(fx.root, { criterion: 'L6.1' }), {})).not.toThrow();
     expect(planCapture(validArgs(fx.root, { url: 'ftp://x' }), {})).toEqual({ kind: 'input', message: expect.stringContaining('url must start with') });
     await expect(executeCapturePlan(validArgs(fx.root, { criterion: 'L6.1' }), { provider, env: {} })).rejects.toThrow(ToolInputError);
-    await expect(executeCapturePlan(validArgs(fx.root, { actions: [{ do: 'hover' }] }), { provider, env: {} })).rejects.toThrow(
-      "actions[0]: unsupported do='hover'",
+    await expect(executeCapturePlan(validArgs(fx.root, { actions: [{ do: 'drag' }] }), { provider, env: {} })).rejects.toThrow(
+      "actions[0]: unsupported do='drag'",
     );
     expect(provider.calls).toHaveLength(0);
   });

@@ -194,9 +194,7 @@ test(`${CASES} random argument objects (seed ${SEED}): only ToolInputError, noth
           ['fontSizes', 'colors', 'radii'].filter(() => gen.chance(0.6)).map((axis) => [axis, Array.from({ length: gen.int(4) }, () => gen.value(1))]),
         );
       else if (field === 'actions' && gen.chance(0.6))
-        args.actions = [
-          { do: gen.pick(['click', 'fill', 'press', 'wait', 'hover', gen.string()]), selector: gen.value(), value: gen.value(), ms: gen.value() },
-        ];
+        args.actions = [{ do: gen.pick(['click', 'fill', 'press', 'wait', 'drag', gen.string()]), selector: gen.value(), value: gen.value(), ms: gen.value() }];
       else args[field] = gen.value();
     }
     if (gen.chance(0.05)) Object.assign(args, JSON.parse('{"__proto__": {"polluted": 1}}'));

@@ -65,7 +65,7 @@ describe('the portable spelling accepts exactly what zod spelled', () => {
     { ...base, design: { fontSizes: [true] } },
     { ...base, design: { colors: [null, { a: 1 }] } },
     { ...base, actions: [{ do: 'click', selector: '#a', note: 'extra keys ride along' }] },
-    { ...base, actions: [{ do: 'hover' }] },
+    { ...base, actions: [{ do: 'drag' }] },
     { ...base, schemaVersion: 2 },
     { ...base, schemaVersion: 1.5 },
     { ...base, freeze: { enabled: false } },

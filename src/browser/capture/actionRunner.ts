@@ -1,7 +1,8 @@
 /**
- * Runs the normalized action list (src/contract/actions.ts owns the vocabulary) on a
- * Puppeteer page, with Playwright's semantics where the original relied on
- * them:
+ * Runs the normalized action list on a Puppeteer page: ACTION_RUNS below
+ * says how each kind runs (the other half of the action table; its fields,
+ * parser, words and trace call are src/contract/actions.ts's), with
+ * Playwright's semantics where the original relied on them:
  *
  * - every selector is a Playwright selector, resolved by the selector engine
  *   (cdp/selectorEngine.ts) in the page's selector world, first match in
@@ -11,9 +12,10 @@
  * - Playwright's actionability: click and type wait until the target is
  *   attached, visible, enabled and stable (the same box a frame later), scroll
  *   it into view and check that the click point reaches it (else the element
- *   that would receive the click is named, and the click is retried); fill
- *   waits for visible, enabled and editable; select_option for visible and
- *   enabled; wait_for_selector and wait_for_state for visible;
+ *   that would receive the click is named, and the click is retried); hover
+ *   the same but enabled; focus, and press on a selector, for attached only;
+ *   fill waits for visible, enabled and editable; select_option for visible
+ *   and enabled; wait_for_selector and wait_for_state for visible;
  * - every wait lets the page's time pass through letTimePass (pageClock.ts),
  *   so under the virtual clock the same capture ends at the same instant and
  *   nothing waits on a frame that never comes; the stable check's frame is
@@ -27,15 +29,16 @@
  * kind and selector, and why.
  */
 import type { KeyInput, Page } from 'puppeteer-core';
-import type { CdpEvent, CdpSession } from '../../../cdp/types';
-import { checkSelectorSyntax, nearMisses, resolveBackendNode, usesPuppeteerSyntax } from '../../../cdp/selectorEngine';
+import type { CdpSession } from '../../../cdp/types';
+import { nearMisses, resolveBackendNode } from '../../../cdp/selectorEngine';
+import { checkSelectorSyntax, usesPuppeteerSyntax } from '../../../cdp/selectorSyntax';
 import { callRuntime, callRuntimeForHandle, callRuntimeOn, releaseObject } from '../../../cdp/utilityWorld';
 import { isDocumentGone } from '../../../cdp/failureKinds';
-import { parseSelector } from '../../../cdp/injected/selectors/parse';
 import type { ClickPointProblem, TargetProblem } from '../../../cdp/injected/selectors/engine';
 import type { FillProblem, MissingState, Needs, PointProblem } from '../../../cdp/injected/selectors/actionability';
-import { stateSelector, type CaptureAction } from '../../contract/actions';
-import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_NAVIGATION_SETTLE_MS, ACTION_POLL_MS, withDeadline, FRAME_MS } from '../../common/time';
+import { stateWaitSelector, type ActionKind, type ActionOf, type CaptureAction } from '../../contract/actions';
+import { InputNavigations } from './inputNavigations';
+import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_POLL_MS, withDeadline, FRAME_MS } from '../../common/time';
 import { letTimePass, PageClock } from '../page/pageClock';
 import { linkedSignal, type CaptureProgress } from './captureProgress';
 import { EvidenceError } from '../../common/errors';
@@ -129,7 +132,8 @@ export async function runOneAction(
   const unlink = linkedSignal(controller, capture);
   const deadline = Date.now() + budgetMs;
   const ctx: Ctx = { page, session: session ?? own!, signal: controller.signal, deadline, budgetMs };
-  const work = navigations && INPUT_ACTIONS.has(action.do) ? navigations.around(() => perform(ctx, action), ctx) : perform(ctx, action);
+  const run = runOf(action);
+  const work = navigations && run.input ? navigations.around(() => run.run(ctx, action), deadline) : run.run(ctx, action);
   try {
     await withDeadline(work, budgetMs + ACTION_GUARD_GRACE_MS, () => {
       controller.abort();
@@ -150,14 +154,6 @@ interface Ctx {
   deadline: number;
   budgetMs: number;
 }
-type Budget = Pick<Ctx, 'signal' | 'deadline' | 'budgetMs'>;
-
-function remaining(budget: Budget): number {
-  return Math.max(1, budget.deadline - Date.now());
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** A resolved target: an object of the utility world. */
 type Found = { objectId: string };
 
@@ -324,127 +320,77 @@ async function waitVisible(ctx: Ctx, selector: string): Promise<void> {
   releaseObject(ctx.session, target.objectId);
 }
 
-/**
- * The selector wait_for_state waits for: `SEL[data-state="S"]` when SEL is one
- * CSS part (the contract's string concatenation, exactly what the original
- * hands to Playwright), `[data-state="S"]` without SEL; for any other SEL
- * (`text=…`, `role=…`, a `>>` chain…), where concatenation would change what
- * SEL means, SEL's matches that carry the state:
- * `SEL >> internal:and="[data-state=\"S\"]"`.
- */
-export function stateTarget(action: { state: string; selector?: string }): string {
-  if (!action.selector || usesPuppeteerSyntax(action.selector)) return stateSelector(action);
-  const parsed = parseSelector(action.selector);
-  const eq = action.selector.indexOf('=');
-  const named = eq !== -1 && /^[a-zA-Z_0-9-+:*]+$/.test(action.selector.slice(0, eq).trim());
-  const plainCss = parsed.parts.length === 1 && parsed.parts[0].kind === 'css' && !named;
-  if (plainCss) return stateSelector(action);
-  return `${action.selector} >> internal:and=${JSON.stringify(stateSelector({ state: action.state }))}`;
+/** How one kind of action runs on the page, and whether it acts as a user would (and so may start a navigation). */
+interface ActionRun<K extends ActionKind> {
+  input: boolean;
+  run(ctx: Ctx, action: ActionOf<K>): Promise<void>;
 }
 
-/** Actions that act as a user would and so may start a navigation. */
-const INPUT_ACTIONS = new Set<CaptureAction['do']>(['click', 'fill', 'type', 'press', 'select_option']);
+/**
+ * How each action runs in the browser, keyed by kind: the other half of the
+ * action table (src/contract/actions.ts has its fields, parser, words and
+ * trace call); the compiler holds it to every kind there.
+ */
+const ACTION_RUNS: { [K in ActionKind]: ActionRun<K> } = {
+  click: { input: true, run: (ctx, a) => clickWhenActionable(ctx, a.selector) },
+  hover: { input: true, run: (ctx, a) => hoverWhenActionable(ctx, a.selector) },
+  focus: { input: true, run: (ctx, a) => focusAsIs(ctx, a.selector) },
+  fill: { input: true, run: (ctx, a) => fill(ctx, a.selector, a.value) },
+  type: {
+    input: true,
+    async run(ctx, a) {
+      await clickWhenActionable(ctx, a.selector);
+      await ctx.page.keyboard.type(a.value);
+    },
+  },
+  press: {
+    input: true,
+    async run(ctx, a) {
+      if (a.selector) await focusAsIs(ctx, a.selector);
+      await pressCombo(ctx.page, a.key);
+    },
+  },
+  select_option: { input: true, run: (ctx, a) => selectOption(ctx, a.selector, a.value, a.label) },
+  wait_for_selector: { input: false, run: (ctx, a) => waitVisible(ctx, a.selector) },
+  wait_for_state: { input: false, run: waitForState },
+  wait: { input: false, run: (ctx, a) => letTimePass(ctx.page, a.ms, ctx.signal) },
+  sleep: { input: false, run: (ctx, a) => letTimePass(ctx.page, a.ms, ctx.signal) },
+};
+
+const runOf = (action: CaptureAction) => ACTION_RUNS[action.do] as ActionRun<ActionKind>;
 
 /**
- * Watches the main frame over raw CDP for navigations an action starts. The
- * browser reports the request (Page.frameRequestedNavigation) before the
- * input that caused it is acknowledged, so none is missed; the wait ends at
- * the new document's DOMContentLoaded, a same-document navigation, or when
- * the frame stops loading (a failed or 204 navigation, a refused download).
+ * Playwright's hover: once the target is visible and stable, scrolled into
+ * view with its centre reaching it (the click's hit-target check), the mouse
+ * moves there, so the element and its ancestors match `:hover`.
  */
-export class InputNavigations {
-  private pending = false;
-  private wake: (() => void) | null = null;
-  private readonly handlers: Array<[CdpEvent, (params: any) => void]>;
+async function hoverWhenActionable(ctx: Ctx, selector: string): Promise<void> {
+  const target = await actionable(ctx, selector, { visible: true }, true);
+  releaseObject(ctx.session, target.objectId);
+  await ctx.page.mouse.move(target.x, target.y);
+}
 
-  private constructor(
-    private readonly session: CdpSession,
-    private readonly mainFrameId: string,
-  ) {
-    const arrived = () => {
-      this.pending = false;
-      this.wake?.();
-    };
-    const mainOnly = (fn: () => void) => (params: { frameId?: string }) => {
-      if (params.frameId === this.mainFrameId) fn();
-    };
-    this.handlers = [
-      ['Page.frameRequestedNavigation', mainOnly(() => (this.pending = true))],
-      ['Page.domContentEventFired', () => this.pending && arrived()],
-      ['Page.navigatedWithinDocument', mainOnly(arrived)],
-      ['Page.frameStoppedLoading', mainOnly(arrived)],
-    ];
-  }
-
-  static async start(session: CdpSession): Promise<InputNavigations | null> {
-    if (typeof session.on !== 'function') return null;
-    await session.send('Page.enable');
-    const { frameTree } = await session.send('Page.getFrameTree');
-    const navigations = new InputNavigations(session, frameTree.frame.id);
-    for (const [event, handler] of navigations.handlers) session.on!(event, handler);
-    return navigations;
-  }
-
-  /** Runs the action; if it started a main-frame navigation, waits for the new document. */
-  async around(act: () => Promise<void>, budget: Budget): Promise<void> {
-    this.pending = false;
-    await act();
-    await sleep(0);
-    if (!this.pending) return;
-    await withDeadline(new Promise<void>((resolve) => (this.wake = resolve)), Math.min(ACTION_NAVIGATION_SETTLE_MS, remaining(budget)), { orElse: undefined });
-    this.wake = null;
-  }
-
-  stop(): void {
-    for (const [event, handler] of this.handlers) this.session.off?.(event, handler);
+/** Playwright's focus (and press's first step): the element as it is (attached), without waiting for other states, is focused. */
+async function focusAsIs(ctx: Ctx, selector: string): Promise<void> {
+  const target = await actionable(ctx, selector, {}, false);
+  try {
+    await callRuntimeOn(ctx.session, target.objectId, 'focusTarget', []);
+  } finally {
+    releaseObject(ctx.session, target.objectId);
   }
 }
 
-async function perform(ctx: Ctx, action: CaptureAction): Promise<void> {
-  const { page } = ctx;
-  switch (action.do) {
-    case 'click':
-      return clickWhenActionable(ctx, action.selector);
-    case 'fill':
-      return fill(ctx, action.selector, action.value);
-    case 'type':
-      await clickWhenActionable(ctx, action.selector);
-      await page.keyboard.type(action.value);
-      return;
-    case 'press': {
-      if (action.selector) {
-        // Playwright focuses the element as it is (attached), without waiting for other states.
-        const target = await actionable(ctx, action.selector, {}, false);
-        try {
-          await callRuntimeOn(ctx.session, target.objectId, 'focusTarget', []);
-        } finally {
-          releaseObject(ctx.session, target.objectId);
-        }
-      }
-      await pressCombo(page, action.key);
-      return;
-    }
-    case 'select_option':
-      return selectOption(ctx, action.selector, action.value, action.label);
-    case 'wait_for_selector':
-      return waitVisible(ctx, action.selector);
-    case 'wait_for_state': {
-      const selector = stateTarget(action);
-      try {
-        await waitVisible(ctx, selector);
-      } catch (err) {
-        const message = (err as Error).message;
-        if (!(err instanceof NotReady && err.last.code === 'no-match')) throw new Error(`${selector}: ${message}`);
-        const seen = await callRuntime(ctx.session, 'dataStates', [5]).catch(() => [] as string[]);
-        const note = seen.length ? `; data-state values on the page: ${seen.map((s) => `'${s}'`).join(', ')}` : '; no element carries data-state';
-        throw new Error(`no element matches ${selector} within ${ctx.budgetMs} ms${note}`);
-      }
-      return;
-    }
-    case 'wait':
-    case 'sleep':
-      await letTimePass(page, action.ms, ctx.signal);
-      return;
+/** Until an element carrying the state is visible, on the one selector the contract builds (stateWaitSelector), which the trace records too. */
+async function waitForState(ctx: Ctx, action: ActionOf<'wait_for_state'>): Promise<void> {
+  const selector = stateWaitSelector(action);
+  try {
+    await waitVisible(ctx, selector);
+  } catch (err) {
+    const message = (err as Error).message;
+    if (!(err instanceof NotReady && err.last.code === 'no-match')) throw new Error(`${selector}: ${message}`);
+    const seen = await callRuntime(ctx.session, 'dataStates', [5]).catch(() => [] as string[]);
+    const note = seen.length ? `; data-state values on the page: ${seen.map((s) => `'${s}'`).join(', ')}` : '; no element carries data-state';
+    throw new Error(`no element matches ${selector} within ${ctx.budgetMs} ms${note}`);
   }
 }
 

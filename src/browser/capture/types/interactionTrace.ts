@@ -1,40 +1,14 @@
 /**
  * interaction trace: a Playwright trace ZIP recorded from raw CDP. The
  * recorder starts before navigation (so the load's resources are in the
- * archive), records the navigation and each action as calls, and finishes
+ * archive), records the navigation and each action as calls (each as its
+ * entry of the action table says, src/contract/actions.ts), and finishes
  * with the archive's bytes.
  */
 import type { Browser } from 'puppeteer-core';
-import type { CaptureAction } from '../../../contract/actions';
-import { TraceRecorder, type TracedActionMeta } from '../../../../cdp/trace/recorder';
+import { traceCallOf } from '../../../contract/actions';
+import { TraceRecorder } from '../../../../cdp/trace/recorder';
 import type { CaptureTypeModule } from './types';
-
-/** How each capture action is described to the trace viewer. */
-export function tracedMeta(action: CaptureAction): TracedActionMeta {
-  switch (action.do) {
-    case 'click':
-      return { method: 'click', selector: action.selector, params: {} };
-    case 'fill':
-      return { method: 'fill', selector: action.selector, params: { value: action.value } };
-    case 'type':
-      return { method: 'type', selector: action.selector, params: { value: action.value } };
-    case 'press':
-      return { method: 'press', ...(action.selector ? { selector: action.selector } : {}), params: { key: action.key } };
-    case 'select_option':
-      return {
-        method: 'selectOption',
-        selector: action.selector,
-        params: action.value !== undefined ? { value: action.value } : { label: action.label },
-      };
-    case 'wait_for_selector':
-      return { method: 'waitForSelector', selector: action.selector, params: {} };
-    case 'wait_for_state':
-      return { method: 'waitForState', ...(action.selector ? { selector: action.selector } : {}), params: { state: action.state } };
-    case 'wait':
-    case 'sleep':
-      return { method: 'wait', params: { ms: action.ms } };
-  }
-}
 
 /** "HeadlessChrome/156.0.1.2" or "Chrome/156…" -> "156.0.1.2". */
 function versionNumber(product: string): string {
@@ -73,7 +47,7 @@ export const interactionTraceCapture: CaptureTypeModule = {
     );
     return {
       navigate: (url, run) => recorder.navigation(url, run),
-      wrapAction: (_index, action, run) => recorder.action(tracedMeta(action), run),
+      wrapAction: (_index, action, run) => recorder.action(traceCallOf(action), run),
       async finish(taken) {
         return { bytes: await recorder.finish(taken) };
       },
