@@ -90,6 +90,7 @@ const TITLES: Record<string, string> = {
   'Frame.check': 'Check',
   'Frame.uncheck': 'Uncheck',
   'Frame.hover': 'Hover',
+  'Frame.focus': 'Focus',
 };
 
 function detailOf(params: Record<string, unknown>): string {
