@@ -10,8 +10,9 @@
  * - ShutdownError (`shutdown`) and CaptureCancelled (`cancelled`):
  *   src/common/failures.ts; the one error a capture ends with when the
  *   server shuts down, wherever it was;
- * - CaptureOverrun (`overrun`): the whole-capture budget ran out
- *   (src/browser/capture/captureProgress.ts);
+ * - CaptureOverrun (`overrun`, src/browser/capture/progress.ts) and
+ *   CaptureLost (`lost`, src/browser/capture/captureAttempt.ts): what ends a
+ *   capture from outside its own work;
  * - BrowserUnavailableError (`browser-unavailable`), BrowserNotFoundError
  *   (`browser-not-found`), NoEndpointAnswered (`no-endpoint-answered`),
  *   RetryTimedOut (`retry-timed-out`), ConnectFailure (`connect-failed`):

@@ -78,7 +78,7 @@ describe('each rule catches a violation', () => {
   // Each: a module, an import added to it, and the layer the violation names as refused.
   test.each<[string, string, string]>([
     ['src/common/log.ts', "import type { Viewport } from '../contract/captureContract';", 'not contract'],
-    ['src/browser/page/freeze.ts', "import type { CaptureProgress } from '../capture/captureProgress';", 'not browser/capture'],
+    ['src/browser/page/freeze.ts', "import type { CaptureProgress } from '../capture/progress';", 'not browser/capture'],
     ['src/browser/page/pageSetup.ts', "import type { BrowserSession } from '../fleet/browserSession';", 'not browser/fleet'],
     ['src/browser/fleet/limiter.ts', "import { runActions } from '../capture/actionRunner';", 'not browser/capture'],
     ['src/mcp/transport.ts', "import { runMain } from '../app/main';", 'not app'],

@@ -40,7 +40,7 @@ import { stateWaitSelector, type ActionKind, type ActionOf, type CaptureAction }
 import { InputNavigations } from './inputNavigations';
 import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_POLL_MS, withDeadline, FRAME_MS } from '../../common/time';
 import { letTimePass, PageClock } from '../page/pageClock';
-import { linkedSignal, type CaptureProgress } from './captureProgress';
+import { CaptureProgress } from './progress';
 import { EvidenceError } from '../../common/errors';
 
 export class ActionError extends EvidenceError<'action-failed'> {
@@ -101,7 +101,7 @@ export async function runActions(page: Page, actions: CaptureAction[], options: 
     for (let index = 0; index < actions.length; index++) {
       const action = actions[index];
       progress?.enter('action', describeAction(index, action), { index, total: actions.length });
-      const run = () => runOneAction(page, action, budgetMs, navigations, session, progress?.signal);
+      const run = () => runOneAction(page, action, budgetMs, navigations, session, progress);
       try {
         if (wrap) await wrap(index, action, run);
         else await run();
@@ -117,42 +117,39 @@ export async function runActions(page: Page, actions: CaptureAction[], options: 
   }
 }
 
-/** One action within its budget; waits it started are cancelled when the budget ends or `capture` (the capture's signal) fires. */
+/** One action within its budget, on a share of the capture's progress: waits it started end when the budget ends or the capture does. */
 export async function runOneAction(
   page: Page,
   action: CaptureAction,
   budgetMs = ACTION_BUDGET_MS,
   navigations: InputNavigations | null = null,
   session?: CdpSession,
-  capture?: AbortSignal,
+  capture?: CaptureProgress,
 ): Promise<void> {
   checkActionSelector(action);
   const own = session ? null : await page.createCDPSession();
-  const controller = new AbortController();
-  const unlink = linkedSignal(controller, capture);
-  const deadline = Date.now() + budgetMs;
-  const ctx: Ctx = { page, session: session ?? own!, signal: controller.signal, deadline, budgetMs };
+  const progress = CaptureProgress.share(capture, budgetMs);
+  const ctx: Ctx = { page, session: session ?? own!, progress };
   const run = runOf(action);
-  const work = navigations && run.input ? navigations.around(() => run.run(ctx, action), deadline) : run.run(ctx, action);
+  const work = navigations && run.input ? navigations.around(() => run.run(ctx, action), progress.deadline) : run.run(ctx, action);
+  const overrun = new Error(`did not finish within the ${budgetMs} ms action budget`);
   try {
     await withDeadline(work, budgetMs + ACTION_GUARD_GRACE_MS, () => {
-      controller.abort();
-      return new Error(`did not finish within the ${budgetMs} ms action budget`);
+      progress.abort(overrun);
+      return overrun;
     });
   } finally {
-    unlink();
-    controller.abort();
+    progress.abort(new Error('the action ended'));
+    progress.finish();
     await own?.detach().catch(() => undefined);
   }
 }
 
-/** What one action works with: the page, a CDP session on it (for the selector world), its budget. */
+/** What one action works with: the page, a CDP session on it (for the selector world), its share of the capture's progress. */
 interface Ctx {
   page: Page;
   session: CdpSession;
-  signal: AbortSignal;
-  deadline: number;
-  budgetMs: number;
+  progress: CaptureProgress;
 }
 /** A resolved target: an object of the utility world. */
 type Found = { objectId: string };
@@ -236,7 +233,7 @@ async function findTarget(ctx: Ctx, selector: string, needs: Needs, scroll: numb
 
 /** The failure once the budget is spent, worded for the caller: what was wrong at the last look. */
 async function failure(ctx: Ctx, selector: string, last: Unready): Promise<Error> {
-  const ms = ctx.budgetMs;
+  const ms = ctx.progress.budgetMs;
   if (last.code === 'no-match') {
     let hint = '';
     if (!usesPuppeteerSyntax(selector)) {
@@ -254,7 +251,7 @@ async function failure(ctx: Ctx, selector: string, last: Unready): Promise<Error
 }
 
 function outOfTime(ctx: Ctx): boolean {
-  return ctx.signal.aborted || Date.now() + ACTION_POLL_MS >= ctx.deadline;
+  return ctx.progress.aborted || Date.now() + ACTION_POLL_MS >= ctx.progress.deadline;
 }
 
 /**
@@ -280,7 +277,7 @@ async function actionable(ctx: Ctx, selector: string, needs: Needs, point: boole
       // One frame later, the same box and a click point that reaches the element. On the virtual
       // clock the frame is a frame of the page's time; on the wall clock, the next real frame.
       const virtual = !!PageClock.of(ctx.page);
-      if (virtual) await letTimePass(ctx.page, FRAME_MS, ctx.signal);
+      if (virtual) await letTimePass(ctx.page, FRAME_MS, ctx.progress.signal);
       frameSpent = true;
       let settled: { x: number; y: number } | ClickPointProblem | { code: 'not-attached'; preview?: string };
       try {
@@ -303,7 +300,7 @@ async function actionable(ctx: Ctx, selector: string, needs: Needs, point: boole
     }
     if (outOfTime(ctx)) throw await failure(ctx, selector, last);
     // A box that moved is looked at again a frame later; anything else is polled.
-    if (!(frameSpent && last.code === 'not-stable')) await letTimePass(ctx.page, ACTION_POLL_MS, ctx.signal);
+    if (!(frameSpent && last.code === 'not-stable')) await letTimePass(ctx.page, ACTION_POLL_MS, ctx.progress.signal);
   }
 }
 
@@ -353,8 +350,8 @@ const ACTION_RUNS: { [K in ActionKind]: ActionRun<K> } = {
   select_option: { input: true, run: (ctx, a) => selectOption(ctx, a.selector, a.value, a.label) },
   wait_for_selector: { input: false, run: (ctx, a) => waitVisible(ctx, a.selector) },
   wait_for_state: { input: false, run: waitForState },
-  wait: { input: false, run: (ctx, a) => letTimePass(ctx.page, a.ms, ctx.signal) },
-  sleep: { input: false, run: (ctx, a) => letTimePass(ctx.page, a.ms, ctx.signal) },
+  wait: { input: false, run: (ctx, a) => letTimePass(ctx.page, a.ms, ctx.progress.signal) },
+  sleep: { input: false, run: (ctx, a) => letTimePass(ctx.page, a.ms, ctx.progress.signal) },
 };
 
 const runOf = (action: CaptureAction) => ACTION_RUNS[action.do] as ActionRun<ActionKind>;
@@ -390,7 +387,7 @@ async function waitForState(ctx: Ctx, action: ActionOf<'wait_for_state'>): Promi
     if (!(err instanceof NotReady && err.last.code === 'no-match')) throw new Error(`${selector}: ${message}`);
     const seen = await callRuntime(ctx.session, 'dataStates', [5]).catch(() => [] as string[]);
     const note = seen.length ? `; data-state values on the page: ${seen.map((s) => `'${s}'`).join(', ')}` : '; no element carries data-state';
-    throw new Error(`no element matches ${selector} within ${ctx.budgetMs} ms${note}`);
+    throw new Error(`no element matches ${selector} within ${ctx.progress.budgetMs} ms${note}`);
   }
 }
 
@@ -460,9 +457,9 @@ async function selectOption(ctx: Ctx, selector: string, value: string | undefine
       const wanted = [value !== undefined ? `value '${value}'` : '', label !== undefined ? `label '${label}'` : ''].filter(Boolean).join(' and ');
       const options = outcome?.code === 'no-such-option' ? outcome.options : [];
       const listed = options.length ? ` (options value=label: ${options.join(', ')})` : '';
-      throw new Error(`no enabled <option> with ${wanted} within ${ctx.budgetMs} ms${listed}`);
+      throw new Error(`no enabled <option> with ${wanted} within ${ctx.progress.budgetMs} ms${listed}`);
     }
-    await letTimePass(ctx.page, ACTION_POLL_MS, ctx.signal);
+    await letTimePass(ctx.page, ACTION_POLL_MS, ctx.progress.signal);
   }
 }
 

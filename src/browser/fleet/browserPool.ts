@@ -19,7 +19,7 @@
  * - A refusal that waiting cannot fix (401/403 — the token —, 404, TLS, an
  *   unknown host, not a DevTools endpoint) fails the capture at once when no
  *   other endpoint is left to try.
- * - A capture whose browser went away mid-capture (BrowserSession.lostSince,
+ * - A capture whose browser went away mid-capture (BrowserSession.goneSignal,
  *   the one test of "the browser died"), or that ran out of its budget on a
  *   browser that then does not answer a short Browser.getVersion (connected
  *   but stopped or wedged: that endpoint is taken out of service too), is run
@@ -221,7 +221,7 @@ export class BrowserPool {
           }
           this.answered(pool, endpoint);
           wait.since = undefined;
-          const generation = session.generation;
+          const gone = session.goneSignal();
           // The retry's cap ran out while it connected: the capture is not started at all.
           if (retry?.cap.signal.aborted) throw this.afterLoss(retry.cap.signal.reason, lostOn!);
           const started = Date.now();
@@ -232,9 +232,9 @@ export class BrowserPool {
             return { value, warnings };
           } catch (err) {
             if (this.closed || gaveUp) throw lostOn ? this.afterLoss(err, lostOn) : err;
-            const why = await this.lostBrowser(session, generation, started, err);
+            const why = await this.lostBrowser(session, gone, started, err);
             if (!why) throw lostOn ? this.afterLoss(err, lostOn) : err;
-            const stopped = !session.lostSince(generation);
+            const stopped = !gone.aborted;
             // A launched browser is relaunched by its session; an attached one is given time to come back.
             // With a connection per capture the next connection is another browser: nothing to take out.
             if (endpoint.setup.target && !this.perCapture) {
@@ -429,19 +429,19 @@ export class BrowserPool {
 
   /**
    * Why the attempt's browser is lost, or null when it is not (the failure is
-   * the capture's own). Lost: it went away (BrowserSession.lostSince), or the
+   * the capture's own). Lost: it went away (its `gone` signal fired), or the
    * attempt ran out of its budget / hit a protocol timeout and the browser
    * then did not answer Browser.getVersion within ENDPOINT_PROBE_MS.
    */
-  private async lostBrowser(session: BrowserSession, generation: number, started: number, err: unknown): Promise<string | null> {
+  private async lostBrowser(session: BrowserSession, gone: AbortSignal, started: number, err: unknown): Promise<string | null> {
     const message = firstLine(err instanceof Error ? err.message : String(err));
-    if (session.lostSince(generation)) return message;
+    if (gone.aborted) return message;
     // Only an attached browser is probed: a launched one is this process's child, killed and relaunched by its session.
     if (!session.attachTarget()) return null;
     const ranOut = Date.now() - started >= captureTimeoutMs(this.env) || isProtocolTimeout(err);
     if (!ranOut) return null;
     if (await this.answers(session)) return null;
-    if (session.lostSince(generation)) return message;
+    if (gone.aborted) return message;
     return `no answer to Browser.getVersion within ${ENDPOINT_PROBE_MS} ms after: ${message}`;
   }
 

@@ -133,8 +133,8 @@ export class BrowserSession {
   private profileDir: string | null = null;
   private readonly ownedContexts = new Set<string>();
   private shuttingDown = false;
-  /** Bumped whenever the browser goes away, so a capture can tell it lost its browser. */
-  private generationCounter = 0;
+  /** Fires when the browser this session holds now goes away: the one way a loss of the browser is told. */
+  private connectionGone: AbortController | null = null;
   private exitHookInstalled = false;
   private spare: { browser: Browser; ready: Promise<PreparedPage> } | null = null;
   /** The viewport of the latest capture: the spare is set up for it. */
@@ -150,17 +150,18 @@ export class BrowserSession {
     private readonly fixedTarget?: AttachTarget,
   ) {}
 
-  get generation(): number {
-    return this.generationCounter;
-  }
-
   attachTarget(): AttachTarget | null {
     return this.fixedTarget ?? attachTarget(this.flags(), this.env);
   }
 
-  /** Whether the browser went away since `generation` was read (crashed, killed, or an attached one gone). */
-  lostSince(generation: number): boolean {
-    return this.generationCounter !== generation;
+  /**
+   * The signal that fires when the browser this session holds now goes away
+   * (crashed, killed, an attached one gone): the one way its loss is told, to
+   * the capture running on it (which ends at once) and to the pool (which may
+   * run it again elsewhere). Already fired when the session holds none.
+   */
+  goneSignal(): AbortSignal {
+    return this.browser?.connected && this.connectionGone ? this.connectionGone.signal : AbortSignal.abort();
   }
 
   /** What this session would use, without starting anything (throws when no browser is found). */
@@ -204,9 +205,11 @@ export class BrowserSession {
     const target = this.attachTarget();
     const browser = target ? await this.attach(target, connectMs) : await this.launch();
     this.browser = browser;
+    const gone = new AbortController();
+    this.connectionGone = gone;
     browser.once('disconnected', () => {
       if (this.browser === browser) this.browser = null;
-      this.generationCounter++;
+      gone.abort();
       if (!this.shuttingDown)
         log(
           target

@@ -8,7 +8,7 @@ import type { ProviderPayload } from '../../../contract/captureProvider';
 import type { CaptureRequestSnapshot } from '../../../contract/captureContract';
 import type { RuntimeFields } from '../../../contract/toolArguments';
 import type { ActionWrapper } from '../actionRunner';
-import type { CaptureProgress, CaptureStep } from '../captureProgress';
+import type { CaptureProgress, CaptureStep } from '../progress';
 
 export interface CaptureTypeContext {
   browser: Browser;

@@ -1,8 +1,11 @@
 /**
- * One capture attempt's progress, handed through the whole pipeline (set-up,
- * navigation, freeze, actions, the capture type, observed_state): its
- * whole-capture deadline, the one AbortSignal that ends it, and the step
- * under way.
+ * One capture attempt's progress, the one object handed through the whole
+ * pipeline (set-up, navigation, freeze, actions, the capture type,
+ * observed_state) and every wait in it: its whole-capture deadline, the one
+ * AbortSignal that ends it, and the step under way. An action works on a
+ * share of it (CaptureProgress.share): the same signal and step, a deadline
+ * of its own. The page layer's waits take its signal (they need only when to
+ * stop).
  *
  * The signal fires once, with the reason that ended the capture first: the
  * budget running out (CaptureOverrun), the page or browser going away, the
@@ -19,7 +22,7 @@
 import { CaptureCancelled } from '../../common/failures';
 import { EvidenceError } from '../../common/errors';
 
-/** The steps of a capture, in the order they run (`action` once per action, `settle` after load and after the actions). */
+/** The steps of a capture (the order they run in is captureAttempt.ts's CAPTURE_STAGES). */
 export type CaptureStep = 'browser' | 'context' | 'setup' | 'start' | 'navigation' | 'settle' | 'action' | 'capture' | 'probe' | 'observed-state';
 
 export interface StepReport {
@@ -45,6 +48,9 @@ export class CaptureOverrun extends EvidenceError<'overrun'> {
   }
 }
 
+/** Where every capture starts: waiting for a browser (its first stage). */
+export const FIRST_STEP: StepReport = { step: 'browser', during: 'the wait for a browser' };
+
 export interface CaptureProgressOptions {
   /** The caller's signal: when it fires, the capture is cancelled. */
   parent?: AbortSignal;
@@ -58,24 +64,47 @@ export class CaptureProgress {
   readonly signal: AbortSignal = this.controller.signal;
   /** Epoch ms at which the whole-capture budget runs out. */
   readonly deadline: number;
-  private current: StepReport = { step: 'browser', during: 'the wait for a browser' };
-  private readonly timer: NodeJS.Timeout;
+  private current: StepReport = FIRST_STEP;
+  private readonly timer: NodeJS.Timeout | undefined;
   private unparent: () => void = () => undefined;
 
+  /**
+   * A capture's progress over `budgetMs` (CaptureOverrun when it runs out),
+   * cancelled by the caller's `parent` signal; or, with `shareOf`, an
+   * action's share of one (null: of none): ended when that ends, with its
+   * reason, and by its holder's abort() (no timer of its own).
+   */
   constructor(
     readonly budgetMs: number,
     private readonly options: CaptureProgressOptions = {},
+    shareOf?: CaptureProgress | null,
   ) {
     this.deadline = Date.now() + budgetMs;
-    this.timer = setTimeout(() => this.abort(new CaptureOverrun(budgetMs, this.current.during)), budgetMs);
-    const parent = options.parent;
-    const cancel = () => this.abort(new CaptureCancelled(this.current.during));
-    if (parent?.aborted) cancel();
-    else if (parent) {
-      parent.addEventListener('abort', cancel, { once: true });
-      this.unparent = () => parent.removeEventListener('abort', cancel);
+    if (shareOf !== undefined) {
+      if (shareOf) {
+        this.current = shareOf.current;
+        this.follow(shareOf.signal, () => shareOf.signal.reason);
+      }
+      return;
     }
+    this.timer = setTimeout(() => this.abort(new CaptureOverrun(budgetMs, this.current.during)), budgetMs);
+    if (options.parent) this.follow(options.parent, () => new CaptureCancelled(this.current.during));
     if (!this.aborted) this.tell();
+  }
+
+  /** Ends this progress when `signal` fires, with `reason()`. */
+  private follow(signal: AbortSignal, reason: () => Error): void {
+    const end = () => this.abort(reason());
+    if (signal.aborted) end();
+    else {
+      signal.addEventListener('abort', end, { once: true });
+      this.unparent = () => signal.removeEventListener('abort', end);
+    }
+  }
+
+  /** A share of `progress` (none: a progress of its own) for one step with a budget of its own (an action): its signal and step, its own deadline. */
+  static share(progress: CaptureProgress | undefined, budgetMs: number): CaptureProgress {
+    return new CaptureProgress(budgetMs, {}, progress ?? null);
   }
 
   /** The step under way. */
@@ -136,17 +165,4 @@ export class CaptureProgress {
       // A listener is told; it does not steer the capture.
     }
   }
-}
-
-/**
- * A signal that fires when either does: an action's own budget or the
- * capture ending (AbortSignal.any is not in every Node 20). `dispose` stops
- * listening to the outer one.
- */
-export function linkedSignal(own: AbortController, outer: AbortSignal | undefined): () => void {
-  if (!outer) return () => undefined;
-  const forward = () => own.abort(outer.reason);
-  if (outer.aborted) forward();
-  else outer.addEventListener('abort', forward, { once: true });
-  return () => outer.removeEventListener('abort', forward);
 }
