@@ -22,7 +22,7 @@ const { execFileSync } = require('child_process');
 const { chromium } = require('playwright-core');
 const { treeCpuMs } = require('./lib/procMemory');
 const engines = require('./lib/engines');
-const { PuppeteerCaptureProvider } = require('../dist/src/browser/puppeteerProvider.js');
+const { PuppeteerCaptureProvider } = require('../dist/src/browser/capture/puppeteerProvider.js');
 const { planCapture } = require('../dist/src/boundary/index.js');
 
 const N = Number(process.argv[2] || 20);

@@ -1,13 +1,14 @@
 /**
  * The CLI's subcommands and their dispatch. Each prints JSON or text and
  * returns an exit code. Serving MCP (no subcommand) and the browser flags
- * every mode accepts are the program's (src/main.ts), which hands each
+ * every mode accepts are the program's (src/app/main.ts), which hands each
  * subcommand the Program it built.
  */
 import type { Program } from './program';
 import { UsageError, BROWSER_FLAGS_HELP, helpRows } from './args';
-import { ENVIRONMENT, isFlag, type EnvSetting } from '../settings';
-import { packageVersion } from '../version';
+import { ENVIRONMENT, type EnvSetting } from '../common/settings';
+import { isFlag } from './flags';
+import { packageVersion } from '../common/version';
 
 export interface Subcommand {
   summary: string;

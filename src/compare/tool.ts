@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { readArtifact, CONTAINMENT_MESSAGES, EVIDENCE_DIR } from '../boundary/containment';
 import { resolveRunRoot } from '../boundary/runRoot';
 import { compareEvidence, CompareInputError, type CompareInput } from './run';
+import { EvidenceError } from '../common/errors';
 import { compareResultSchema, type CompareResult } from './schema';
 
 export const COMPARE_TOOL_NAME = 'compare_evidence';
@@ -78,7 +79,11 @@ export function compareToolDeclaration(): ToolDeclarationLike {
 }
 
 /** A refusal of the arguments: answered as a tool error, as the capture tool's are. */
-export class CompareToolInputError extends Error {}
+export class CompareToolInputError extends EvidenceError<'compare-arguments'> {
+  constructor(message: string) {
+    super('compare-arguments', message);
+  }
+}
 
 function runRootOf(argument: unknown, env: NodeJS.ProcessEnv): string {
   const resolved = resolveRunRoot(argument, env);

@@ -1,14 +1,15 @@
 /**
  * The README's reference tables are generated (scripts/generate-docs.js from
- * src/docs/readmeTables.ts): each has its markers, and what stands between
+ * scripts/readmeTables.ts): each has its markers, and what stands between
  * them is what the schemas and the settings registry say now.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { README_TABLES } from '../../src/docs/readmeTables';
-import { ENVIRONMENT, FLAGS } from '../../src/settings';
-import { ACTION_KINDS } from '../../src/actionVocabulary';
-import { RUNTIME_OBJECT_FIELDS } from '../../src/request';
+import { README_TABLES } from '../../scripts/readmeTables';
+import { ENVIRONMENT } from '../../src/common/settings';
+import { FLAGS } from '../../src/cli/flags';
+import { ACTION_KINDS } from '../../src/contract/actions';
+import { RUNTIME_OBJECT_FIELDS } from '../../src/contract/toolArguments';
 
 const README = fs.readFileSync(path.resolve(__dirname, '..', '..', 'README.md'), 'utf8');
 
