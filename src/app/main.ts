@@ -23,6 +23,7 @@ import { browserFlagsFrom, takeBrowserFlags, UsageError } from '../cli/args';
 import { runCommand, usage } from '../cli/commands';
 import type { Program, ProgramStart } from '../cli/program';
 import { log } from '../common/log';
+import { envValue } from '../common/settings';
 
 /** Browser flags from the command line; read whenever the bundled provider starts a browser. */
 let browserFlags: BrowserFlags = {};
@@ -70,9 +71,17 @@ export function executeCapturePlan(
   return executeWithProvider(args, { ...options, provider: options.provider ?? providers.active() });
 }
 
-/** The MCP server over `provider` (default: the active one). */
-export function createServer(provider: CaptureProvider = providers.active()): Server {
-  return createServerFor(provider);
+/** Serve the opt-in compare_evidence tool too: `--compare-tool`, else DESIGN_PLAYBOOK_COMPARE_TOOL=1. */
+let compareToolFlag = false;
+
+function compareToolOn(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = envValue(env, 'compareTool');
+  return compareToolFlag || (value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase()));
+}
+
+/** The MCP server over `provider` (default: the active one); `compareTool` defaults to the setting. */
+export function createServer(provider: CaptureProvider = providers.active(), options: { compareTool?: boolean } = {}): Server {
+  return createServerFor(provider, { compareTool: options.compareTool ?? compareToolOn() });
 }
 
 /**
@@ -176,6 +185,11 @@ export async function runMain(argv: string[], start?: ProgramStart): Promise<num
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`${err.message}\n\n${usage()}`);
     return 2;
+  }
+  // The one serving flag that is not a browser flag.
+  if (rest.includes('--compare-tool') && rest.every((arg) => arg === '--compare-tool')) {
+    compareToolFlag = true;
+    rest = [];
   }
   if (rest.length === 0) {
     await serveStdio();

@@ -11,7 +11,7 @@ import { COLOR_SCHEMES } from '../contract/captureContract';
 import { DEFAULT_MAX_PARALLEL, ENVIRONMENT, envValue, type BrowserFlags, type EnvKey, type EnvSetting } from '../common/settings';
 
 /** The program's modes: serving MCP (no subcommand) and each subcommand. */
-export const COMMANDS = ['serve', 'capture', 'run', 'doctor', 'demo', 'report', 'manifest check'] as const;
+export const COMMANDS = ['serve', 'capture', 'run', 'doctor', 'demo', 'report', 'compare', 'manifest check'] as const;
 export type Command = (typeof COMMANDS)[number];
 const SUBCOMMANDS_ONLY = COMMANDS.filter((c) => c !== 'serve');
 
@@ -141,6 +141,28 @@ export const FLAGS: readonly FlagSetting[] = [
     default: 'RUN_ROOT/report',
     meaning: 'where to write the report; replaced on each build, so it must be new, empty or an earlier report',
   },
+  // compare
+  { name: 'rounds', commands: ['compare'], meaning: "one run root: each criterion's successive captures, round by round (-r1 against -r2)" },
+  {
+    name: 'out',
+    value: 'DIR',
+    commands: ['compare'],
+    default: "RUN_ROOT/compare (the second run's)",
+    meaning: 'where to write compare.json, images/ and index.html; never under evidence/, and replaced only when it holds an earlier comparison',
+  },
+  { name: 'threshold', value: 'T', commands: ['compare'], default: '0', meaning: "pixelmatch's colour threshold, 0 to 1 (0: any colour step is a change)" },
+  { name: 'include-aa', commands: ['compare'], meaning: 'count anti-aliased pixels as changes (else they are counted apart)' },
+  { name: 'ignore', value: 'X,Y,W,H', repeat: true, commands: ['compare'], meaning: 'a screenshot rectangle (device pixels) left out' },
+  {
+    name: 'ignore-selector',
+    value: 'SEL',
+    repeat: true,
+    commands: ['compare'],
+    meaning: "an element left out, through the probe sidecar's element boxes (#clock, .ad)",
+  },
+  { name: 'json', commands: ['compare'], meaning: 'print the result JSON instead of the summary' },
+  // serve
+  { name: 'compare-tool', commands: ['serve'], env: 'compareTool', meaning: 'also offer the compare_evidence tool (tools/list then holds two tools)' },
   // every mode
   { name: 'help', alias: '-h', commands: ALL, meaning: 'this help' },
   { name: 'version', alias: '-v', commands: ['serve'], meaning: 'the package version' },

@@ -109,6 +109,12 @@ export const ENVIRONMENT = {
     default: String(DEFAULT_SETTLE_MAX_MS),
     readBy: 'src/browser/options.ts',
   },
+  compareTool: {
+    name: 'DESIGN_PLAYBOOK_COMPARE_TOOL',
+    meaning: '`1`: the MCP server also offers `compare_evidence` (evidence compared across rounds and runs; docs/compare.md)',
+    default: 'off: tools/list holds execute_capture_plan alone, as the original',
+    readBy: 'src/app/main.ts',
+  },
   fixedTime: {
     name: 'DESIGN_PLAYBOOK_FIXED_TIME',
     meaning: "an ISO 8601 instant (`2026-01-01T09:00:00Z`): every capture's `Date` starts there and `Math.random` is seeded",

@@ -18,9 +18,10 @@ import { readArtifact, CONTAINMENT_MESSAGES, EVIDENCE_DIR } from '../boundary/co
 import { resolveRunRoot } from '../boundary/runRoot';
 import { compareEvidence, CompareInputError, type CompareInput } from './run';
 import { EvidenceError } from '../common/errors';
+import { COMPARE_TOOL_NAME } from '../contract/toolDeclaration';
 import { compareResultSchema, type CompareResult } from './schema';
 
-export const COMPARE_TOOL_NAME = 'compare_evidence';
+export { COMPARE_TOOL_NAME };
 /** Tiles shown as images in one answer (each a before and an after): enough to see, small enough for a context window. */
 export const TILES_IN_ANSWER = 4;
 

@@ -16,6 +16,8 @@ import { READING_ORDER } from '../probe/face';
 
 export const TOOL_NAME = 'execute_capture_plan';
 export const SERVER_NAME = 'design-playbook-evidence';
+/** The opt-in second tool (src/compare/tool.ts), named here so the server knows it without loading the comparison. */
+export const COMPARE_TOOL_NAME = 'compare_evidence';
 
 type JsonSchemaNode = Record<string, unknown>;
 

@@ -39,7 +39,7 @@ import { planCapture, performCapture, type PerformedCapture, type PerformOptions
 import type { CaptureProvider } from '../contract/captureProvider';
 import type { CaptureFile } from '../contract/captureTypes';
 import { invalidParamsMessage } from './transport';
-import { SERVER_NAME } from '../contract/toolDeclaration';
+import { COMPARE_TOOL_NAME, SERVER_NAME } from '../contract/toolDeclaration';
 import { echoJson } from '../contract/captureContract';
 import { isPlainObject } from '../contract/argumentValues';
 import { dropNullKey, UNNAMED_PROTOCOL_VERSION } from '../contract/compatibility';
@@ -137,8 +137,27 @@ const INSTRUCTIONS =
   'One tool, execute_capture_plan: writes one evidence artifact per call under <run root>/evidence/. ' +
   'Check written_path and warnings to confirm where evidence landed.';
 
+export interface ServerOptions {
+  /** Offer the opt-in compare_evidence tool too (the compareTool setting; off: tools/list is the original's one tool). */
+  compareTool?: boolean;
+}
+
+/** The opt-in tool's module (the comparison, its images, its page) loads only when the tool is on. */
+const compareTool = () => import('../compare/tool');
+
+/** One compare_evidence call: its refusals are tool errors, as the capture tool's are; a fault is logged and answered likewise. */
+async function answerCompare(args: unknown): Promise<CallToolResult> {
+  try {
+    return (await (await compareTool()).callCompareTool(args)) as CallToolResult;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    log(`compare_evidence failed: ${err instanceof Error ? err.stack : message}`);
+    return { isError: true, content: [{ type: 'text', text: message }] };
+  }
+}
+
 /** The server over `provider`: each call is planned, then performed (src/boundary/). */
-export function createServer(provider: CaptureProvider): Server {
+export function createServer(provider: CaptureProvider, options: ServerOptions = {}): Server {
   const serverInfo = { name: SERVER_NAME, version: packageVersion() };
   const capabilities = { tools: {} };
   const server = new Server(serverInfo, { capabilities, instructions: INSTRUCTIONS });
@@ -150,9 +169,12 @@ export function createServer(provider: CaptureProvider): Server {
     return { protocolVersion: negotiateProtocolVersion(requested), capabilities, serverInfo, instructions: INSTRUCTIONS };
   });
   server.setRequestHandler(pingRequest, async () => ({}));
-  server.setRequestHandler(listToolsRequest, async () => ({ tools: [provider.describe()] }));
+  server.setRequestHandler(listToolsRequest, async () => ({
+    tools: options.compareTool ? [provider.describe(), (await compareTool()).compareToolDeclaration()] : [provider.describe()],
+  }));
   server.setRequestHandler(callToolRequest, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params as { name: string; arguments?: unknown };
+    if (options.compareTool && name === COMPARE_TOOL_NAME) return answerCompare(args);
     if (name !== provider.toolName) return { isError: true, content: [{ type: 'text', text: `unknown tool: ${name}` }] };
     let outcome: PerformedCapture;
     try {

@@ -15,6 +15,7 @@ import { RUN_USAGE } from '../../src/cli/run';
 import { DOCTOR_USAGE } from '../../src/cli/doctor';
 import { DEMO_USAGE } from '../../src/cli/demo';
 import { REPORT_USAGE } from '../../src/cli/report';
+import { COMPARE_USAGE } from '../../src/cli/compare';
 import { MANIFEST_USAGE } from '../../src/cli/manifest';
 import { captureTimeoutMs, maxParallel, navigationTimeoutMs, settleMaxMs, connectPerCapture, attachTargets } from '../../src/browser/options';
 import { findBrowser, puppeteerCacheDir } from '../../src/browser/fleet/findBrowser';
@@ -120,6 +121,7 @@ describe('the flags', () => {
       doctor: DOCTOR_USAGE,
       demo: DEMO_USAGE,
       report: REPORT_USAGE,
+      compare: COMPARE_USAGE,
       'manifest check': MANIFEST_USAGE,
     };
     for (const command of COMMANDS) {
@@ -132,7 +134,7 @@ describe('the flags', () => {
               .map((f) => f.name)
           : [];
       // The bare command's own switches (--help, --version) are listed in its usage lines, not as flag rows.
-      const expected = command === 'serve' ? browser : [...own, ...browser];
+      const expected = command === 'serve' ? [...browser, ...own.filter((f) => f !== 'help' && f !== 'version')] : [...own, ...browser];
       expect({ command, listed }).toEqual({ command, listed: [...new Set(expected)].sort() });
     }
     for (const [name] of Object.entries(ENVIRONMENT).map(([, e]) => [e.name])) expect(usage()).toContain(name);
