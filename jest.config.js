@@ -21,6 +21,8 @@ const shared = {
 module.exports = {
   // The machine has two cores; browser tests start Chromium, which wants one of them.
   maxWorkers: 2,
+  // Also here: Jest reads testTimeout from the top level, not from a project's settings.
+  testTimeout: shared.testTimeout,
   projects: [
     {
       ...shared,

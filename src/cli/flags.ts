@@ -141,6 +141,17 @@ export const FLAGS: readonly FlagSetting[] = [
     default: 'RUN_ROOT/report',
     meaning: 'where to write the report; replaced on each build, so it must be new, empty or an earlier report',
   },
+  {
+    name: 'compare',
+    value: 'RUN_ROOT_B',
+    commands: ['report'],
+    meaning: 'also compare the run with RUN_ROOT_B (as `compare RUN_ROOT RUN_ROOT_B` does, into RUN_ROOT_B/compare) and show the comparison in the report',
+  },
+  {
+    name: 'rounds',
+    commands: ['report'],
+    meaning: "also compare the run's successive captures of each criterion (into RUN_ROOT/compare) and show it in the report",
+  },
   // compare
   { name: 'rounds', commands: ['compare'], meaning: "one run root: each criterion's successive captures, round by round (-r1 against -r2)" },
   {

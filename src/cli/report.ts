@@ -8,16 +8,19 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { resolveRunRoot } from '../boundary/runRoot';
-import { buildReport, ReportOutputError } from '../report';
+import { buildReport, defaultReportDir, ReportOutputError, type ReportComparison } from '../report';
+import { compareEvidence } from '../compare/run';
 import { flagRows, flagSpec, helpRows, parseFlags, single, UsageError } from './args';
 import { ENVIRONMENT } from '../common/settings';
 import { flagsOf } from './flags';
 
-export const REPORT_USAGE = `Usage: design-playbook-evidence report [RUN_ROOT] [--out DIR]
+export const REPORT_USAGE = `Usage: design-playbook-evidence report [RUN_ROOT] [--out DIR] [--compare RUN_ROOT_B | --rounds]
 
 Reads RUN_ROOT/evidence/ (the manifest.jsonl lines and every evidence file)
 and writes a static HTML report that opens offline from file://, then prints
 the path of its index.html. Nothing under evidence/ is written or changed.
+With --compare or --rounds the run is also compared (design-playbook-evidence
+compare) and the report shows the comparison and links to its page.
 
 ${helpRows([
   ['RUN_ROOT', `the run folder (it holds plan.md or point-back.md); default: ${ENVIRONMENT.runRoot.name}, else the current folder`],
@@ -44,8 +47,27 @@ export async function runReportCli(argv: string[], out: NodeJS.WritableStream = 
     return 1;
   }
   const outFlag = single(flags, 'out');
+  const outDir = path.resolve(outFlag ?? defaultReportDir(resolved.root));
+  const against = single(flags, 'compare');
+  if (against !== undefined && flags.switches.has('rounds')) throw new UsageError('--compare and --rounds each name what to compare with: give one');
+  let comparison: ReportComparison | undefined;
+  if (against !== undefined || flags.switches.has('rounds')) {
+    try {
+      const result = await compareEvidence(against !== undefined ? { runs: [resolved.root, path.resolve(against)] } : { rounds: resolved.root });
+      comparison = {
+        href: path.relative(outDir, path.join(result.out!, 'index.html')).split(path.sep).join('/'),
+        mode: result.mode === 'runs' ? 'runs' : 'rounds',
+        against: against === undefined ? undefined : path.resolve(against),
+        summary: result.summary,
+        items: result.items.map((i) => ({ criterion: i.criterion, kind: i.kind, status: i.status, summary: i.summary })),
+      };
+    } catch (error) {
+      err.write(`report: the comparison could not be made (no report was written): ${(error as Error).message}\n`);
+      return 1;
+    }
+  }
   try {
-    const built = await buildReport({ runRoot: resolved.root, outDir: outFlag === undefined ? undefined : path.resolve(outFlag) });
+    const built = await buildReport({ runRoot: resolved.root, outDir, comparison });
     const m = built.model;
     err.write(
       `report: ${m.items.length} bound artifact(s) in ${m.criteria.length} criteria, ${m.missing.length} missing, ` +

@@ -7,7 +7,9 @@
 import * as path from 'path';
 import { readRun } from './readRun';
 import { buildReportModel, type ReportModel } from './model';
-import { renderReport } from './render';
+import { renderReport, type ReportComparison } from './render';
+
+export type { ReportComparison } from './render';
 import { checkOutputFolder, writeReportFolder } from './writeReport';
 
 export { REPORT_DESIGN } from './tokens';
@@ -19,6 +21,8 @@ export interface BuildReportOptions {
   outDir?: string;
   /** For reproducible output in tests. */
   now?: Date;
+  /** A comparison to show (report --rounds / --compare: src/cli/report.ts builds it first). */
+  comparison?: ReportComparison;
 }
 
 export interface BuiltReport {
@@ -37,7 +41,7 @@ export async function buildReport(options: BuildReportOptions): Promise<BuiltRep
   const run = readRun(runRoot);
   checkOutputFolder(outDir, run.evidenceDir);
   const model = await buildReportModel(run);
-  const html = renderReport(model, options.now ?? new Date());
+  const html = renderReport(model, options.now ?? new Date(), options.comparison);
   const indexPath = writeReportFolder(outDir, { html, copies: model.copies, blobs: model.blobs });
   return { indexPath, outDir, model };
 }

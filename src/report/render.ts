@@ -291,7 +291,51 @@ export function scriptHash(script: string): string {
   return crypto.createHash('sha256').update(script, 'utf8').digest('base64');
 }
 
-export function renderReport(model: ReportModel, generatedAt: Date): string {
+/**
+ * A comparison shown in the report (built by src/compare/, which the report does
+ * not load: the caller hands over what to show and where the comparison's page is).
+ */
+export interface ReportComparison {
+  /** The comparison's page, relative to the report's index.html. */
+  href: string;
+  mode: 'runs' | 'rounds';
+  /** The other run (runs), for the heading. */
+  against?: string;
+  summary: { compared: number; unchanged: number; changed: number; new: number; gone: number; notComparable: number };
+  items: Array<{ criterion: string | null; kind: string; status: string; summary: string[] }>;
+}
+
+function comparisonSection(c: ReportComparison): Html {
+  const s = c.summary;
+  return html`<section id="comparison" aria-labelledby="comparison-h">
+    <h2 id="comparison-h">${c.mode === 'rounds' ? 'Compared round by round' : html`Compared with <code>${c.against ?? ''}</code>`}</h2>
+    <ul class="totals">
+      <li><strong>${s.unchanged}</strong> unchanged</li>
+      <li><strong>${s.changed}</strong> changed</li>
+      <li><strong>${s.new}</strong> new</li>
+      <li><strong>${s.gone}</strong> gone</li>
+      <li><strong>${s.notComparable}</strong> not comparable</li>
+    </ul>
+    <ul>
+      ${c.items.map(
+        (item) =>
+          html`<li>
+            ${item.criterion ?? ''} ${item.kind}: <strong>${item.status}</strong>
+            ${
+              item.summary.length
+                ? html`<ul class="changes">
+                    ${item.summary.slice(0, 5).map((line) => html`<li><code>${line}</code></li>`)}
+                  </ul>`
+                : ''
+            }
+          </li>`,
+      )}
+    </ul>
+    <p><a href="${c.href}">Open the comparison</a> (diff images, regions and the elements under them, the before/after slider).</p>
+  </section>`;
+}
+
+export function renderReport(model: ReportModel, generatedAt: Date, comparison?: ReportComparison): string {
   const runName = path.basename(model.runRoot) || model.runRoot;
   const script = pageScript;
   const csp = `default-src 'none'; img-src 'self' data: file:; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash(script)}'; base-uri 'none'; form-action 'none'`;
@@ -308,6 +352,7 @@ export function renderReport(model: ReportModel, generatedAt: Date): string {
       <h2 class="sr-only">Contents</h2>
       <ul>
         <li><a href="#summary">Summary</a></li>
+        ${comparison ? html`<li><a href="#comparison">Comparison</a></li>` : ''}
         ${model.criteria.map((c) => html`<li data-criterion="${c.anchor}"><a href="#${c.anchor}">${c.id}</a></li>`)}
         <li><a href="#missing">Missing (${model.missing.length})</a></li>
         <li><a href="#unbound">Unbound (${model.unbound.length})</a></li>
@@ -315,7 +360,7 @@ export function renderReport(model: ReportModel, generatedAt: Date): string {
       </ul>
     </nav>
     <main id="main" tabindex="-1">
-      ${summarySection(model)}
+      ${summarySection(model)} ${comparison ? comparisonSection(comparison) : ''}
       ${model.criteria.map(
         (c) =>
           html`<section class="criterion" id="${c.anchor}" aria-labelledby="${c.anchor}-h">

@@ -128,6 +128,29 @@ describe('design-playbook-evidence compare', () => {
   });
 });
 
+describe('the run report with a comparison', () => {
+  test('report --rounds: the report shows the rounds compared and links to the comparison page', () => {
+    const run = spawnSync(process.execPath, [BIN, 'report', root, '--rounds'], { encoding: 'utf8', timeout: 120_000 });
+    expect(run.status).toBe(0);
+    const page = fs.readFileSync(run.stdout.trim(), 'utf8');
+    expect(page).toContain('Compared round by round');
+    expect(page).toContain('<a href="../compare/index.html">Open the comparison</a>');
+    expect(page).toContain('background-color #1565c0 → #d32f2f');
+    expect(fs.existsSync(path.join(root, 'compare', 'index.html'))).toBe(true);
+  });
+
+  test('report --compare RUN_B: the other run named, new and gone counted', () => {
+    const run = spawnSync(process.execPath, [BIN, 'report', other, '--compare', root, '--out', path.join(other, 'report-cmp')], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(run.status).toBe(0);
+    const page = fs.readFileSync(run.stdout.trim(), 'utf8');
+    expect(page).toContain(`Compared with <code>${root}</code>`);
+    expect(page).toMatch(/<strong>1<\/strong> new/);
+  });
+});
+
 describe('the compare_evidence tool', () => {
   test('off by default: tools/list is the original single tool, and the name is an unknown tool', async () => {
     const { tools } = await server.client.listTools();

@@ -37,7 +37,7 @@ function compiledFiles(dist: string, dir = dist): string[] {
 test('the build records the compiled modules the bundle stands for: every one of them, by their bytes', () => {
   const record = JSON.parse(fs.readFileSync(path.join(DIST, 'server.cjs.modules.json'), 'utf8'));
   expect(record.files).toEqual(compiledFiles(DIST));
-  expect(record.files).toEqual(expect.arrayContaining(['src/bin.js', 'src/main.js', 'cdp/generated/runtime.js']));
+  expect(record.files).toEqual(expect.arrayContaining(['src/bin.js', 'src/app/main.js', 'cdp/generated/runtime.js']));
   const hash = crypto.createHash('sha256');
   for (const file of record.files) {
     const bytes = fs.readFileSync(path.join(DIST, file));
