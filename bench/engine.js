@@ -2,7 +2,7 @@
 /**
  * What one capture costs each Chromium engine, in CPU: the full browser
  * (Debian's `chromium`) against the headless shell (`chromium-headless-shell`,
- * which the runtime prefers when installed; see README "Browser").
+ * which the runtime prefers when installed; see docs/browser.md, "Which browser").
  *
  * Per engine, serially over small local pages, the Chromium CPU (the
  * browser's process tree, reaped renderers included: bench/lib/procMemory.js)
