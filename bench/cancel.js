@@ -23,8 +23,8 @@ const { performance } = require('perf_hooks');
 const puppeteer = require('puppeteer-core');
 
 const DIST = path.join(__dirname, '..', 'dist', 'src');
-const { findBrowser, isHeadlessShell } = require(path.join(DIST, 'browser', 'findBrowser.js'));
-const { launchArgs } = require(path.join(DIST, 'browser', 'browserSession.js'));
+const { findBrowser, isHeadlessShell } = require(path.join(DIST, 'browser', 'fleet', 'findBrowser.js'));
+const { launchArgs } = require(path.join(DIST, 'browser', 'fleet', 'browserSession.js'));
 
 const ROUNDS = Number(process.argv[2] || 7);
 const BIN = path.join(DIST, 'bin.js');

@@ -23,7 +23,7 @@ const { chromium } = require('playwright-core');
 const { treeCpuMs } = require('./lib/procMemory');
 const engines = require('./lib/engines');
 const results = require('./lib/results');
-const { PuppeteerCaptureProvider } = require('../dist/src/browser/puppeteerProvider.js');
+const { PuppeteerCaptureProvider } = require('../dist/src/browser/capture/puppeteerProvider.js');
 const { planCapture } = require('../dist/src/boundary/index.js');
 
 const ARGV = process.argv.slice(2);

@@ -13,7 +13,7 @@
  *
  * --installed also packs HEAD's tarball (npm pack), installs it offline into
  * a temp folder as a user would (npm install <tgz> --offline) and times its
- * bin, which must start as fast as the checkout's (src/bundledProgram.ts);
+ * bin, which must start as fast as the checkout's (src/app/bundledProgram.ts);
  * --bin LABEL=PATH adds any other bin (an older install, say). --screenshot
  * also times, per subject but the floor, spawn to the answer
  * of the first call: initialize, then a screenshot of a 127.0.0.1 page

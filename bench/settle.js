@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * What the settle costs on a page already at rest, against a screenshot.
- * The settle (src/browser/pageClock.ts) runs a page's virtual time until the
+ * The settle (src/browser/page/pageClock.ts) runs a page's virtual time until the
  * page is at rest; on a page where nothing moves it should cost little next
  * to the capture itself (target: at most 15% of a screenshot's median).
  * One run, rounds interleaved so machine load hits every measure alike, on
@@ -31,8 +31,8 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
 const DIST = path.join(__dirname, '..', 'dist', 'src');
-const { PageClock } = require(path.join(DIST, 'browser', 'pageClock.js'));
-const { findBrowser, isHeadlessShell } = require(path.join(DIST, 'browser', 'findBrowser.js'));
+const { PageClock } = require(path.join(DIST, 'browser', 'page', 'pageClock.js'));
+const { findBrowser, isHeadlessShell } = require(path.join(DIST, 'browser', 'fleet', 'findBrowser.js'));
 const engines = require('./lib/engines');
 
 const ROUNDS = Number(process.argv[2] || 15);

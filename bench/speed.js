@@ -357,7 +357,7 @@ async function firstCall(url, peerDir) {
 
 /** One warm capture per type in-process, each step's wall time (the provider tells each step as it starts). */
 async function stepProfile(url, runRoot, peerDir) {
-  const { PuppeteerCaptureProvider } = require(path.join(ROOT, 'dist', 'src', 'browser', 'puppeteerProvider.js'));
+  const { PuppeteerCaptureProvider } = require(path.join(ROOT, 'dist', 'src', 'browser', 'capture', 'puppeteerProvider.js'));
   const { planCapture } = require(path.join(ROOT, 'dist', 'src', 'boundary', 'index.js'));
   const provider = new PuppeteerCaptureProvider({ env: { ...process.env, DESIGN_PLAYBOOK_CHROME_PATH: EXECUTABLE } });
   const browser = await chromium.launch({ executablePath: EXECUTABLE, args: ARGS });

@@ -22,6 +22,7 @@ const { performance } = require('perf_hooks');
 const puppeteer = require('puppeteer-core');
 const { chromium } = require('playwright-core');
 const { TraceRecorder } = require('../dist/cdp/trace/recorder.js');
+const { traceCallOf } = require('../dist/src/contract/actions.js');
 const engines = require('./lib/engines');
 
 /** Both sides on one executable: DESIGN_PLAYBOOK_CHROME_PATH, else the one the runtime launches (the headless shell when installed). */
@@ -76,10 +77,10 @@ async function oursSession(browser, url, traced) {
       browserVersion: (await browser.version()).replace(/^[^/]*\//, ''),
     });
   }
-  const act = (meta, run, point) => (recorder ? recorder.action(meta, run, point) : run());
+  const act = (action, run, point) => (recorder ? recorder.action(traceCallOf(action), run, point) : run());
   const nav = () => page.goto(url, { waitUntil: 'load' }).then(() => undefined);
   await (recorder ? recorder.navigation(url, nav) : nav());
-  await act({ method: 'fill', selector: '#name', params: { value: 'Ann' } }, () =>
+  await act({ do: 'fill', selector: '#name', value: 'Ann' }, () =>
     page.$eval(
       '#name',
       (el, v) => {
@@ -90,13 +91,13 @@ async function oursSession(browser, url, traced) {
       'Ann',
     ),
   );
-  await act({ method: 'selectOption', selector: '#plan', params: { value: 'pro' } }, () => page.select('#plan', 'pro'));
-  await act({ method: 'press', selector: '#name', params: { key: 'Enter' } }, async () => {
+  await act({ do: 'select_option', selector: '#plan', value: 'pro' }, () => page.select('#plan', 'pro'));
+  await act({ do: 'press', selector: '#name', key: 'Enter' }, async () => {
     await page.focus('#name');
     await page.keyboard.press('Enter');
   });
   await act(
-    { method: 'click', selector: '#submit', params: {} },
+    { do: 'click', selector: '#submit' },
     () => page.click('#submit'),
     async () => {
       const box = await (await page.$('#submit')).boundingBox();

@@ -10,8 +10,8 @@
  * Runtime.evaluate or Page.captureScreenshot; without a deadline such a step
  * would hang its caller.
  *
- * src/ keeps its own constants in src/deadline.ts (cdp/ imports nothing from
- * src/). In-page code (cdp/injected/, which imports only cdp/injected/) keeps
+ * src/ keeps its own constants in src/common/time.ts (cdp/ imports nothing from
+ * src/) and reuses these, never naming them again. In-page code (cdp/injected/, which imports only cdp/injected/) keeps
  * the few waits it makes in the module that makes them:
  * cdp/injected/clock/scheduler.ts (the browser's nested-timer clamp),
  * cdp/injected/clock/controls.ts (media seek, idle callback and real-frame
@@ -30,35 +30,36 @@ export const TRACE_NETWORK_POLL_MS = 20;
 export class DeadlineExceeded extends Error {}
 
 /**
- * Settles as `work` does, or rejects when `ms` pass first: with a
- * DeadlineExceeded carrying `expired` when it is a message, else with the
- * error `expired()` returns (which may also act, e.g. abort the work).
+ * What happens when a bounded wait runs out: it rejects with a
+ * DeadlineExceeded carrying the message (`'reading data-state'`), or saying
+ * `<took> took longer than <ms> ms` (`{ took: 'closing the browser' }`), or
+ * with the error a function returns (which may also act, e.g. abort the
+ * work); or, for a wait whose overrun is not an error (fonts still loading, a
+ * load event that never comes), it resolves with `orElse` and the caller goes
+ * on with what it has.
  */
-export async function withDeadline<T>(work: Promise<T>, ms: number, expired: string | (() => Error)): Promise<T> {
+export type Overrun<T> = string | { took: string } | (() => Error) | { orElse: T };
+
+/**
+ * The one bounding helper: settles as `work` does, or as `overrun` says once
+ * `ms` pass first.
+ */
+export async function withDeadline<T>(work: Promise<T>, ms: number, overrun: Overrun<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const overrun = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(typeof expired === 'string' ? new DeadlineExceeded(expired) : expired()), ms);
+  const expired = new Promise<{ orElse: T }>((resolve, reject) => {
+    timer = setTimeout(() => {
+      if (typeof overrun === 'string') reject(new DeadlineExceeded(overrun));
+      else if (typeof overrun === 'function') reject(overrun());
+      else if ('took' in overrun) reject(new DeadlineExceeded(`${overrun.took} took longer than ${ms} ms`));
+      else resolve(overrun);
+    }, ms);
   });
   try {
-    return await Promise.race([work, overrun]);
+    const first = await Promise.race([work.then((value) => ({ value })), expired]);
+    return 'value' in first ? first.value : first.orElse;
   } finally {
     clearTimeout(timer);
     // The abandoned work may still settle later; nobody is waiting for it.
     work.catch(() => undefined);
-  }
-}
-
-/**
- * Settles as `work` does, or with `fallback` once `ms` pass: for a wait whose
- * overrun is not an error (fonts still loading, a load event that never
- * comes), so the caller goes on with what it has.
- */
-export async function withinOr<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
-  const overrun = new DeadlineExceeded('fallback');
-  try {
-    return await withDeadline(work, ms, () => overrun);
-  } catch (err) {
-    if (err === overrun) return fallback;
-    throw err;
   }
 }

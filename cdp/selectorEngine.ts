@@ -1,32 +1,15 @@
 /**
  * Playwright selectors on a CDP session: resolved by the page runtime's
  * selector engine (injected/selectors/) in the main frame's utility world
- * (utilityWorld.ts), one protocol call each.
- *
- * Selector syntax is checked here in Node before any protocol call (the
- * parser is the same module the page runs), so a bad selector fails with
- * "selector syntax error at position N: …" even when no page is loaded.
+ * (utilityWorld.ts), one protocol call each. A selector's syntax is checked
+ * in Node first (selectorSyntax.ts), so a bad one fails before any call.
  */
 import type { CdpSession } from './types';
-import { parseSelector } from './injected/selectors/parse';
+import { checkSelectorSyntax } from './selectorSyntax';
 import { SelectorSyntaxError } from './injected/selectors/syntaxError';
 import { callRuntime, callRuntimeForHandle, releaseObject, utilityContext } from './utilityWorld';
 
 export { SelectorSyntaxError, releaseObject };
-
-/** Throws SelectorSyntaxError ("selector syntax error at position N: …") when `selector` is not valid. */
-export function checkSelectorSyntax(selector: string): void {
-  parseSelector(selector);
-}
-
-/**
- * Puppeteer-only syntax (P-selectors `::-p-…`, `>>>`, the `pierce/`, `aria/`, `text/`, `xpath/` query
- * handlers) that this engine does not read and Playwright rejects; the action runner hands such
- * selectors to Puppeteer as an extension (README "Actions").
- */
-export function usesPuppeteerSyntax(selector: string): boolean {
-  return /::-p-|>>>|^(?:pierce|aria|text|xpath)\//.test(selector);
-}
 
 /**
  * The remote object id of the first element `selector` matches in the main frame (the element

@@ -27,7 +27,7 @@ import type * as SnapshotPart from './injected/runtimeSnapshot';
 import { source as RUNTIME_SOURCE } from './generated/runtime';
 import { source as ARIA_PART_SOURCE } from './generated/runtimeAria';
 import { source as SNAPSHOT_PART_SOURCE } from './generated/runtimeSnapshot';
-import { classifyProtocolError } from './protocolErrors';
+import { classifyProtocolError } from './failureKinds';
 import type { Protocol } from 'devtools-protocol/types/protocol';
 
 export type PageRuntime = typeof Runtime;

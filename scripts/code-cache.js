@@ -1,15 +1,15 @@
 // Makes V8's code cache for dist/server.cjs (the program as one file,
 // scripts/bundle.js --dist) and records what it was made from, for the built
-// bin's fast start (src/bundledProgram.ts, which owns the compile options and
+// bin's fast start (src/app/bundledProgram.ts, which owns the compile options and
 // the record's rules). The bundle is compiled, its modules are set up — every
-// one a capture or a CLI run loads on first use (src/bundleEntry.ts's
+// one a capture or a CLI run loads on first use (src/app/bundleEntry.ts's
 // warmModules) — and the cache is taken then, so it holds their compiled code
 // too. Nothing is served and no browser starts. Run by `npm run build`.
 const fs = require('fs');
 const path = require('path');
 
 const dist = path.join(__dirname, '..', 'dist');
-const { bundleFiles, cacheRecordFor, compileBundle } = require(path.join(dist, 'src', 'bundledProgram.js'));
+const { bundleFiles, cacheRecordFor, compileBundle } = require(path.join(dist, 'src', 'app', 'bundledProgram.js'));
 
 async function main() {
   const files = bundleFiles(dist);

@@ -1,14 +1,38 @@
 #!/usr/bin/env node
 // Rewrites the reference tables of docs/reference.md (arguments, actions,
 // environment, CLI flags) between their `<!-- generated:NAME -->` … `<!-- /generated:NAME -->`
-// markers, from the built program (dist/src/docs/readmeTables.js, which reads
-// the tool's input schema, the action vocabulary and src/settings.ts; run
-// `npm run build` first). The prose around the tables is left as it is.
-// With --check it writes nothing and exits 1 when the page differs.
+// markers, from scripts/readmeTables.ts (which reads the tool's input schema,
+// the action table and the settings registries from the sources; it is build
+// tooling, so it sits here and not in the runtime's src/). It is compiled with
+// its imports into one temporary file first (esbuild), so no build is needed.
+// The prose around the tables is left as it is. With --check it writes
+// nothing and exits 1 when the page differs.
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
+const esbuild = require('esbuild');
 
-const { README_TABLES } = require('../dist/src/docs/readmeTables.js');
+/** scripts/readmeTables.ts's exports, compiled from the sources. */
+function loadTables() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-tables-'));
+  const outfile = path.join(dir, 'readmeTables.js');
+  try {
+    esbuild.buildSync({
+      entryPoints: [path.join(__dirname, 'readmeTables.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      outfile,
+      logLevel: 'error',
+    });
+    return require(outfile);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const { README_TABLES } = loadTables();
 
 const PAGE = 'docs/reference.md';
 const FILE = path.join(__dirname, '..', PAGE);

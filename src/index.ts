@@ -1,7 +1,7 @@
 /**
  * Library API of design-playbook-evidence.
  */
-export { sidecarLeaf } from './capture/types';
+export { sidecarLeaf } from './contract/captureTypes';
 export { MANIFEST_REFUSAL } from './boundary';
 export {
   executeCapturePlan,
@@ -12,7 +12,7 @@ export {
   createServer,
   serveStdio,
   closeBundledBrowser,
-} from './main';
+} from './app/main';
 export {
   parseCaptureContract,
   validateCaptureSnapshot,
@@ -22,16 +22,16 @@ export {
   FREEZE_DEFAULTS,
   type CaptureRequestSnapshot,
   type SnapshotFact,
-} from './contract';
+} from './contract/captureContract';
 export { writeTarget, readArtifact, CONTAINMENT_CODES, CONTAINMENT_MESSAGES, type ContainmentCode } from './boundary/containment';
 export { resolveRunRoot, RUN_MARKERS } from './boundary/runRoot';
-export { ToolInputError } from './errors';
-export { captureResultSchema, type CaptureResult } from './result';
-export type { CapturePlanArguments, CapturePlanAction, CaptureViewport } from './publicTypes';
-export type { CaptureType } from './capture/types';
-export type { CaptureProvider, CaptureContext, CaptureStepReport, ProviderPayload, ToolDeclaration } from './provider';
-export { captureToolDeclaration, TOOL_NAME, SERVER_NAME } from './toolDeclaration';
-export { DualFramingStdioTransport } from './transport';
+export { ToolInputError } from './common/errors';
+export { captureResultSchema, type CaptureResult } from './contract/result';
+export type { CapturePlanArguments, CapturePlanAction, CaptureViewport } from './contract/publicTypes';
+export type { CaptureType } from './contract/captureTypes';
+export type { CaptureProvider, CaptureContext, CaptureStepReport, ProviderPayload, ToolDeclaration } from './contract/captureProvider';
+export { captureToolDeclaration, TOOL_NAME, SERVER_NAME } from './contract/toolDeclaration';
+export { DualFramingStdioTransport } from './mcp/transport';
 export {
   readManifest,
   parseManifest,
@@ -44,13 +44,5 @@ export {
   type ManifestFact,
   type ManifestReport,
 } from './manifest';
-/** The in-process adapter seam (src/inProcessAdapter.ts); BrowserAdapter, BundledCaptureProvider and createBundledProvider are its earlier names. */
-export {
-  InProcessAdapterProvider,
-  createBundledProvider,
-  BundledCaptureProvider,
-  type InProcessAdapter,
-  type BrowserAdapter,
-  type CaptureJob,
-  type AdapterOutcome,
-} from './inProcessAdapter';
+/** The in-process adapter seam (src/app/inProcessAdapter.ts). */
+export { InProcessAdapterProvider, type InProcessAdapter, type CaptureJob, type AdapterOutcome } from './app/inProcessAdapter';

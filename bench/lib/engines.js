@@ -9,7 +9,7 @@
  */
 const path = require('path');
 const { findBrowser, isHeadlessShell, systemLocations, BROWSER_PATH_VARIABLES } = require(
-  path.join(__dirname, '..', '..', 'dist', 'src', 'browser', 'findBrowser.js'),
+  path.join(__dirname, '..', '..', 'dist', 'src', 'browser', 'fleet', 'findBrowser.js'),
 );
 
 const FULL = process.env.DESIGN_PLAYBOOK_CHROME_PATH || '/usr/bin/chromium';
@@ -55,7 +55,7 @@ const BENCH_ARGS = [
  * runtime's own launch flags, so the floor differs from ours only in what a capture does.
  */
 function launchFloorBrowser(executable) {
-  const { launchArgs } = require(path.join(__dirname, '..', '..', 'dist', 'src', 'browser', 'browserSession.js'));
+  const { launchArgs } = require(path.join(__dirname, '..', '..', 'dist', 'src', 'browser', 'fleet', 'browserSession.js'));
   return require('puppeteer-core').launch({
     executablePath: executable,
     headless: headlessMode(executable),

@@ -1,6 +1,6 @@
 /**
  * The page's virtual clock, installed in the main world of every frame before
- * any page script runs (src/browser/pageClock.ts registers it as a new-document
+ * any page script runs (src/browser/page/pageClock.ts registers it as a new-document
  * script). Date, performance.now, timers, requestAnimationFrame,
  * requestIdleCallback, document.timeline and Web Animations read or follow a
  * clock that moves only when the capture says so (`advance`), in a fixed

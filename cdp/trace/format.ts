@@ -8,6 +8,34 @@
 /** The `version` of the context-options line. Viewers refuse newer versions. */
 export const TRACE_FORMAT_VERSION = 10;
 
+/** The archive's entries: the events, the network log (one resource-snapshot per line), and the blobs' folder. */
+export const TRACE_ENTRY = 'trace.trace';
+export const NETWORK_ENTRY = 'trace.network';
+export const RESOURCES_FOLDER = 'resources/';
+
+/** One JSON value per line, as both entries are written. */
+export function toJsonLines(items: readonly unknown[]): string {
+  return items.map((item) => JSON.stringify(item)).join('\n') + (items.length ? '\n' : '');
+}
+
+/**
+ * The objects of JSON-lines text, read back (the run report reads a trace
+ * this way). A torn line is skipped, as the viewer skips it.
+ */
+export function fromJsonLines<T>(text: string): T[] {
+  const out: T[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const value = JSON.parse(line);
+      if (value && typeof value === 'object') out.push(value as T);
+    } catch {
+      // skipped
+    }
+  }
+  return out;
+}
+
 export type ActionPhase = 'before' | 'action' | 'after';
 
 export interface Point {
@@ -179,6 +207,9 @@ export interface ResourceSnapshotEvent {
   type: 'resource-snapshot';
   snapshot: ResourceSnapshot;
 }
+
+/** A line of trace.network. */
+export type NetworkEvent = ResourceSnapshotEvent;
 
 export type TraceEvent =
   | ContextOptionsEvent

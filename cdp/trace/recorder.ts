@@ -1,5 +1,5 @@
 import type { CdpEvent, CdpSession } from '../types';
-import { traceCallFor, type TraceCall, type TracedActionMeta } from './traceCalls';
+import type { TraceCall } from './traceCalls';
 import { monotonicClock, type TraceClock } from './clock';
 import { TRACE_NETWORK_SETTLE_MS, TRACE_STEP_TIMEOUT_MS, withDeadline } from '../deadline';
 import { TRACE_FORMAT_VERSION, pageIdFor, type ActionPhase, type Box, type Point, type TraceEvent } from './format';
@@ -11,7 +11,7 @@ import { Snapshotter, type CapturedSnapshot, type FrameTreeNode, type WalkOption
 import { SubtreeReferencer } from './subtreeReferences';
 import { writeTraceZip } from './writer';
 
-export type { TracedActionMeta, TracedMethod } from './traceCalls';
+export type { TraceCall } from './traceCalls';
 
 export interface TraceContextOptions {
   viewport: { width: number; height: number };
@@ -150,12 +150,12 @@ export class TraceRecorder {
 
   /**
    * Runs one action between its before and after events. Input actions also
-   * get an `input` event (the click point from `inputPoint`, else the target's
-   * centre for clicks; the target's box) and a snapshot at the moment of the
+   * get an `input` event (the point from `inputPoint`, else the target's
+   * centre for a call that points at it: a click, a hover; the target's box) and a snapshot at the moment of the
    * action with the target highlighted. Errors are recorded, then rethrown.
    */
-  async action<T>(meta: TracedActionMeta, run: () => Promise<T>, inputPoint?: () => Promise<{ x: number; y: number } | undefined>): Promise<T> {
-    return this.traced(traceCallFor(meta), run, inputPoint);
+  async action<T>(call: TraceCall, run: () => Promise<T>, inputPoint?: () => Promise<{ x: number; y: number } | undefined>): Promise<T> {
+    return this.traced(call, run, inputPoint);
   }
 
   /** A recorder step bounded by the step timeout (a dialog can block the page indefinitely). */
@@ -173,7 +173,7 @@ export class TraceRecorder {
       let point: Point | undefined;
       if (inputPoint) point = await this.bounded(inputPoint(), 'input point').catch(() => undefined);
       const emitInput = (targetBox: Box | undefined) => {
-        if (!point && targetBox && call.method === 'click') point = { x: targetBox.x + targetBox.width / 2, y: targetBox.y + targetBox.height / 2 };
+        if (!point && targetBox && call.pointsAtTarget) point = { x: targetBox.x + targetBox.width / 2, y: targetBox.y + targetBox.height / 2 };
         this.emit({ type: 'input', callId, ...(point ? { point } : {}), ...(targetBox ? { box: targetBox } : {}) });
       };
       const box = pair ? this.write(pair.action, emitInput) : null;

@@ -1,4 +1,5 @@
 import { createHash } from 'crypto';
+import { RESOURCES_FOLDER } from './format';
 
 /**
  * Content-addressed blobs for the archive: `resources/<sha1>.<ext>`, the way
@@ -11,7 +12,7 @@ export class ResourceStore {
   put(bytes: Buffer, mimeTypeOrExt: string): string {
     const sha1 = createHash('sha1').update(bytes).digest('hex');
     const ext = extensionFor(mimeTypeOrExt);
-    const path = `resources/${sha1}${ext ? '.' + ext : ''}`;
+    const path = `${RESOURCES_FOLDER}${sha1}${ext ? '.' + ext : ''}`;
     if (!this.blobs.has(path)) this.blobs.set(path, bytes);
     return path;
   }

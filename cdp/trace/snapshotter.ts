@@ -2,7 +2,8 @@ import { randomUUID } from 'crypto';
 import type { CdpSession } from '../types';
 import type { TraceClock } from './clock';
 import { frameIdFor, type ActionPhase, type FrameSnapshot, type NodeSnapshot, type Box } from './format';
-import { resolveSelector, usesPuppeteerSyntax } from '../selectorEngine';
+import { resolveSelector } from '../selectorEngine';
+import { usesPuppeteerSyntax } from '../selectorSyntax';
 import { callRuntime, callRuntimeForHandle, callRuntimeOn, forgetUtilityWorlds, PageScriptError, parseJson, releaseObject } from '../utilityWorld';
 import type { SerializedFrame } from '../injected/trace/serializeFrame';
 

@@ -1,4 +1,4 @@
-import type { ResourceSnapshot, TraceEvent } from './format';
+import { NETWORK_ENTRY, TRACE_ENTRY, toJsonLines, type NetworkEvent, type ResourceSnapshot, type TraceEvent } from './format';
 import type { ResourceStore } from './resourceStore';
 
 /**
@@ -10,16 +10,12 @@ export async function writeTraceZip(events: readonly TraceEvent[], network: read
   // Loaded on the first trace, not at start-up: a server that never traces never pays for it.
   const { default: JSZip } = await import('jszip');
   const zip = new JSZip();
-  zip.file('trace.trace', jsonLines(events));
-  zip.file('trace.network', jsonLines(network.map((snapshot) => ({ type: 'resource-snapshot', snapshot }))));
+  zip.file(TRACE_ENTRY, toJsonLines(events));
+  zip.file(NETWORK_ENTRY, toJsonLines(network.map((snapshot): NetworkEvent => ({ type: 'resource-snapshot', snapshot }))));
   for (const [path, bytes] of store.entries()) {
     // Already-compressed media gains nothing from deflate; skip the CPU.
     const compressed = !/\.(jpe?g|png|gif|webp|avif|woff2?)$/i.test(path);
     zip.file(path, bytes, { compression: compressed ? 'DEFLATE' : 'STORE', binary: true });
   }
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 6 } });
-}
-
-function jsonLines(items: readonly unknown[]): string {
-  return items.map((item) => JSON.stringify(item)).join('\n') + (items.length ? '\n' : '');
 }

@@ -6,7 +6,8 @@
  * by the same rules.
  */
 import * as fs from 'fs';
-import { parseJsonText } from '../jsonText';
+import { parseJsonText } from '../common/pythonJson';
+import { EvidenceError } from '../common/errors';
 
 export type PlanLine =
   /** A line that parsed as JSON: the tool arguments, still unchecked. */
@@ -15,9 +16,9 @@ export type PlanLine =
   | { line: number; unreadable: string };
 
 /** The plan file itself could not be read (exit status 2). */
-export class PlanUnreadable extends Error {
+export class PlanUnreadable extends EvidenceError<'plan-unreadable'> {
   constructor(message: string) {
-    super(message);
+    super('plan-unreadable', message);
     this.name = 'PlanUnreadable';
   }
 }

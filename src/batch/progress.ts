@@ -5,7 +5,7 @@
  * no carriage returns or escape codes.
  */
 import type { BatchCounts } from './runner';
-import { LIVE_PROGRESS_INTERVAL_MS, PLAIN_PROGRESS_INTERVAL_MS } from '../deadline';
+import { LIVE_PROGRESS_INTERVAL_MS, PLAIN_PROGRESS_INTERVAL_MS } from '../common/time';
 
 export interface ProgressSource {
   counts(): BatchCounts;

@@ -25,9 +25,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { planCapture, performCapture, type PlanOutcome, type SkippedCapture } from '../boundary';
-import { failedResult, type CaptureResult } from '../result';
-import { isPlainObject } from '../contract';
-import type { CaptureProvider } from '../provider';
+import { failedResult, type CaptureResult } from '../contract/result';
+import { isPlainObject } from '../contract/captureContract';
+import type { CaptureProvider } from '../contract/captureProvider';
 import type { PlanLine } from './planFile';
 
 /** A refusal the tool reports as `isError: true` (unknown fields, runtime fields, a line that is not JSON). */

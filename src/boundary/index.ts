@@ -3,16 +3,16 @@
  * (./plan.ts) runs the contract's checks in order and answers a CapturePlan
  * or a Refusal (data, never thrown); performCapture (./perform.ts) runs the
  * provider on the plan and stages, commits and verifies what it produced.
- * The server (src/server.ts) and the batch runner call the two steps
+ * The server (src/mcp/server.ts) and the batch runner call the two steps
  * themselves; below are the entry points for library callers.
  *
  * The folder holds the boundary's own file-system rules too: run root
  * resolution (./runRoot.ts), containment (./containment.ts) and the atomic
  * writer (./safeWrite.ts).
  */
-import { ToolInputError } from '../errors';
-import type { CaptureResult } from '../result';
-import type { CaptureProvider } from '../provider';
+import { ToolInputError } from '../common/errors';
+import type { CaptureResult } from '../contract/result';
+import type { CaptureProvider } from '../contract/captureProvider';
 import { planCapture, type SkippedCapture } from './plan';
 import { performCapture, type PerformOptions } from './perform';
 
@@ -21,7 +21,7 @@ export { performCapture, type CaptureProgressNote, type PerformedCapture, type P
 
 /** `signal` cancels the call (nothing is written); `onProgress` hears each step (./perform.ts). */
 export interface ExecuteOptions extends PerformOptions {
-  /** The provider that captures (the program passes the active one: src/main.ts). */
+  /** The provider that captures (the program passes the active one: src/app/main.ts). */
   provider: CaptureProvider;
   env?: NodeJS.ProcessEnv;
 }

@@ -13,11 +13,11 @@
  */
 import * as path from 'path';
 import * as fs from 'fs';
-import type { RuntimeFields } from '../request';
-import type { CaptureFile } from '../capture/types';
-import { failedResult, UNKNOWN_STATE, type CaptureResult } from '../result';
-import type { CaptureProvider, CaptureStepReport, ProviderPayload } from '../provider';
-import { CaptureCancelled, writeFailure } from '../failures';
+import type { RuntimeFields } from '../contract/toolArguments';
+import type { CaptureFile } from '../contract/captureTypes';
+import { failedResult, UNKNOWN_STATE, type CaptureResult } from '../contract/result';
+import type { CaptureProvider, CaptureStepReport, ProviderPayload } from '../contract/captureProvider';
+import { CaptureCancelled, writeFailure } from '../common/failures';
 import { readArtifact } from './containment';
 import { ArtifactWriter, WriteRefusal } from './safeWrite';
 import type { CapturePlan } from './plan';

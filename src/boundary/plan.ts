@@ -20,10 +20,10 @@
  */
 import * as path from 'path';
 import * as fs from 'fs';
-import { isPlainObject, parseCaptureContract, type CaptureRequestSnapshot } from '../contract';
-import { checkUnknownFields, parseRuntimeFields, type RuntimeFields } from '../request';
-import { CAPTURE_TYPE_SPECS, captureFiles, type CaptureFile, type CaptureTypeSpec } from '../capture/types';
-import { failedResult, type CaptureResult } from '../result';
+import { isPlainObject, parseCaptureContract, type CaptureRequestSnapshot } from '../contract/captureContract';
+import { checkUnknownFields, parseRuntimeFields, type RuntimeFields } from '../contract/toolArguments';
+import { CAPTURE_TYPE_SPECS, captureFiles, type CaptureFile, type CaptureTypeSpec } from '../contract/captureTypes';
+import { failedResult, type CaptureResult } from '../contract/result';
 import { resolveRunRoot } from './runRoot';
 import { containmentRefusal, MAX_SEGMENT_BYTES, writeTarget, type ResolvedArtifact } from './containment';
 import { existingOtherMessage, existsMessage } from './safeWrite';

@@ -6,8 +6,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { envValue } from '../settings';
-import { log } from '../log';
+import { envValue } from '../common/settings';
+import { log } from '../common/log';
 
 export const RUN_MARKERS = ['plan.md', 'point-back.md'] as const;
 /** Relative DESIGN_PLAYBOOK_RUN_ROOT values resolve against the cwd at process start. */

@@ -17,16 +17,14 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as crypto from 'crypto';
 import { CONTAINMENT_MESSAGES, type ResolvedArtifact } from './containment';
-import { writeFailure } from '../failures';
+import { writeFailure } from '../common/failures';
+import { EvidenceError } from '../common/errors';
 
 export type WriteRefusalCode = 'exists' | 'symlink_escape' | 'not_a_file' | 'io';
 
-export class WriteRefusal extends Error {
-  constructor(
-    readonly code: WriteRefusalCode,
-    message: string,
-  ) {
-    super(message);
+export class WriteRefusal extends EvidenceError<WriteRefusalCode> {
+  constructor(code: WriteRefusalCode, message: string) {
+    super(code, message);
     this.name = 'WriteRefusal';
   }
 }

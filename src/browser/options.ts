@@ -1,19 +1,19 @@
 /**
  * How the bundled provider reaches a browser: the CLI flags (server mode and
  * subcommands alike) and the environment. Flags outrank the environment.
- * Which flags and variables exist is src/settings.ts's; the reading and
+ * Which flags and variables exist is src/common/settings.ts's; the reading and
  * checking of their values is here.
  */
-import { DEFAULT_CAPTURE_TIMEOUT_MS, DEFAULT_SETTLE_MAX_MS, NAVIGATION_BUDGET_MS } from '../deadline';
-import { redactUrl } from '../redact';
-import { DEFAULT_MAX_PARALLEL, ENVIRONMENT, envValue, type BrowserFlags, type EnvKey } from '../settings';
-import { log } from '../log';
+import { DEFAULT_CAPTURE_TIMEOUT_MS, DEFAULT_SETTLE_MAX_MS, NAVIGATION_BUDGET_MS } from '../common/time';
+import { redactUrl } from '../common/redact';
+import { DEFAULT_MAX_PARALLEL, ENVIRONMENT, envValue, type BrowserFlags, type EnvKey } from '../common/settings';
+import { log } from '../common/log';
 
-export type { BrowserFlags } from '../settings';
+export type { BrowserFlags } from '../common/settings';
 
 export type AttachTarget = { kind: 'browser-url'; url: string; source: string } | { kind: 'ws-endpoint'; url: string; source: string };
 
-export { DEFAULT_MAX_PARALLEL } from '../settings';
+export { DEFAULT_MAX_PARALLEL } from '../common/settings';
 
 /**
  * A CDP URL in either form: ws(s):// as is, http(s):// or bare host:port as a
@@ -48,8 +48,8 @@ export function parseCdpUrl(value: string, source: string): AttachTarget {
  */
 export function attachTargets(given: BrowserFlags, env: NodeJS.ProcessEnv = process.env): AttachTarget[] {
   const fromFlags = [
-    ...[...(given.wsEndpoints ?? []), ...(given.wsEndpoint ? [given.wsEndpoint] : [])].map((url) => parseCdpUrl(url, '--ws-endpoint')),
-    ...[...(given.browserUrls ?? []), ...(given.browserUrl ? [given.browserUrl] : [])].map((url) => parseCdpUrl(url, '--browser-url')),
+    ...(given.wsEndpoints ?? []).map((url) => parseCdpUrl(url, '--ws-endpoint')),
+    ...(given.browserUrls ?? []).map((url) => parseCdpUrl(url, '--browser-url')),
   ];
   const targets = fromFlags.length
     ? fromFlags

@@ -1,13 +1,15 @@
 /**
  * A small flag parser for the subcommands: `--name value`, `--name=value`,
  * boolean `--name`, repeatable flags. Unknown flags are errors. Which flags
- * exist, and their help, are src/settings.ts's FLAGS.
+ * exist, and their help, are src/common/settings.ts's FLAGS.
  */
-import { browserFlagSettings, flagsOf, type BrowserFlags, type Command, type FlagSetting } from '../settings';
+import { type BrowserFlags } from '../common/settings';
+import { browserFlagSettings, flagsOf, type Command, type FlagSetting } from './flags';
+import { EvidenceError } from '../common/errors';
 
-export class UsageError extends Error {
+export class UsageError extends EvidenceError<'usage'> {
   constructor(message: string) {
-    super(message);
+    super('usage', message);
     this.name = 'UsageError';
   }
 }

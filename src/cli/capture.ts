@@ -6,10 +6,10 @@
  */
 import * as path from 'path';
 import type { Program } from './program';
-import { echoJson } from '../contract';
-import { ToolInputError } from '../errors';
+import { echoJson } from '../contract/captureContract';
+import { ToolInputError } from '../common/errors';
 import { flagHelp, flagSpec, parseFlags, single, UsageError, BROWSER_FLAGS_HELP } from './args';
-import { flagsOf } from '../settings';
+import { flagsOf } from './flags';
 
 export const CAPTURE_USAGE = `Usage: design-playbook-evidence capture --url URL --out evidence/NAME [options]
 

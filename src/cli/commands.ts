@@ -1,13 +1,14 @@
 /**
  * The CLI's subcommands and their dispatch. Each prints JSON or text and
  * returns an exit code. Serving MCP (no subcommand) and the browser flags
- * every mode accepts are the program's (src/main.ts), which hands each
+ * every mode accepts are the program's (src/app/main.ts), which hands each
  * subcommand the Program it built.
  */
 import type { Program } from './program';
-import { UsageError, BROWSER_FLAGS_HELP, helpRows } from './args';
-import { ENVIRONMENT, isFlag, type EnvSetting } from '../settings';
-import { packageVersion } from '../version';
+import { UsageError, BROWSER_FLAGS_HELP, flagRows, helpRows } from './args';
+import { ENVIRONMENT, type EnvSetting } from '../common/settings';
+import { flagsOf, isFlag } from './flags';
+import { packageVersion } from '../common/version';
 
 export interface Subcommand {
   summary: string;
@@ -40,6 +41,10 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: 'report [RUN_ROOT] [--out DIR]: build the static HTML run report and print where it is',
     run: async (argv) => (await import('./report')).runReportCli(argv),
   },
+  compare: {
+    summary: 'compare RUN_A RUN_B | --rounds RUN | A B: what changed, where, in which element (exit 0, 1 changed, 2 trouble)',
+    run: async (argv) => (await import('./compare')).runCompareCli(argv),
+  },
   // Further subcommands: one entry each.
 };
 
@@ -51,12 +56,15 @@ export function usage(): string {
   return `design-playbook-evidence — evidence capture MCP server
 
 Usage:
-  design-playbook-evidence [browser flags]   serve MCP (execute_capture_plan) on stdio
+  design-playbook-evidence [browser flags] [--compare-tool]   serve MCP (execute_capture_plan) on stdio
 ${commands}
   design-playbook-evidence --help            this help (each subcommand takes --help too; also -h)
   design-playbook-evidence --version         the package version (also -v)
 
 ${BROWSER_FLAGS_HELP}
+Serving:
+${helpRows(flagRows(flagsOf('serve', { browser: false }).filter((f) => !['help', 'version'].includes(f.name))))}
+
 Environment (flags outrank it; \`doctor\` shows what is in force):
 ${environmentHelp()}`;
 }

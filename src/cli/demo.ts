@@ -11,14 +11,14 @@ import * as http from 'http';
 import * as path from 'path';
 import type { AddressInfo } from 'net';
 import { pathToFileURL } from 'url';
-import { captureFiles, findCaptureType } from '../capture/types';
+import { captureFiles, findCaptureType } from '../contract/captureTypes';
 import type { Program } from './program';
-import type { CaptureResult } from '../result';
-import { echoJson } from '../contract';
+import type { CaptureResult } from '../contract/result';
+import { echoJson } from '../contract/captureContract';
 import { READING_ORDER } from '../probe/face';
 import { buildReport } from '../report';
 import { flagHelp, flagSpec, parseFlags, single, BROWSER_FLAGS_HELP } from './args';
-import { flagsOf } from '../settings';
+import { flagsOf } from './flags';
 
 export const DEMO_USAGE = `Usage: design-playbook-evidence demo [--out DIR] [--file]
 

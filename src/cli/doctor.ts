@@ -10,13 +10,13 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { execFile } from 'child_process';
 import { resolveRunRoot, RUN_MARKERS } from '../boundary/runRoot';
-import { BROWSER_VERSION_QUERY_MS } from '../deadline';
-import { BrowserSession } from '../browser/browserSession';
+import { BROWSER_VERSION_QUERY_MS } from '../common/time';
+import { BrowserSession } from '../browser/fleet/browserSession';
 import { captureTimeoutMs, fixedTime, maxParallel, type BrowserFlags } from '../browser/options';
 import type { Program, ProgramStart } from './program';
 import { flagHelp, flagSpec, parseFlags, BROWSER_FLAGS_HELP } from './args';
-import { flagsOf, settingsInForce, type SettingInForce } from '../settings';
-import { redactUrl } from '../redact';
+import { flagsOf, settingsInForce, type SettingInForce } from './flags';
+import { redactUrl } from '../common/redact';
 
 export const DOCTOR_USAGE = `Usage: design-playbook-evidence doctor [--json]
 
@@ -52,7 +52,7 @@ export interface DoctorReport {
   limits: { maxParallel: number; captureTimeoutMs: number };
   /** The fixed clock (--fixed-time / DESIGN_PLAYBOOK_FIXED_TIME): null when pages see the real date. */
   clock: { fixedTime: string | null; source?: string; error?: string };
-  /** Every setting of src/settings.ts's ENVIRONMENT: its value in force and where it came from (a flag, the variable, the default). */
+  /** Every setting of src/common/settings.ts's ENVIRONMENT: its value in force and where it came from (a flag, the variable, the default). */
   settings: SettingInForce[];
   /** How the bin loaded the program; absent when doctor ran without the bin (a library call). */
   start?: ProgramStart;

@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { readManifest } from '../manifest';
-import { flagsOf, isFlag } from '../settings';
+import { flagsOf, isFlag } from './flags';
 import { flagHelp } from './args';
 
 export const MANIFEST_USAGE = `Usage:

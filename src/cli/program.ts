@@ -1,10 +1,10 @@
 /**
- * What a CLI subcommand may use of the program (built in src/main.ts):
+ * What a CLI subcommand may use of the program (built in src/app/main.ts):
  * capture through the boundary, the browser flags, and closing what the providers opened.
  */
-import type { CaptureResult } from '../result';
+import type { CaptureResult } from '../contract/result';
 import type { BrowserFlags } from '../browser/options';
-import type { CaptureProvider } from '../provider';
+import type { CaptureProvider } from '../contract/captureProvider';
 
 /**
  * How the bin loaded the program (src/bin.ts; doctor reports it): dist/'s

@@ -10,7 +10,8 @@ import * as path from 'path';
 import { resolveRunRoot } from '../boundary/runRoot';
 import { buildReport, ReportOutputError } from '../report';
 import { flagRows, flagSpec, helpRows, parseFlags, single, UsageError } from './args';
-import { ENVIRONMENT, flagsOf } from '../settings';
+import { ENVIRONMENT } from '../common/settings';
+import { flagsOf } from './flags';
 
 export const REPORT_USAGE = `Usage: design-playbook-evidence report [RUN_ROOT] [--out DIR]
 

@@ -8,13 +8,14 @@
  */
 import * as path from 'path';
 import { flagRows, flagSpec, helpRows, parseFlags, single, UsageError, BROWSER_FLAGS_HELP } from './args';
-import { ENVIRONMENT, flagsOf } from '../settings';
+import { ENVIRONMENT } from '../common/settings';
+import { flagsOf } from './flags';
 import { readPlan, PlanUnreadable } from '../batch/planFile';
 import { PlanRunner, type BatchSummary, type LineResult } from '../batch/runner';
 import { ProgressReporter, formatDuration } from '../batch/progress';
 import { resolveRunRoot } from '../boundary/runRoot';
-import { echoJson } from '../contract';
-import { ABANDON_GRACE_MS, ABANDON_POLL_MS, LINGER_AFTER_SUMMARY_MS } from '../deadline';
+import { echoJson } from '../contract/captureContract';
+import { ABANDON_GRACE_MS, ABANDON_POLL_MS, LINGER_AFTER_SUMMARY_MS } from '../common/time';
 import { attachTargets, maxParallel } from '../browser/options';
 import type { Program } from './program';
 

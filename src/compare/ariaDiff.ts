@@ -1,6 +1,6 @@
 /**
  * Structural diff of two aria snapshots (Playwright's YAML-like text, read by
- * cdp/aria/text.ts, the reader beside the writer): which nodes were added,
+ * cdp/aria/yaml.ts, the reader beside the writer): which nodes were added,
  * removed, changed (role, name, states, text, /url and other properties) or
  * moved (the same node under another parent, or in another order), each with
  * its ancestor path (`main > form "Subscribe" > button "Send"`). Not a line
@@ -22,8 +22,8 @@
  * Everything iterates in document order, so the result is deterministic.
  */
 import * as fs from 'fs';
-import { parseAriaText, type AriaLine } from '../../cdp/aria/text';
-import { envelopeTree } from '../capture/types/a11yTree';
+import { parseAriaYaml, type AriaLine } from '../../cdp/aria/yaml';
+import { envelopeTree } from '../contract/captureTypes/a11yTree';
 import { alignSequences, pairByScore } from './ariaAlign';
 
 export type AriaNodeKind = 'node' | 'text' | 'raw';
@@ -194,7 +194,7 @@ function buildTree(text: string, keys: Interner): { root: TreeNode; nodes: TreeN
     }
     for (const child of source.children) convert(child, node);
   };
-  for (const top of parseAriaText(text)) convert(top, root);
+  for (const top of parseAriaYaml(text)) convert(top, root);
 
   // Preorder numbering, then keys bottom-up (reverse preorder visits children first).
   const nodes: TreeNode[] = [];
@@ -490,7 +490,7 @@ function countNodes(text: string): number {
       visit(line.children);
     }
   };
-  visit(parseAriaText(text));
+  visit(parseAriaYaml(text));
   return count;
 }
 

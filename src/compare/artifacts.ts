@@ -16,6 +16,7 @@ import { diffTraces } from './traceDiff';
 import { CompareInputError } from './pairing';
 import type { ProbeSidecar } from '../probe/sidecar';
 import type { ComparedKind, CompareItem } from './schema';
+import { CAPTURE_TYPES } from '../contract/captureTypes';
 
 export interface CompareOptions {
   /** pixelmatch's colour threshold (0..1); default 0: captures are exact, so any colour step counts. */
@@ -49,11 +50,6 @@ export function kindOfFile(file: string): ComparedKind {
   throw new CompareInputError(
     `${file}: cannot tell what evidence this is from its name; compare a screenshot (.png), a probe sidecar (.probe.json), an a11y tree (.json) or an interaction trace (.trace.zip)`,
   );
-}
-
-/** The manifest's capture type as a compared kind. */
-export function kindOfType(type: string): ComparedKind | null {
-  return type === 'screenshot' || type === 'a11y tree' || type === 'interaction trace' ? type : null;
 }
 
 /** `x.png` → `x.probe.json`, the sidecar the tool writes beside a screenshot. */
@@ -181,8 +177,19 @@ function sameBytes(a: string, b: string): boolean {
   return sa.size === sb.size && fs.readFileSync(a).equals(fs.readFileSync(b));
 }
 
-/** Compares two readable files of one kind. Throws CompareInputError (or the reader's own error naming the file) on input it cannot read. */
+/** Compares two files of one kind. Input it cannot read (missing, corrupt, not of the kind) throws CompareInputError naming the file and what is wrong. */
 export async function compareFiles(kind: ComparedKind, before: string, after: string, options: CompareOptions = {}): Promise<ComparedPair> {
+  try {
+    return await compareReadable(kind, before, after, options);
+  } catch (err) {
+    // The readers name the file they could not read first: that is input, not a fault of the comparison.
+    const named = err instanceof Error && [before, after].some((file) => err.message.startsWith(`${file}: `));
+    if (named && !(err instanceof CompareInputError)) throw new CompareInputError((err as Error).message);
+    throw err;
+  }
+}
+
+async function compareReadable(kind: ComparedKind, before: string, after: string, options: CompareOptions): Promise<ComparedPair> {
   for (const file of [before, after]) {
     let isFile = false;
     try {
@@ -192,39 +199,52 @@ export async function compareFiles(kind: ComparedKind, before: string, after: st
     }
     if (!isFile) throw new CompareInputError(`${file}: no such file; name an artifact the capture wrote`);
   }
-  switch (kind) {
-    case 'screenshot':
-      return compareScreenshots(before, after, options);
-    case 'a11y tree': {
-      const [a, b] = [readAriaSnapshotFile(before), readAriaSnapshotFile(after)];
-      const aria = diffAriaSnapshots(a, b);
-      return {
-        item: {
-          kind,
-          status: aria.changed ? 'changed' : 'unchanged',
-          summary: aria.entries.map(describeAriaEntry),
-          aria: aria as unknown as Record<string, unknown>,
-          notes: [],
-        },
-        images: null,
-      };
-    }
-    case 'probe sidecar': {
-      const probe = diffProbeSidecars(readProbeSidecarFile(before), readProbeSidecarFile(after));
-      return {
-        item: {
-          kind,
-          status: probe.changed ? 'changed' : 'unchanged',
-          summary: probeSummary(probe),
-          probe: probe as unknown as Record<string, unknown>,
-          notes: [],
-        },
-        images: null,
-      };
-    }
-    case 'interaction trace':
-      // Byte-identical archives are unchanged without reading them.
-      if (sameBytes(before, after)) return { item: { kind, status: 'unchanged', summary: [], notes: [] }, images: null };
-      return compareTraces(before, after);
-  }
+  return COMPARERS[kind](before, after, options);
+}
+
+async function compareAriaFiles(before: string, after: string): Promise<ComparedPair> {
+  const aria = diffAriaSnapshots(readAriaSnapshotFile(before), readAriaSnapshotFile(after));
+  return {
+    item: {
+      kind: 'a11y tree',
+      status: aria.changed ? 'changed' : 'unchanged',
+      summary: aria.entries.map(describeAriaEntry),
+      aria: aria as unknown as Record<string, unknown>,
+      notes: [],
+    },
+    images: null,
+  };
+}
+
+async function compareSidecarFiles(before: string, after: string): Promise<ComparedPair> {
+  const probe = diffProbeSidecars(readProbeSidecarFile(before), readProbeSidecarFile(after));
+  return {
+    item: {
+      kind: 'probe sidecar',
+      status: probe.changed ? 'changed' : 'unchanged',
+      summary: probeSummary(probe),
+      probe: probe as unknown as Record<string, unknown>,
+      notes: [],
+    },
+    images: null,
+  };
+}
+
+async function compareTraceFiles(before: string, after: string): Promise<ComparedPair> {
+  // Byte-identical archives are unchanged without reading them.
+  if (sameBytes(before, after)) return { item: { kind: 'interaction trace', status: 'unchanged', summary: [], notes: [] }, images: null };
+  return compareTraces(before, after);
+}
+
+/** How each kind is compared: one entry per kind, which the compiler holds complete. */
+const COMPARERS: Record<ComparedKind, (before: string, after: string, options: CompareOptions) => Promise<ComparedPair>> = {
+  screenshot: compareScreenshots,
+  'probe sidecar': compareSidecarFiles,
+  'a11y tree': compareAriaFiles,
+  'interaction trace': compareTraceFiles,
+};
+
+/** The manifest's capture type as a compared kind (every capture type has a comparer). */
+export function kindOfType(type: string): ComparedKind | null {
+  return (CAPTURE_TYPES as readonly string[]).includes(type) && Object.hasOwn(COMPARERS, type) ? (type as ComparedKind) : null;
 }

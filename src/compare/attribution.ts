@@ -27,8 +27,8 @@
  */
 import type { ProbeSidecar } from '../probe/sidecar';
 import { scaleChecker } from '../probe/comparator';
-import type { DesignAxis, DesignDeclaration } from '../design';
-import { STYLE_INITIAL, type ElementBox, type ElementBoxesFace } from './elementBoxes';
+import type { DesignAxis, DesignDeclaration } from '../contract/designBinding';
+import { STYLE_INITIAL, type ElementBox, type ElementBoxesFace } from '../probe/elementBoxes';
 
 /** A rectangle in device pixels of the screenshot (the pixel engine's regions carry changedPixels too). */
 export interface DeviceRect {

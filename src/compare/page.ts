@@ -108,7 +108,7 @@ function itemSection(item: CompareItem, index: number, out: string): Html {
           </ul>`
         : html`<p class="quiet">Nothing changed.</p>`
     }
-    ${item.kind === 'screenshot' ? screenshotViews(item, out) : ''}
+    ${item.pixels ? screenshotViews(item, out) : ''}
     ${
       item.notes.length
         ? html`<ul class="quiet">

@@ -18,12 +18,16 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { readArtifact, EVIDENCE_DIR } from '../boundary/containment';
 import { readManifest, type ManifestEntry } from '../manifest';
+import { EvidenceError } from '../common/errors';
 
 export const MANIFEST_FILE = 'manifest.jsonl';
 
 /** A comparison's input that cannot be used: the file and the rule it breaks, and what to do. */
-export class CompareInputError extends Error {
+export class CompareInputError extends EvidenceError<'compare-input'> {
   override name = 'CompareInputError';
+  constructor(message: string) {
+    super('compare-input', message);
+  }
 }
 
 /** One capture of a run, as its manifest line names it. */

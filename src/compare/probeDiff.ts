@@ -184,7 +184,8 @@ export function diffProbeSidecars(before: ProbeSidecar, after: ProbeSidecar): Pr
     result.distinctFontSizes.removed.length > 0 ||
     result.undecidable.gained.length > 0 ||
     result.undecidable.lost.length > 0 ||
-    page.length > 0;
+    // Where the page was loaded from is context (a query string that injects the change), not what it rendered.
+    page.some((p) => p.field !== 'finalUrl');
   return result;
 }
 

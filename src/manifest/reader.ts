@@ -9,8 +9,8 @@
  * in the physical line numbers the facts report.
  */
 import * as fs from 'fs';
-import { parseJsonText } from '../jsonText';
-import type { CaptureRequestSnapshot } from '../contract';
+import { parseJsonText } from '../common/pythonJson';
+import type { CaptureRequestSnapshot } from '../contract/captureContract';
 import { checkManifestLine, lineRequest, tsInstant, type ManifestFact } from './validate';
 import type { ManifestResult } from './schema';
 

@@ -12,9 +12,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
-import { requestSnapshotSchema } from '../contract';
-import { CAPTURE_TYPES } from '../capture/types';
-import { SERVER_NAME } from '../toolDeclaration';
+import { requestSnapshotSchema } from '../contract/captureContract';
+import { CAPTURE_TYPES } from '../contract/captureTypes';
+import { SERVER_NAME } from '../contract/toolDeclaration';
 
 export const MANIFEST_SCHEMA_VERSION = 1 as const;
 export const MANIFEST_SCHEMA_FILE = 'manifest_v1.schema.json';
@@ -82,7 +82,7 @@ export function requestSnapshotJsonSchema(): JsonSchema {
     throw new Error('requestSnapshotSchema generated $defs; the manifest schema generator must hoist them');
   }
   json.description =
-    'The normalized capture contract echo (the tool result `request`): schemaVersion 1, the full viewport, the full freeze with defaults filled in, and `design` only when the capture was bound. Generated from src/contract.ts requestSnapshotSchema.';
+    'The normalized capture contract echo (the tool result `request`): schemaVersion 1, the full viewport, the full freeze with defaults filled in, and `design` only when the capture was bound. Generated from src/contract/captureContract.ts requestSnapshotSchema.';
   return json;
 }
 

@@ -5,9 +5,16 @@
  * runs ajv over the committed schema and this check on the same lines and
  * requires them to agree.
  */
-import { isPlainObject, requestSnapshotSchema, SNAPSHOT_FACTS, validateCaptureSnapshot, type CaptureRequestSnapshot, type SnapshotFact } from '../contract';
-import { DESIGN_AXES } from '../design';
-import { CAPTURE_TYPES } from '../capture/types';
+import {
+  isPlainObject,
+  requestSnapshotSchema,
+  SNAPSHOT_FACTS,
+  validateCaptureSnapshot,
+  type CaptureRequestSnapshot,
+  type SnapshotFact,
+} from '../contract/captureContract';
+import { DESIGN_AXES } from '../contract/designBinding';
+import { CAPTURE_TYPES } from '../contract/captureTypes';
 import {
   ARTIFACT_PATTERN,
   BUNDLED_PROVIDER,

@@ -5,6 +5,7 @@
  * not interpret colour (the screenshot tiles are assembled byte for byte).
  */
 import * as zlib from 'zlib';
+import { EvidenceError } from '../common/errors';
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -22,9 +23,9 @@ export interface PngHeader {
   rowBytes: number;
 }
 
-export class PngFormatError extends Error {
+export class PngFormatError extends EvidenceError<'png-format'> {
   constructor(message: string) {
-    super(`not a PNG this reader handles: ${message}`);
+    super('png-format', `not a PNG this reader handles: ${message}`);
     this.name = 'PngFormatError';
   }
 }

@@ -29,7 +29,7 @@
  *   breaks it, listing the corners.
  */
 import type { Corner, RenderedElement } from '../../cdp/styleWalker';
-import type { DesignAxis, DesignDeclaration } from '../design';
+import type { DesignAxis, DesignDeclaration } from '../contract/designBinding';
 import { pxKey } from './literals';
 import { readDeclaration, type CornerRelation, type Finding, type RenderTokensFace, type Sample, type Undecidable } from './face';
 

@@ -7,7 +7,7 @@
  * `findings` list cannot pass for conformance.
  */
 import { z } from 'zod';
-import { DESIGN_AXES, type DesignAxis, type DesignDeclaration } from '../design';
+import { DESIGN_AXES, type DesignAxis, type DesignDeclaration } from '../contract/designBinding';
 import { classifyLiteral } from './literals';
 
 export const FINDING_RULES = ['font-size-off-scale', 'color-off-palette', 'radius-off-scale', 'concentric-radius'] as const;

@@ -5,11 +5,11 @@
  */
 import type { CdpSession } from '../../cdp/types';
 import { walkRenderedStyles } from '../../cdp/styleWalker';
-import type { DesignDeclaration } from '../design';
+import type { DesignDeclaration } from '../contract/designBinding';
 import { compareRenderTokens } from './comparator';
 import { unmeasuredFace, type RenderTokensFace } from './face';
-import { PROBE_TIMEOUT_MS, withDeadline } from '../deadline';
-import { buildElementBoxes, type ElementBoxesFace } from '../compare/elementBoxes';
+import { PROBE_TIMEOUT_MS, withDeadline } from '../common/time';
+import { buildElementBoxes, type ElementBoxesFace } from './elementBoxes';
 
 export async function renderTokenProbe(
   session: CdpSession,

@@ -30,7 +30,7 @@
  * - Named colours, hsl()/hwb()/lab()/color()/..., `transparent`,
  *   `currentcolor`, `var()` and `calc()` are undecidable with a reason.
  */
-import type { DesignAxis } from '../design';
+import type { DesignAxis } from '../contract/designBinding';
 
 export type PxLiteral = { comparable: true; px: number } | { comparable: false; reason: string };
 export type ColorLiteral = { comparable: true; rgb: [number, number, number]; serialized: string } | { comparable: false; reason: string };

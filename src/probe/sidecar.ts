@@ -11,9 +11,9 @@
  * the seed's). Code between the two uses the payload's names.
  */
 import { z } from 'zod';
-import type { DesignDeclaration } from '../design';
+import type { DesignDeclaration } from '../contract/designBinding';
 import { renderTokensFaceSchema, unmeasuredFace, type RenderTokensFace } from './face';
-import { elementBoxesFaceSchema } from '../compare/elementBoxes';
+import { elementBoxesFaceSchema } from './elementBoxes';
 
 export const probePageFactsSchema = z.object({
   finalUrl: z.string(),

@@ -9,14 +9,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { bindingFor, type ManifestEntry } from '../manifest';
-import { ARIA_ENVELOPE_FORMAT, envelopeTree, findCaptureType, sidecarLeaf, type ReportView } from '../capture/types';
-import { redactSecrets } from '../redact';
+import { ARIA_ENVELOPE_FORMAT, envelopeTree, findCaptureType, sidecarLeaf, type ReportView } from '../contract/captureTypes';
+import { redactSecrets } from '../common/redact';
 import { probeSidecarSchema, type ProbeSidecar } from '../probe/sidecar';
 import type { Box, FindingRule } from '../probe/face';
-import { parseAriaText, type AriaLine } from '../../cdp/aria/text';
+import { parseAriaYaml, type AriaLine } from '../../cdp/aria/yaml';
 import { imageInfoOfFile, type ImageInfo } from './imageInfo';
 import type { EvidenceFile, RunContents } from './readRun';
-import { readTraceZip, type TraceSummary } from './traceView';
+import { readTraceZip, type TraceSummary } from './traceSummary';
 
 /** The view an artifact gets: its capture type's, else a plain file's (or none: no artifact). */
 export type ItemKind = ReportView | 'file' | 'none';
@@ -255,7 +255,7 @@ function a11yView(file: EvidenceFile): { view?: A11yView; problem: string } {
   }
   const text = envelopeTree(json);
   if (text === null) return { problem: `not an aria snapshot envelope ({"format": "${ARIA_ENVELOPE_FORMAT}", "tree": "..."})` };
-  const tree = parseAriaText(text);
+  const tree = parseAriaYaml(text);
   let nodeCount = 0;
   const count = (lines: AriaLine[]) => lines.forEach((l) => (nodeCount++, count(l.children)));
   count(tree);

@@ -12,7 +12,7 @@ import { bytes, html, num, plural, raw, type Html } from './html';
 import type { ReportItem, ReportModel } from './model';
 import { a11ySection, fileSection, screenshotSection, traceSection } from './renderViews';
 import { tokensCss } from './tokens';
-import { CAPTURE_TYPES } from '../capture/types';
+import { CAPTURE_TYPES } from '../contract/captureTypes';
 import { pageScript, pageStyle } from './generated/page';
 
 export const GENERATOR = 'design-playbook-evidence report';

@@ -6,7 +6,7 @@
  * command for Playwright's viewer) and any other file.
  */
 import type { Finding, Undecidable } from '../probe/face';
-import type { AriaLine } from '../../cdp/aria/text';
+import type { AriaLine } from '../../cdp/aria/yaml';
 import { bytes, html, num, plural, raw, type Html } from './html';
 import type { A11yView, ReportItem, ScreenshotView, TraceView } from './model';
 import { DARK, LIGHT, REPORT_FONT_SIZES, RULE_COLORS } from './tokens';

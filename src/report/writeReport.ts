@@ -7,13 +7,14 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { EvidenceError } from '../common/errors';
 
 /** Marks a folder this command wrote, so a later build may replace it. */
 export const REPORT_MARKER = '.design-playbook-report';
 
-export class ReportOutputError extends Error {
+export class ReportOutputError extends EvidenceError<'report-output'> {
   constructor(message: string) {
-    super(message);
+    super('report-output', message);
     this.name = 'ReportOutputError';
   }
 }

@@ -6,13 +6,17 @@
  *   - cdp/ never imports Puppeteer (a chrome-remote-interface client serves it too);
  *   - cdp/injected/ imports only cdp/injected/ (it is built into the page's
  *     script: no Node module, no package, nothing of the Node side, types included);
- *   - src/browser/ never imports the server, the boundary (src/boundary/), the
- *     registry, the CLI or the root;
- *   - the capture-type specs (src/capture/) never import src/browser/: the
- *     boundary reads them at start-up, and starting must not load Puppeteer;
+ *   - every module of src/ belongs to one layer of LAYERS, and imports only
+ *     its own layer and the layers that layer names (cdp/ and packages aside):
+ *     common <- contract <- browser/page <- browser/fleet <- browser/capture,
+ *     with the boundary, the MCP server, the manifest, the report, the batch
+ *     runner, the CLI and the app above the contract as LAYERS says. So the
+ *     contract (the capture-type specs included) never loads browser code:
+ *     the boundary reads it at start-up, and starting must not load Puppeteer;
+ *   - only src/browser/ imports Puppeteer;
  *   - nothing is loaded with require(); a module loaded later with import()
  *     (to keep start-up light) counts as an import, so it cannot hide a cycle;
- *   - only the root (src/main.ts) holds process-wide state (ALLOWED_STATE
+ *   - only the root (src/app/main.ts) holds process-wide state (ALLOWED_STATE
  *     lists the one documented exception): no other module has a top-level `let`/`var`, a top-level empty mutable container
  *     (`[]`, `{}`, `new Map()`, `new Set()`), or a top-level process.on hook.
  */
@@ -21,7 +25,7 @@ import * as path from 'path';
 import * as ts from 'typescript';
 
 export interface SourceFile {
-  /** Repository-relative, '/'-separated, e.g. `src/browser/freeze.ts`. */
+  /** Repository-relative, '/'-separated, e.g. `src/browser/page/freeze.ts`. */
   file: string;
   text: string;
 }
@@ -32,15 +36,16 @@ export interface Violation {
     | 'cdp-imports-src'
     | 'cdp-imports-puppeteer'
     | 'injected-imports-outside'
-    | 'browser-imports-upward'
-    | 'capture-imports-browser'
+    | 'upward-import'
+    | 'no-layer'
+    | 'puppeteer-outside-browser'
     | 'dynamic-load'
     | 'module-state';
   file: string;
   detail: string;
 }
 
-export const ROOT_MODULE = 'src/main.ts';
+export const ROOT_MODULE = 'src/app/main.ts';
 
 const REPO = path.join(__dirname, '..', '..');
 
@@ -70,18 +75,56 @@ export const ALLOWED_STATE: Record<string, string> = {
     'cwdWarningLogged: the unmarked-cwd warning is logged to stderr once per process (test/foundation/runRoot.test.ts asserts it of the module)',
 };
 
-/** Modules src/browser/ must not import: the server, the boundary (its plan, its perform step and their file-system rules), the registry, the CLI, the root. */
-export const ABOVE_BROWSER = [
-  'src/server.ts',
-  'src/transport.ts',
-  'src/boundary/',
-  'src/providerRegistry.ts',
-  'src/inProcessAdapter.ts',
-  'src/main.ts',
-  'src/index.ts',
-  'src/bin.ts',
-  'src/cli/',
+/**
+ * The layers of src/, each with its folders (or single modules) and the
+ * layers it may import besides its own. Lowest first: a layer names only
+ * layers above it in this list.
+ */
+export const LAYERS: ReadonlyArray<{ name: string; holds: readonly string[]; mayImport: readonly string[]; is: string }> = [
+  { name: 'common', holds: ['src/common/', 'src/png/'], mayImport: [], is: 'failures and errors, time, logging, redaction, settings, PNG bytes' },
+  {
+    name: 'contract',
+    holds: ['src/contract/', 'src/probe/'],
+    mayImport: ['common'],
+    is: "the tool's arguments, result, capture types, actions and provider seam; the render-token probe whose face the sidecar carries",
+  },
+  { name: 'manifest', holds: ['src/manifest/'], mayImport: ['common', 'contract'], is: 'manifest line rules, reader and schema' },
+  { name: 'boundary', holds: ['src/boundary/'], mayImport: ['common', 'contract'], is: 'the checks every call passes, and the write' },
+  { name: 'browser/page', holds: ['src/browser/page/', 'src/browser/options.ts'], mayImport: ['common', 'contract'], is: 'one page: set-up, clock, freeze' },
+  { name: 'browser/fleet', holds: ['src/browser/fleet/'], mayImport: ['common', 'contract', 'browser/page'], is: 'browsers: launch, attach, pool' },
+  {
+    name: 'browser/capture',
+    holds: ['src/browser/capture/'],
+    mayImport: ['common', 'contract', 'browser/page', 'browser/fleet'],
+    is: "one capture's lifecycle, its actions and capture-type modules; the bundled provider",
+  },
+  { name: 'report', holds: ['src/report/'], mayImport: ['common', 'contract', 'manifest'], is: 'the run report' },
+  {
+    name: 'compare',
+    holds: ['src/compare/'],
+    mayImport: ['common', 'contract', 'manifest', 'boundary', 'report'],
+    is: 'evidence compared across rounds and runs: pairing, the per-kind diffs, compare.json and its page, the opt-in tool',
+  },
+  { name: 'mcp', holds: ['src/mcp/'], mayImport: ['common', 'contract', 'boundary', 'compare'], is: 'the MCP server and its stdio transport' },
+  { name: 'batch', holds: ['src/batch/'], mayImport: ['common', 'contract', 'boundary'], is: 'the plan-file runner' },
+  {
+    name: 'cli',
+    holds: ['src/cli/'],
+    mayImport: ['common', 'contract', 'manifest', 'boundary', 'browser/page', 'browser/fleet', 'report', 'compare', 'batch'],
+    is: 'the subcommands',
+  },
+  {
+    name: 'app',
+    holds: ['src/app/', 'src/index.ts', 'src/bin.ts'],
+    mayImport: ['common', 'contract', 'manifest', 'boundary', 'browser/page', 'browser/fleet', 'browser/capture', 'mcp', 'report', 'compare', 'batch', 'cli'],
+    is: 'the composition root, the provider registry, the entry points and the library API',
+  },
 ];
+
+/** The layer a module of src/ belongs to, or undefined. */
+export function layerOf(file: string): (typeof LAYERS)[number] | undefined {
+  return LAYERS.find((layer) => layer.holds.some((h) => (h.endsWith('/') ? file.startsWith(h) : file === h)));
+}
 
 /** Package names cdp/ must not import (the npm package may name either). */
 export const PUPPETEER_PACKAGES = ['puppeteer', 'puppeteer-core'];
@@ -234,18 +277,24 @@ export function checkLayering(sources: SourceFile[]): Violation[] {
       if (m.file.startsWith('cdp/injected/') && !i.target.startsWith('cdp/injected/')) {
         violations.push({ rule: 'injected-imports-outside', file: m.file, detail: `line ${i.line} imports ${i.target}` });
       }
-      if (m.file.startsWith('src/browser/') && ABOVE_BROWSER.some((above) => (above.endsWith('/') ? i.target.startsWith(above) : i.target === above))) {
-        violations.push({ rule: 'browser-imports-upward', file: m.file, detail: `line ${i.line} imports ${i.target}` });
-      }
-      if (m.file.startsWith('src/capture/') && i.target.startsWith('src/browser/')) {
-        violations.push({ rule: 'capture-imports-browser', file: m.file, detail: `line ${i.line} imports ${i.target}` });
+      const from = layerOf(m.file);
+      const to = i.target.startsWith('src/') ? layerOf(i.target) : undefined;
+      if (from && to && to !== from && !from.mayImport.includes(to.name)) {
+        violations.push({
+          rule: 'upward-import',
+          file: m.file,
+          detail: `line ${i.line} imports ${i.target}: ${from.name} may import ${[from.name, ...from.mayImport].join(', ')}, not ${to.name}`,
+        });
       }
     }
+    if (m.file.startsWith('src/') && !layerOf(m.file)) violations.push({ rule: 'no-layer', file: m.file, detail: 'add its folder to a layer of LAYERS' });
     for (const p of m.packages) {
       if (m.file.startsWith('cdp/injected/'))
         violations.push({ rule: 'injected-imports-outside', file: m.file, detail: `line ${p.line} imports the package ${p.name}` });
-      else if (m.file.startsWith('cdp/') && PUPPETEER_PACKAGES.some((name) => p.name === name || p.name.startsWith(`${name}/`))) {
-        violations.push({ rule: 'cdp-imports-puppeteer', file: m.file, detail: `line ${p.line} imports ${p.name}` });
+      else if (PUPPETEER_PACKAGES.some((name) => p.name === name || p.name.startsWith(`${name}/`))) {
+        if (m.file.startsWith('cdp/')) violations.push({ rule: 'cdp-imports-puppeteer', file: m.file, detail: `line ${p.line} imports ${p.name}` });
+        else if (!m.file.startsWith('src/browser/'))
+          violations.push({ rule: 'puppeteer-outside-browser', file: m.file, detail: `line ${p.line} imports ${p.name}` });
       }
     }
     for (const d of m.dynamicLoads) violations.push({ rule: 'dynamic-load', file: m.file, detail: `line ${d.line}: ${d.what}` });

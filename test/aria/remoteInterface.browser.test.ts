@@ -10,7 +10,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { ariaSnapshotText } from '../../cdp/ariaSnapshot';
 import { countSelector, resolveSelector } from '../../cdp/selectorEngine';
 import { CHROMIUM_TEST_ARGS, CHROMIUM_PATH, servePages, type PageServer } from '../helpers/browser';
-import { isHeadlessShell } from '../../src/browser/findBrowser';
+import { isHeadlessShell } from '../../src/browser/fleet/findBrowser';
 import puppeteer from 'puppeteer-core';
 
 const CORPUS = path.join(__dirname, 'corpus');

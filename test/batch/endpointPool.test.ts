@@ -6,7 +6,8 @@
  * a wait for an endpoint bounded by the capture's budget, a lower ceiling
  * for a farm that said it is full, exclusion for a retry.
  */
-import { BACKOFF_JITTER, BUSY_RELAX_MS, Endpoint, EndpointPool, FIRST_BACKOFF_MS, MAX_BACKOFF_MS, NoEndpointAnswered } from '../../src/browser/endpointPool';
+import { BACKOFF_JITTER, Endpoint, EndpointPool, NoEndpointAnswered } from '../../src/browser/fleet/endpointPool';
+import { BUSY_RELAX_MS, FIRST_BACKOFF_MS, MAX_BACKOFF_MS } from '../../src/common/time';
 import { attachTargets, connectPerCapture } from '../../src/browser/options';
 
 /** No jitter unless a test asks for it, so back-off steps are exact. */

@@ -5,10 +5,10 @@
  */
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
-import { applyFreeze, FREEZE_CSS } from '../../src/browser/freeze';
-import { readObservedState } from '../../src/browser/observedState';
-import { runActions, runOneAction } from '../../src/browser/actionRunner';
-import type { CaptureAction } from '../../src/actionVocabulary';
+import { applyFreeze, FREEZE_CSS } from '../../src/browser/page/freeze';
+import { readObservedState } from '../../src/browser/page/observedState';
+import { runActions, runOneAction } from '../../src/browser/capture/actionRunner';
+import type { CaptureAction } from '../../src/contract/actions';
 
 jest.setTimeout(60_000);
 

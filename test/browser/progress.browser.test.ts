@@ -1,5 +1,5 @@
 /**
- * One progress object per capture (src/browser/captureProgress.ts): its
+ * One progress object per capture (src/browser/capture/progress.ts): its
  * signal ends the capture from outside, its step listener hears each step.
  * Units first (budget, caller's signal, listener), then through the bundled
  * provider attached to a test browser: a caller's signal that fires while an
@@ -12,11 +12,12 @@
 import type { Browser } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { PAGES } from '../e2e/harness';
-import { PuppeteerCaptureProvider, plannedSteps } from '../../src/browser/puppeteerProvider';
-import { CaptureOverrun, CaptureProgress, type StepReport } from '../../src/browser/captureProgress';
-import { CaptureCancelled } from '../../src/failures';
-import { parseCaptureContract, type CaptureRequestSnapshot } from '../../src/contract';
-import { parseRuntimeFields, type RuntimeFields } from '../../src/request';
+import { PuppeteerCaptureProvider } from '../../src/browser/capture/puppeteerProvider';
+import { plannedSteps } from '../../src/browser/capture/captureAttempt';
+import { CaptureOverrun, CaptureProgress, type StepReport } from '../../src/browser/capture/progress';
+import { CaptureCancelled } from '../../src/common/failures';
+import { parseCaptureContract, type CaptureRequestSnapshot } from '../../src/contract/captureContract';
+import { parseRuntimeFields, type RuntimeFields } from '../../src/contract/toolArguments';
 
 jest.setTimeout(120_000);
 

@@ -4,9 +4,9 @@
  * set up for that viewport alone (same metrics, media and pixels).
  */
 import type { Browser, Page } from 'puppeteer-core';
-import { BrowserSession, type PreparedPage } from '../../src/browser/browserSession';
-import { emulate } from '../../src/browser/pageSetup';
-import type { Viewport } from '../../src/contract';
+import { BrowserSession, type PreparedPage } from '../../src/browser/fleet/browserSession';
+import { emulate } from '../../src/browser/page/pageSetup';
+import type { Viewport } from '../../src/contract/captureContract';
 import { CHROMIUM_PATH, servePages, type PageServer } from '../helpers/browser';
 
 jest.setTimeout(60_000);

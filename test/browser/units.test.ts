@@ -13,10 +13,10 @@ import {
   isHeadlessShell,
   puppeteerInstalledBrowsers,
   systemLocations,
-} from '../../src/browser/findBrowser';
+} from '../../src/browser/fleet/findBrowser';
 import { attachTarget, parseCdpUrl, captureTimeoutMs, maxParallel } from '../../src/browser/options';
-import { splitKeyCombo } from '../../src/browser/actionRunner';
-import { Limiter } from '../../src/browser/limiter';
+import { splitKeyCombo } from '../../src/browser/capture/actionRunner';
+import { Limiter } from '../../src/browser/fleet/limiter';
 import { captureArguments, parseViewportFlag } from '../../src/cli/capture';
 import { takeBrowserFlags } from '../../src/cli/args';
 
@@ -172,7 +172,7 @@ describe('attach addresses and limits', () => {
     expect(() => parseCdpUrl('ftp://nope', 'DESIGN_PLAYBOOK_CDP_URL')).toThrow(/DESIGN_PLAYBOOK_CDP_URL must be/);
     const env = { DESIGN_PLAYBOOK_CDP_URL: 'ws://127.0.0.1:1/devtools/browser/x' };
     expect(attachTarget({}, env)?.source).toBe('DESIGN_PLAYBOOK_CDP_URL');
-    expect(attachTarget({ browserUrl: 'http://127.0.0.1:2' }, env)).toEqual({ kind: 'browser-url', url: 'http://127.0.0.1:2', source: '--browser-url' });
+    expect(attachTarget({ browserUrls: ['http://127.0.0.1:2'] }, env)).toEqual({ kind: 'browser-url', url: 'http://127.0.0.1:2', source: '--browser-url' });
     expect(attachTarget({}, {})).toBeNull();
   });
 

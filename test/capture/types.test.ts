@@ -1,13 +1,13 @@
 /**
- * The capture-type table (src/capture/types/): each spec's files, name rule
+ * The capture-type table (src/contract/captureTypes/): each spec's files, name rule
  * and browser module, and that no module outside the table compares `type`
  * strings.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, captureFiles, findCaptureType, sidecarLeaf, type CaptureTypeSpec } from '../../src/capture/types';
-import { CAPTURE_TYPE_MODULES } from '../../src/browser/captureTypes';
-import { captureInputSchema } from '../../src/request';
+import { CAPTURE_TYPES, CAPTURE_TYPE_SPECS, captureFiles, findCaptureType, sidecarLeaf, type CaptureTypeSpec } from '../../src/contract/captureTypes';
+import { CAPTURE_TYPE_MODULES } from '../../src/browser/capture/types';
+import { captureInputSchema } from '../../src/contract/toolArguments';
 
 const REPO = path.join(__dirname, '..', '..');
 
@@ -59,7 +59,7 @@ test("a trace's name must end in .zip, as given and where it resolves; other typ
 
 test("each spec names its browser module, and the provider's table resolves that name to the module's export", async () => {
   for (const type of CAPTURE_TYPES) {
-    const file = path.join(REPO, 'src', 'browser', 'captureTypes', `${CAPTURE_TYPE_SPECS[type].browserModule}.ts`);
+    const file = path.join(REPO, 'src', 'browser', 'capture', 'types', `${CAPTURE_TYPE_SPECS[type].browserModule}.ts`);
     expect(fs.existsSync(file)).toBe(true);
     const exported = Object.values(await import(file));
     expect(exported).toContain(CAPTURE_TYPE_MODULES[type]);
@@ -74,7 +74,7 @@ test('no module outside the table compares a capture type name', () => {
     for (const entry of fs.readdirSync(path.join(REPO, dir), { withFileTypes: true })) {
       const rel = `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (rel !== 'src/capture/types' && rel !== 'src/report/generated') walk(rel);
+        if (rel !== 'src/contract/captureTypes' && rel !== 'src/report/generated') walk(rel);
       } else if (entry.name.endsWith('.ts')) {
         fs.readFileSync(path.join(REPO, rel), 'utf8')
           .split('\n')

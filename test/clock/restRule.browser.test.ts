@@ -14,8 +14,8 @@ import JSZip from 'jszip';
 import { WebSocketServer } from 'ws';
 import type { Browser } from 'puppeteer-core';
 import { executeCapturePlan, closeBundledBrowser } from '../../src/index';
-import { DEFAULT_SETTLE_MAX_MS } from '../../src/deadline';
-import { PageClock, QUIET_WINDOW_MS } from '../../src/browser/pageClock';
+import { PageClock } from '../../src/browser/page/pageClock';
+import { DEFAULT_SETTLE_MAX_MS, QUIET_WINDOW_MS } from '../../src/common/time';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, makeRunRoot } from '../e2e/harness';
 

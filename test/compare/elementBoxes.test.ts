@@ -4,7 +4,7 @@
  * styles it writes (initial values left out), its limit, and the sidecar
  * schema taking old sidecars without it and refusing to write a malformed one.
  */
-import { buildElementBoxes, STYLE_INITIAL } from '../../src/compare/elementBoxes';
+import { buildElementBoxes, STYLE_INITIAL } from '../../src/probe/elementBoxes';
 import { buildProbeSidecar, probeSidecarSchema } from '../../src/probe/sidecar';
 import { compareRenderTokens } from '../../src/probe/comparator';
 import { PAGE, rendered, shop } from './sidecars';

@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { diffProbeSidecars, readProbeSidecarFile } from '../../src/compare/probeDiff';
 import { buildProbeSidecar } from '../../src/probe/sidecar';
-import type { DesignDeclaration } from '../../src/design';
+import type { DesignDeclaration } from '../../src/contract/designBinding';
 import { DESIGN, PAGE, shop, sidecarOf } from './sidecars';
 
 test('two identical sidecars: no change, every finding kept', () => {

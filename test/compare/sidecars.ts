@@ -6,8 +6,8 @@
 import { CORNERS, usedRadii, type Corner, type ElementDetails, type RenderedElement } from '../../cdp/styleWalker';
 import { compareRenderTokens } from '../../src/probe/comparator';
 import { buildProbeSidecar, type ProbeSidecar } from '../../src/probe/sidecar';
-import { buildElementBoxes } from '../../src/compare/elementBoxes';
-import type { DesignDeclaration } from '../../src/design';
+import { buildElementBoxes } from '../../src/probe/elementBoxes';
+import type { DesignDeclaration } from '../../src/contract/designBinding';
 
 export interface ElementSpec {
   tag: string;

@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import JSZip from 'jszip';
 import { servePages, FULL_CHROMIUM_PATH, type PageServer } from '../helpers/browser';
-import { findBrowser } from '../../src/browser/findBrowser';
+import { findBrowser } from '../../src/browser/fleet/findBrowser';
 import { decodePng } from '../../src/png/decode';
 import { captureArgs, makeRunRoot, startServer, type RunningServer } from './harness';
 

@@ -2,7 +2,7 @@
  * Starting the server loads no browser code: the capture-type table the
  * boundary reads names each type's browser module instead of importing it,
  * and the bundled provider loads Puppeteer with the first capture
- * (src/providerRegistry.ts). Checked on the built package in a fresh
+ * (src/app/providerRegistry.ts). Checked on the built package in a fresh
  * process: the library, a server answering tools/list, and a call planned to
  * the point of capture leave puppeteer-core unloaded; the first capture loads it.
  */

@@ -8,7 +8,7 @@
  * the token appears in no message and no log line.
  */
 import * as net from 'net';
-import { BrowserPool } from '../../src/browser/browserPool';
+import { BrowserPool } from '../../src/browser/fleet/browserPool';
 import type { BrowserFlags } from '../../src/browser/options';
 import { closedPort } from '../e2e/harness';
 import { startBrowser, type TestBrowser } from '../batch/browsers';

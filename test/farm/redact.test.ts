@@ -1,11 +1,12 @@
 /**
- * Which parts of an address are secret and how it reads hidden (src/redact.ts),
+ * Which parts of an address are secret and how it reads hidden (src/common/redact.ts),
  * and the small rules of the connection module that go with it: which form
  * an address is (the hint follows it), Retry-After, which causes are worth
  * waiting for.
  */
-import { isSecretParam, redactKnownSecrets, redactSecrets, redactUrl, secretValuesOf } from '../../src/redact';
-import { addressForm, isTransient, parseRetryAfter } from '../../src/browser/endpointConnection';
+import { isSecretParam, redactKnownSecrets, redactSecrets, redactUrl, secretValuesOf } from '../../src/common/redact';
+import { addressForm, parseRetryAfter } from '../../src/browser/fleet/endpointConnection';
+import { isTransient } from '../../cdp/failureKinds';
 import { parseCdpUrl } from '../../src/browser/options';
 
 test('credential parameters, in any case and as the last part of a longer name, are secret; others are not', () => {

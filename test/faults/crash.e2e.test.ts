@@ -17,7 +17,7 @@ import { spawn, type ChildProcess } from 'child_process';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS, servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, launchedBrowser, makeRunRoot, startServer, waitFor, PAGES } from '../e2e/harness';
-import { PuppeteerCaptureProvider } from '../../src/browser/puppeteerProvider';
+import { PuppeteerCaptureProvider } from '../../src/browser/capture/puppeteerProvider';
 import { executeCapturePlan } from '../../src/boundary';
 
 jest.setTimeout(120_000);

@@ -12,7 +12,7 @@
  */
 import type { Browser, CDPSession } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
-import { fullPagePng, measurePage, shootFullPage, stripHeight, DEFAULT_LIMITS } from '../../src/browser/captureTypes/fullPage';
+import { fullPagePng, measurePage, shootFullPage, stripHeight, DEFAULT_LIMITS } from '../../src/browser/capture/types/fullPage';
 import { decodePng } from '../../src/png/decode';
 
 jest.setTimeout(120_000);

@@ -1,6 +1,6 @@
 /**
  * What the caller is told when a page does not load, one wording per kind
- * (src/failures.ts), through the bundled provider attached to a test
+ * (src/common/failures.ts), through the bundled provider attached to a test
  * browser: a refused connection, a host name that does not resolve, a redirect loop, a TLS failure, a body that
  * trickles forever (navigation budget, and the whole-capture budget) as
  * opposed to a page hanging its main thread. An HTTP 404 or 500 page is
@@ -13,9 +13,9 @@ import * as path from 'path';
 import type { Browser } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, closedPort, makeRunRoot, PAGES } from '../e2e/harness';
-import { PuppeteerCaptureProvider } from '../../src/browser/puppeteerProvider';
+import { PuppeteerCaptureProvider } from '../../src/browser/capture/puppeteerProvider';
 import { executeCapturePlan } from '../../src/boundary';
-import type { CaptureResult } from '../../src/result';
+import type { CaptureResult } from '../../src/contract/result';
 
 jest.setTimeout(120_000);
 

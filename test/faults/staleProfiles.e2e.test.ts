@@ -14,7 +14,7 @@ import { spawn, spawnSync } from 'child_process';
 import { servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, isAlive, launchedBrowser, makeRunRoot, processList, profileDirOf, startServer, waitFor, PAGES } from '../e2e/harness';
 import * as net from 'net';
-import { createProfile, sweepStaleProfiles, sweepStaleSingletonFolders, PROFILE_PREFIX } from '../../src/browser/profiles';
+import { createProfile, sweepStaleProfiles, sweepStaleSingletonFolders, PROFILE_PREFIX } from '../../src/browser/fleet/profiles';
 
 jest.setTimeout(180_000);
 

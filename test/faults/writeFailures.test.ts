@@ -11,7 +11,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { execFileSync } from 'child_process';
 import { executeCapturePlan } from '../../src/boundary';
-import { WRITE_FAILURE_PREFIX, writeFailure } from '../../src/failures';
+import { WRITE_FAILURE_PREFIX, writeFailure } from '../../src/common/failures';
 import { FakeProvider, writes } from '../helpers/fakeProvider';
 import { validArgs } from '../foundation/fixtures';
 

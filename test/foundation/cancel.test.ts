@@ -10,9 +10,9 @@
 import * as path from 'path';
 import { PassThrough } from 'stream';
 import { executeCapturePlan, type CaptureProgressNote } from '../../src/boundary';
-import { CaptureCancelled } from '../../src/failures';
-import { DualFramingStdioTransport } from '../../src/transport';
-import type { CaptureStepReport } from '../../src/provider';
+import { CaptureCancelled } from '../../src/common/failures';
+import { DualFramingStdioTransport } from '../../src/mcp/transport';
+import type { CaptureStepReport } from '../../src/contract/captureProvider';
 import { FakeProvider, writes, type FakeBehaviour } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, listFiles, partialFiles, type RunFixture } from './fixtures';
 

@@ -14,10 +14,10 @@ import {
   FREEZE_RULES,
   VIEWPORT_RULES,
   type CaptureRequestSnapshot,
-} from '../../src/contract';
+} from '../../src/contract/captureContract';
 import { executeCapturePlan } from '../../src/boundary';
-import { parseJsonText } from '../../src/jsonText';
-import { captureResultSchema } from '../../src/result';
+import { parseJsonText } from '../../src/common/pythonJson';
+import { captureResultSchema } from '../../src/contract/result';
 import { FakeProvider } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, VIEWPORT, listFiles, type RunFixture } from './fixtures';
 

@@ -8,8 +8,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { ACTION_KINDS } from '../../src/actionVocabulary';
-import { RUNTIME_OBJECT_FIELDS } from '../../src/request';
+import { ACTION_KINDS } from '../../src/contract/actions';
+import { RUNTIME_OBJECT_FIELDS } from '../../src/contract/toolArguments';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const README = 'README.md';

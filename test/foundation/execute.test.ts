@@ -7,9 +7,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { executeCapturePlan, planCapture, performCapture, MANIFEST_REFUSAL, type CapturePlan } from '../../src/boundary';
-import { sidecarLeaf } from '../../src/capture/types';
-import { ToolInputError } from '../../src/errors';
-import { captureResultSchema } from '../../src/result';
+import { sidecarLeaf } from '../../src/contract/captureTypes';
+import { ToolInputError } from '../../src/common/errors';
+import { captureResultSchema } from '../../src/contract/result';
 import { FakeProvider, FAKE_PNG, FAKE_OBSERVED_STATE, writes, writesThenFails, writesThenThrows, claimsWithoutWriting, during } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, listFiles, partialFiles, snapshotTree, type RunFixture } from './fixtures';
 
@@ -610,8 +610,8 @@ describe('plan, then perform', () => {
     expect(() => planCapture(validArgs(fx.root, { criterion: 'L6.1' }), {})).not.toThrow();
     expect(planCapture(validArgs(fx.root, { url: 'ftp://x' }), {})).toEqual({ kind: 'input', message: expect.stringContaining('url must start with') });
     await expect(executeCapturePlan(validArgs(fx.root, { criterion: 'L6.1' }), { provider, env: {} })).rejects.toThrow(ToolInputError);
-    await expect(executeCapturePlan(validArgs(fx.root, { actions: [{ do: 'hover' }] }), { provider, env: {} })).rejects.toThrow(
-      "actions[0]: unsupported do='hover'",
+    await expect(executeCapturePlan(validArgs(fx.root, { actions: [{ do: 'drag' }] }), { provider, env: {} })).rejects.toThrow(
+      "actions[0]: unsupported do='drag'",
     );
     expect(provider.calls).toHaveLength(0);
   });

@@ -9,9 +9,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { executeCapturePlan } from '../../src/boundary';
-import { ToolInputError } from '../../src/errors';
-import { captureResultSchema } from '../../src/result';
-import { captureToolDeclaration } from '../../src/toolDeclaration';
+import { ToolInputError } from '../../src/common/errors';
+import { captureResultSchema } from '../../src/contract/result';
+import { captureToolDeclaration } from '../../src/contract/toolDeclaration';
 import Ajv2020 from 'ajv/dist/2020';
 import { FakeProvider, writes, writesThenFails, writesThenThrows, claimsWithoutWriting, FAKE_PNG, type FakeBehaviour } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, snapshotTree, partialFiles, type RunFixture } from './fixtures';
@@ -194,9 +194,7 @@ test(`${CASES} random argument objects (seed ${SEED}): only ToolInputError, noth
           ['fontSizes', 'colors', 'radii'].filter(() => gen.chance(0.6)).map((axis) => [axis, Array.from({ length: gen.int(4) }, () => gen.value(1))]),
         );
       else if (field === 'actions' && gen.chance(0.6))
-        args.actions = [
-          { do: gen.pick(['click', 'fill', 'press', 'wait', 'hover', gen.string()]), selector: gen.value(), value: gen.value(), ms: gen.value() },
-        ];
+        args.actions = [{ do: gen.pick(['click', 'fill', 'press', 'wait', 'drag', gen.string()]), selector: gen.value(), value: gen.value(), ms: gen.value() }];
       else args[field] = gen.value();
     }
     if (gen.chance(0.05)) Object.assign(args, JSON.parse('{"__proto__": {"polluted": 1}}'));

@@ -1,11 +1,11 @@
 /**
- * src/jsonText.ts: the same values as JSON.parse, plus which numbers were
+ * src/common/pythonJson.ts: the same values as JSON.parse, plus which numbers were
  * written with a fraction or exponent; describeValue's Python wording of
  * booleans, null and floats; and the readers that hold JSON text (plan lines,
  * manifest lines) keeping `1.0` apart from `1` as the wire does.
  */
-import { parseJsonText, stringifyJson, writtenAsFloat } from '../../src/jsonText';
-import { describeValue, isIntegerAt } from '../../src/values';
+import { parseJsonText, stringifyJson, writtenAsFloat } from '../../src/common/pythonJson';
+import { describeValue, isIntegerAt } from '../../src/contract/argumentValues';
 import { parseManifest } from '../../src/manifest/reader';
 import { parsePlan } from '../../src/batch/planFile';
 import { FIELD_LINE_TEXT } from '../manifest/lines';

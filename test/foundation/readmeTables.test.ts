@@ -1,15 +1,16 @@
 /**
  * The reference tables of docs/reference.md are generated
- * (scripts/generate-docs.js from src/docs/readmeTables.ts): each has its
+ * (scripts/generate-docs.js from scripts/readmeTables.ts): each has its
  * markers, and what stands between them is what the schemas and the settings
  * registry say now.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { README_TABLES } from '../../src/docs/readmeTables';
-import { ENVIRONMENT, FLAGS } from '../../src/settings';
-import { ACTION_KINDS } from '../../src/actionVocabulary';
-import { RUNTIME_OBJECT_FIELDS } from '../../src/request';
+import { README_TABLES } from '../../scripts/readmeTables';
+import { ENVIRONMENT } from '../../src/common/settings';
+import { FLAGS } from '../../src/cli/flags';
+import { ACTION_KINDS } from '../../src/contract/actions';
+import { RUNTIME_OBJECT_FIELDS } from '../../src/contract/toolArguments';
 
 const PAGE = fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'reference.md'), 'utf8');
 

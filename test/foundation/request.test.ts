@@ -3,10 +3,11 @@
  * by throwing ToolInputError, which the server turns into an isError result.
  */
 import { executeCapturePlan } from '../../src/boundary';
-import { ToolInputError } from '../../src/errors';
-import { parseRuntimeFields, checkUnknownFields, RUNTIME_OBJECT_FIELDS, captureInputSchema } from '../../src/request';
-import { parseAction, parseActions, stateSelector, ACTION_KINDS, DEFAULT_WAIT_MS } from '../../src/actionVocabulary';
-import { ACTION_BUDGET_MS, NAVIGATION_BUDGET_MS } from '../../src/deadline';
+import { ToolInputError } from '../../src/common/errors';
+import { parseRuntimeFields, checkUnknownFields, RUNTIME_OBJECT_FIELDS, captureInputSchema } from '../../src/contract/toolArguments';
+import { parseAction, parseActions, stateSelector, ACTION_KINDS } from '../../src/contract/actions';
+import { DEFAULT_WAIT_MS } from '../../src/common/time';
+import { ACTION_BUDGET_MS, NAVIGATION_BUDGET_MS } from '../../src/common/time';
 import { FakeProvider } from '../helpers/fakeProvider';
 import { makeRunFixture, validArgs, listFiles, type RunFixture } from './fixtures';
 
@@ -140,8 +141,8 @@ describe('actions', () => {
     ['null entry', [null], 'actions[0] must be an object'],
     ['do missing', [{ selector: '#a' }], 'actions[0].do is required'],
     ['do blank', [{ do: '  ' }], 'actions[0].do is required'],
-    ['do unsupported', [{ do: 'hover', selector: '#a' }], "actions[0]: unsupported do='hover'"],
-    ['do unsupported, normalized in the message', [{ do: ' HOVER ' }], "actions[0]: unsupported do='hover'"],
+    ['do unsupported', [{ do: 'drag', selector: '#a' }], "actions[0]: unsupported do='drag'"],
+    ['do unsupported, normalized in the message', [{ do: ' DRAG ' }], "actions[0]: unsupported do='drag'"],
     ['click without selector', [{ do: 'click' }], 'actions[0].selector required for click'],
     ['click with empty selector', [{ do: 'click', selector: '' }], 'actions[0].selector required for click'],
     ['wait_for_selector without selector', [{ do: 'wait_for_selector' }], 'actions[0].selector required for wait_for_selector'],
@@ -197,7 +198,7 @@ describe('actions', () => {
     expect(NAVIGATION_BUDGET_MS).toBe(30_000);
     expect(DEFAULT_WAIT_MS).toBe(200);
     expect([...ACTION_KINDS].sort()).toEqual(
-      ['click', 'fill', 'type', 'press', 'select_option', 'wait_for_selector', 'wait_for_state', 'wait', 'sleep'].sort(),
+      ['click', 'hover', 'focus', 'fill', 'type', 'press', 'select_option', 'wait_for_selector', 'wait_for_state', 'wait', 'sleep'].sort(),
     );
   });
 
@@ -250,7 +251,7 @@ describe('the input schema and the parser read one rule table', () => {
     ['actions', [{ do: 'click', selector: '#a' }]],
     ['actions', [{ do: ' CLICK ', selector: '#a' }]],
     ['actions', [{ do: 'Wait_For_State', state: 'x' }]],
-    ['actions', [{ do: 'hover', selector: '#a' }]],
+    ['actions', [{ do: 'drag', selector: '#a' }]],
     ['actions', [{ do: 'click_', selector: '#a' }]],
     ['actions', [{ do: '', selector: '#a' }]],
   ];

@@ -1,12 +1,13 @@
 /**
- * The one flag/environment registry (src/settings.ts): every environment
+ * The one flag/environment registry (src/common/settings.ts): every environment
  * variable the program reads is read through it, every name the program or
  * its docs mention is in it, every flag is parsed and documented from it,
  * and `doctor`'s list says which value is in force and where it came from.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { ENVIRONMENT, FLAGS, COMMANDS, flagsOf, settingsInForce, envValue, type EnvKey } from '../../src/settings';
+import { ENVIRONMENT, envValue, type EnvKey } from '../../src/common/settings';
+import { FLAGS, COMMANDS, flagsOf, settingsInForce } from '../../src/cli/flags';
 import { flagSpec, parseFlags, takeBrowserFlags, browserFlagsFrom, UsageError } from '../../src/cli/args';
 import { usage } from '../../src/cli/commands';
 import { CAPTURE_USAGE } from '../../src/cli/capture';
@@ -14,9 +15,10 @@ import { RUN_USAGE } from '../../src/cli/run';
 import { DOCTOR_USAGE } from '../../src/cli/doctor';
 import { DEMO_USAGE } from '../../src/cli/demo';
 import { REPORT_USAGE } from '../../src/cli/report';
+import { COMPARE_USAGE } from '../../src/cli/compare';
 import { MANIFEST_USAGE } from '../../src/cli/manifest';
 import { captureTimeoutMs, maxParallel, navigationTimeoutMs, settleMaxMs, connectPerCapture, attachTargets } from '../../src/browser/options';
-import { findBrowser, puppeteerCacheDir } from '../../src/browser/findBrowser';
+import { findBrowser, puppeteerCacheDir } from '../../src/browser/fleet/findBrowser';
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -41,7 +43,7 @@ describe('the environment', () => {
   test('no module reads a variable by its name: readers go through envValue', () => {
     const direct: string[] = [];
     for (const { file, text } of SOURCES) {
-      if (file === 'src/settings.ts') continue;
+      if (file === 'src/common/settings.ts') continue;
       for (const match of text.matchAll(/\benv(?:\.([A-Z][A-Z0-9_]*)\b|\[\s*'([^']+)'\s*\])/g)) {
         const name = match[1] ?? match[2];
         if (!NOT_SETTINGS.has(name)) direct.push(`${file}: ${match[0]}`);
@@ -119,6 +121,7 @@ describe('the flags', () => {
       doctor: DOCTOR_USAGE,
       demo: DEMO_USAGE,
       report: REPORT_USAGE,
+      compare: COMPARE_USAGE,
       'manifest check': MANIFEST_USAGE,
     };
     for (const command of COMMANDS) {
@@ -131,7 +134,7 @@ describe('the flags', () => {
               .map((f) => f.name)
           : [];
       // The bare command's own switches (--help, --version) are listed in its usage lines, not as flag rows.
-      const expected = command === 'serve' ? browser : [...own, ...browser];
+      const expected = command === 'serve' ? [...browser, ...own.filter((f) => f !== 'help' && f !== 'version')] : [...own, ...browser];
       expect({ command, listed }).toEqual({ command, listed: [...new Set(expected)].sort() });
     }
     for (const [name] of Object.entries(ENVIRONMENT).map(([, e]) => [e.name])) expect(usage()).toContain(name);

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { AddressInfo } from 'net';
 import puppeteer, { Browser } from 'puppeteer-core';
-import { findBrowser, isHeadlessShell, systemLocations } from '../../src/browser/findBrowser';
+import { findBrowser, isHeadlessShell, systemLocations } from '../../src/browser/fleet/findBrowser';
 
 /** The browser the runtime itself would launch here (a headless shell when one is installed), unless one is named. */
 export const CHROMIUM_PATH = process.env.DESIGN_PLAYBOOK_CHROME_PATH || process.env.PUPPETEER_EXECUTABLE_PATH || findBrowser({ env: {} }).executablePath;

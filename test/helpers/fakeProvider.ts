@@ -4,8 +4,8 @@
  * whatever a behaviour function tells it to, and records every call so a
  * test can prove the boundary refused a request before the provider ran.
  */
-import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/provider';
-import { captureToolDeclaration, TOOL_NAME } from '../../src/toolDeclaration';
+import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/contract/captureProvider';
+import { captureToolDeclaration, TOOL_NAME } from '../../src/contract/toolDeclaration';
 
 export type FakeBehaviour = (args: Record<string, unknown>, context: CaptureContext) => Promise<ProviderPayload> | ProviderPayload;
 

@@ -8,9 +8,9 @@ import * as os from 'os';
 import * as path from 'path';
 import Ajv2020 from 'ajv/dist/2020';
 import { executeCapturePlan } from '../../src/boundary';
-import { captureResultSchema, type CaptureResult } from '../../src/result';
-import type { CaptureProvider } from '../../src/provider';
-import { captureToolDeclaration, SERVER_NAME, TOOL_NAME } from '../../src/toolDeclaration';
+import { captureResultSchema, type CaptureResult } from '../../src/contract/result';
+import type { CaptureProvider } from '../../src/contract/captureProvider';
+import { captureToolDeclaration, SERVER_NAME, TOOL_NAME } from '../../src/contract/toolDeclaration';
 import { bindingFor, parseManifest } from '../../src/manifest';
 
 const schema = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'schemas', 'manifest_v1.schema.json'), 'utf8'));

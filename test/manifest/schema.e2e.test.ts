@@ -9,7 +9,7 @@ import * as path from 'path';
 import { execFileSync } from 'child_process';
 import { z } from 'zod';
 import Ajv2020 from 'ajv/dist/2020';
-import { requestSnapshotSchema } from '../../src/contract';
+import { requestSnapshotSchema } from '../../src/contract/captureContract';
 import { manifestSchemaPath, serializeManifestSchema, checkManifestLine } from '../../src/manifest';
 import { DESIGN, FIELD_LINE_TEXT, fieldLine, variant, type Line } from './lines';
 

@@ -1,5 +1,5 @@
 /**
- * The built bin's fast start (src/bundledProgram.ts): dist/server.cjs and
+ * The built bin's fast start (src/app/bundledProgram.ts): dist/server.cjs and
  * its code cache are used when they belong to this build and this Node —
  * judged by the compiled modules' contents, never by file times — and the
  * compiled modules run otherwise. Checked on the real build, and on a copy of
@@ -17,7 +17,7 @@ const DIST = path.join(ROOT, 'dist');
 
 /** loadBundledProgram(dir) in a fresh Node: what it reports. */
 function loadIn(dist: string): { program: boolean; cache?: string; why?: string } {
-  const script = `const r = require(${JSON.stringify(path.join(dist, 'src', 'bundledProgram.js'))}).loadBundledProgram(${JSON.stringify(dist)});
+  const script = `const r = require(${JSON.stringify(path.join(dist, 'src', 'app', 'bundledProgram.js'))}).loadBundledProgram(${JSON.stringify(dist)});
     process.stdout.write(JSON.stringify({ program: !!r.program && typeof r.program.runMain === 'function', cache: r.cache, why: r.why }));`;
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
 }
@@ -117,7 +117,7 @@ describe('a copy of the build', () => {
   });
 
   test('a compiled module changed after the build (a tsc run, a patch): the compiled modules run', () => {
-    const main = path.join(dist, 'src', 'main.js');
+    const main = path.join(dist, 'src', 'app', 'main.js');
     const times = fs.statSync(main);
     // Same length, other bytes, an older time: only the contents tell.
     const text = fs.readFileSync(main, 'utf8');

@@ -22,7 +22,7 @@ import * as path from 'path';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import { spawn, spawnSync, type SpawnSyncReturns } from 'child_process';
-import { findBrowser } from '../../src/browser/findBrowser';
+import { findBrowser } from '../../src/browser/fleet/findBrowser';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
@@ -298,7 +298,7 @@ describe('installed offline into a fresh folder', () => {
           JSON.stringify(JSON.parse(fs.readFileSync(lib.manifestSchemaPath(), 'utf8'))),
         schemaInPackage: lib.manifestSchemaPath().startsWith(${JSON.stringify(fs.realpathSync(consumer))}),
       };
-      try { require(${JSON.stringify(`${PACKAGE.name}/dist/src/main.js`)}); out.deep = 'loaded'; } catch (e) { out.deep = e.code; }
+      try { require(${JSON.stringify(`${PACKAGE.name}/dist/src/app/main.js`)}); out.deep = 'loaded'; } catch (e) { out.deep = e.code; }
       process.stdout.write(JSON.stringify(out));
     `;
     const r = run(process.execPath, ['-e', script], consumer);

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { spawnSync } from 'child_process';
-import { findBrowser } from '../../src/browser/findBrowser';
+import { findBrowser } from '../../src/browser/fleet/findBrowser';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SCRIPT = path.join(REPO, 'scripts', 'bundle.js');

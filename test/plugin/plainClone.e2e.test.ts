@@ -158,7 +158,7 @@ test('the .mcp.json command serves the tool and captures every type, writing not
   expect(Object.keys(spec.env).sort()).toEqual(['DESIGN_PLAYBOOK_RUN_ROOT', 'HOME', 'PATH']);
   const { client, transport } = await connect(spec);
   try {
-    // The bundle carries the package version (src/server.ts reads it from package.json beside dist/).
+    // The bundle carries the package version (src/common/version.ts reads it from package.json beside dist/).
     const { version } = JSON.parse(fs.readFileSync(path.join(clone, 'package.json'), 'utf8'));
     expect(client.getServerVersion()).toEqual({ name: SERVER, version });
     const { tools } = await client.listTools();

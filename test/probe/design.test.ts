@@ -3,7 +3,7 @@
  * literals inside the arrays are kept exactly as given.
  */
 import { z } from 'zod';
-import { DESIGN_AXES, checkDesignDeclaration, designInputSchema } from '../../src/design';
+import { DESIGN_AXES, checkDesignDeclaration, designInputSchema } from '../../src/contract/designBinding';
 
 function errorOf(value: unknown): string {
   const result = checkDesignDeclaration(value);
@@ -95,7 +95,7 @@ describe('designInputSchema', () => {
 
 describe('designRecordSchema', () => {
   test('accepts every declaration the checker accepts, including items the input schema does not describe', async () => {
-    const { designRecordSchema } = await import('../../src/design');
+    const { designRecordSchema } = await import('../../src/contract/designBinding');
     const kept = JSON.parse('{"colors":[true,null,{"a":1},"#fff"],"radii":[1e400]}');
     expect(checkDesignDeclaration(kept).ok).toBe(true);
     expect(designRecordSchema.safeParse(kept).success).toBe(true);

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { usedRadii, type Corner, type RenderedElement } from '../../cdp/styleWalker';
-import { checkDesignDeclaration } from '../../src/design';
+import { checkDesignDeclaration } from '../../src/contract/designBinding';
 import { buildProbeSidecar, compareRenderTokens, renderTokensFaceSchema } from '../../src/probe';
 import { SAMPLE_LIMIT } from '../../src/probe/comparator';
 

@@ -6,10 +6,10 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { executeCapturePlan, activeCaptureProvider, clearCaptureProviders, probeCaptureProvider, registerCaptureProvider } from '../../src/main';
-import { ToolInputError } from '../../src/errors';
-import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/provider';
-import { captureToolDeclaration } from '../../src/toolDeclaration';
+import { executeCapturePlan, activeCaptureProvider, clearCaptureProviders, probeCaptureProvider, registerCaptureProvider } from '../../src/app/main';
+import { ToolInputError } from '../../src/common/errors';
+import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/contract/captureProvider';
+import { captureToolDeclaration } from '../../src/contract/toolDeclaration';
 
 type Behaviour = (args: Record<string, unknown>, context: CaptureContext) => ProviderPayload | Promise<ProviderPayload>;
 

@@ -11,18 +11,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { executeCapturePlan, clearCaptureProviders, registerCaptureProvider } from '../../src/main';
-import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/provider';
-import {
-  InProcessAdapterProvider,
-  createBundledProvider,
-  BundledCaptureProvider,
-  type AdapterOutcome,
-  type InProcessAdapter,
-  type CaptureJob,
-} from '../../src/inProcessAdapter';
-import { captureToolDeclaration } from '../../src/toolDeclaration';
-import { DESIGN_AXES } from '../../src/design';
+import { executeCapturePlan, clearCaptureProviders, registerCaptureProvider } from '../../src/app/main';
+import type { CaptureContext, CaptureProvider, ProviderPayload } from '../../src/contract/captureProvider';
+import { InProcessAdapterProvider, type AdapterOutcome, type InProcessAdapter, type CaptureJob } from '../../src/app/inProcessAdapter';
+import { captureToolDeclaration } from '../../src/contract/toolDeclaration';
+import { DESIGN_AXES } from '../../src/contract/designBinding';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x02]);
 const PAGE_FACTS = {
@@ -200,19 +193,11 @@ describe('the in-process adapter seam (captureAndProbe)', () => {
   });
 });
 
-describe("the seam's earlier public names (src/index.ts) still work", () => {
-  test('BundledCaptureProvider and createBundledProvider(adapter) are the in-process adapter provider; without an adapter, a new bundled provider', async () => {
-    const lib = await import('../../src/index');
-    expect(lib.BundledCaptureProvider).toBe(InProcessAdapterProvider);
-    expect(lib.createBundledProvider).toBe(createBundledProvider);
-    const adapter = { acceptsDesign: false, captureAndProbe: async (): Promise<AdapterOutcome> => ({ bytes: PNG, observedState: 'ready' }) };
-    const wrapped = createBundledProvider(adapter);
-    expect(wrapped).toBeInstanceOf(BundledCaptureProvider);
-    const result = await executeCapturePlan(preDesignArgs(), { env, provider: wrapped });
-    expect(result).toMatchObject({ result: 'captured', observed_state: 'ready' });
-    const bundled = createBundledProvider();
-    expect(bundled).not.toBeInstanceOf(InProcessAdapterProvider);
-    expect(bundled.toolName).toBe('execute_capture_plan');
-    await bundled.close?.(); // nothing was launched
+describe('the library names the seam once (src/index.ts)', () => {
+  test("the seam's earlier names (BrowserAdapter, BundledCaptureProvider, createBundledProvider) are gone; the seed's probeCaptureProvider stays", async () => {
+    const lib: Record<string, unknown> = await import('../../src/index');
+    expect(lib.InProcessAdapterProvider).toBe(InProcessAdapterProvider);
+    expect([lib.BundledCaptureProvider, lib.createBundledProvider]).toEqual([undefined, undefined]);
+    expect(lib.probeCaptureProvider).toBe(lib.findCaptureProvider);
   });
 });

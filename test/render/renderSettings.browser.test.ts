@@ -14,11 +14,11 @@ import * as path from 'path';
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
 import { chromium, type Browser as PwBrowser, type Frame as PwFrame } from 'playwright-core';
 import { CHROMIUM_PATH, servePages, type PageServer } from '../helpers/browser';
-import { isHeadlessShell } from '../../src/browser/findBrowser';
-import { launchArgs } from '../../src/browser/browserSession';
-import { emulate } from '../../src/browser/pageSetup';
-import { DEFAULT_FONT_FAMILIES, fontPlatform } from '../../src/browser/defaultFonts';
-import type { Viewport } from '../../src/contract';
+import { isHeadlessShell } from '../../src/browser/fleet/findBrowser';
+import { launchArgs } from '../../src/browser/fleet/browserSession';
+import { emulate } from '../../src/browser/page/pageSetup';
+import { DEFAULT_FONT_FAMILIES, fontPlatform } from '../../src/browser/page/defaultFonts';
+import type { Viewport } from '../../src/contract/captureContract';
 
 jest.setTimeout(180_000);
 

@@ -8,15 +8,14 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { renderAriaYaml, type AriaNode } from '../../cdp/aria/yaml';
-import { parseAriaText, type AriaLine } from '../../cdp/aria/text';
+import { parseAriaYaml, renderAriaYaml, type AriaLine, type AriaNode } from '../../cdp/aria/yaml';
 import { imageInfoOf } from '../../src/report/imageInfo';
 import { buildReportModel, shellQuote, naturalCompare } from '../../src/report/model';
 import { readRun } from '../../src/report/readRun';
 import { checkOutputFolder, writeReportFolder, ReportOutputError, REPORT_MARKER } from '../../src/report/writeReport';
 import { buildReport } from '../../src/report';
 import { DARK, LIGHT, REPORT_DESIGN, RULE_COLORS, type SchemePalette } from '../../src/report/tokens';
-import { runMain } from '../../src/main';
+import { runMain } from '../../src/app/main';
 
 const tmp: string[] = [];
 function tempDir(label: string): string {
@@ -56,7 +55,7 @@ describe('aria text', () => {
         node('textbox', 'Email', [], { placeholder: 'you@example.com' }),
       ]),
     ];
-    const parsed = parseAriaText(renderAriaYaml(top));
+    const parsed = parseAriaYaml(renderAriaYaml(top));
     expect(parsed.map((l) => l.role)).toEqual(['banner', 'main']);
     expect(parsed[0].children[0]).toMatchObject({ kind: 'node', role: 'heading', name: 'Title', states: ['level=1'], depth: 1 });
     const main = parsed[1].children;
@@ -73,7 +72,7 @@ describe('aria text', () => {
   });
 
   test('an unreadable line is kept as written, nested under its nearest parent', () => {
-    const parsed = parseAriaText('- list:\n  - listitem: one\n  ??? not a line\n      - listitem: deep');
+    const parsed = parseAriaYaml('- list:\n  - listitem: one\n  ??? not a line\n      - listitem: deep');
     expect(parsed[0].children.map((c) => [c.kind, c.depth])).toEqual([
       ['node', 1],
       ['raw', 1],

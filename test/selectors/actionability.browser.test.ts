@@ -10,9 +10,9 @@
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { chromium, type Browser as PwBrowser, type Page as PwPage } from 'playwright-core';
 import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS, launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
-import { runActions } from '../../src/browser/actionRunner';
-import { readObservedState } from '../../src/browser/observedState';
-import type { CaptureAction } from '../../src/actionVocabulary';
+import { runActions } from '../../src/browser/capture/actionRunner';
+import { readObservedState } from '../../src/browser/page/observedState';
+import type { CaptureAction } from '../../src/contract/actions';
 
 jest.setTimeout(120_000);
 

@@ -11,7 +11,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
-import { emulate } from '../../src/browser/pageSetup';
+import { emulate } from '../../src/browser/page/pageSetup';
 import { chromium, type Browser as PwBrowser, type Page as PwPage } from 'playwright-core';
 import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS, launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
 import { agrees, byForm, comparePage, type Case } from './differential';

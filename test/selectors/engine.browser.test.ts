@@ -9,7 +9,8 @@ import * as os from 'os';
 import * as path from 'path';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
-import { countSelector, nearMisses, resolveSelector, checkSelectorSyntax } from '../../cdp/selectorEngine';
+import { countSelector, nearMisses, resolveSelector } from '../../cdp/selectorEngine';
+import { checkSelectorSyntax } from '../../cdp/selectorSyntax';
 import { callRuntime, RUNTIME_GLOBAL, utilityContext } from '../../cdp/utilityWorld';
 
 jest.setTimeout(60_000);

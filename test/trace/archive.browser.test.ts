@@ -8,6 +8,7 @@ import type { Browser } from 'puppeteer-core';
 import type { CdpSession } from '../../cdp/types';
 import { launchTestBrowser, type PageServer } from '../helpers/browser';
 import { TraceRecorder } from '../../cdp/trace/recorder';
+import { traceCallOf } from '../../src/contract/actions';
 import { FONT_FILE, FORM_ACTIONS, contextOptions, readTraceZip, recordTrace, runTracedAction, serveFixtures, VIEWPORT, type ParsedTrace } from './harness';
 
 jest.setTimeout(120_000);
@@ -403,7 +404,7 @@ describe('redirects, failures, errors and late starts', () => {
       off: () => undefined,
     };
     const recorder = await TraceRecorder.start(blocked, await contextOptions(browser), { stepTimeoutMs: 200 });
-    await recorder.action({ method: 'click', selector: '#ask', params: {} }, async () => undefined);
+    await recorder.action(traceCallOf({ do: 'click', selector: '#ask' }), async () => undefined);
     const trace = await readTraceZip(await recorder.finish());
     const click = trace.events.find((e) => e.type === 'before' && e.method === 'click');
     const logs = trace.events.filter((e) => e.type === 'log' && e.callId === click.callId).map((e) => e.message);

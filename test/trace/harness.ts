@@ -9,6 +9,7 @@ import JSZip from 'jszip';
 import type { Browser, Page } from 'puppeteer-core';
 import { servePages, type PageServer } from '../helpers/browser';
 import { TraceRecorder, type TraceContextOptions, type TraceRecorderTuning } from '../../cdp/trace/recorder';
+import { traceCallOf } from '../../src/contract/actions';
 
 export const FIXTURES = path.join(__dirname, 'fixtures');
 
@@ -57,12 +58,12 @@ export async function runTracedAction(recorder: TraceRecorder, page: Page, actio
   switch (action.do) {
     case 'click':
       return recorder.action(
-        { method: 'click', selector: action.selector, params: {} },
+        traceCallOf(action),
         () => page.click(action.selector),
         () => centerOf(page, action.selector),
       );
     case 'fill':
-      return recorder.action({ method: 'fill', selector: action.selector, params: { value: action.value } }, async () => {
+      return recorder.action(traceCallOf(action), async () => {
         await page.$eval(
           action.selector,
           (el, value) => {
@@ -74,29 +75,29 @@ export async function runTracedAction(recorder: TraceRecorder, page: Page, actio
         );
       });
     case 'type':
-      return recorder.action({ method: 'type', selector: action.selector, params: { value: action.value } }, async () => {
+      return recorder.action(traceCallOf(action), async () => {
         await page.click(action.selector);
         await page.keyboard.type(action.value);
       });
     case 'press':
-      return recorder.action({ method: 'press', selector: action.selector, params: { key: action.key } }, async () => {
+      return recorder.action(traceCallOf(action), async () => {
         if (action.selector) await page.focus(action.selector);
         await page.keyboard.press(action.key as Parameters<Page['keyboard']['press']>[0]);
       });
     case 'select_option':
-      return recorder.action({ method: 'selectOption', selector: action.selector, params: { value: action.value } }, async () => {
+      return recorder.action(traceCallOf(action), async () => {
         await page.select(action.selector, action.value);
       });
     case 'wait_for_selector':
-      return recorder.action({ method: 'waitForSelector', selector: action.selector, params: {} }, async () => {
+      return recorder.action(traceCallOf(action), async () => {
         await page.waitForSelector(action.selector, { timeout: 10_000 });
       });
     case 'wait_for_state':
-      return recorder.action({ method: 'waitForState', selector: action.selector, params: { state: action.state } }, async () => {
+      return recorder.action(traceCallOf(action), async () => {
         await page.waitForSelector(`${action.selector ?? ''}[data-state="${action.state}"]`, { timeout: 10_000 });
       });
     case 'wait':
-      return recorder.action({ method: 'wait', params: { ms: action.ms } }, () => sleep(action.ms));
+      return recorder.action(traceCallOf(action), () => sleep(action.ms));
   }
 }
 

@@ -203,10 +203,10 @@ describe('tools over the wire (built bin)', () => {
 
   test('a runtime field error -> isError carrying its message', async () => {
     const server = start();
-    server.write(newlineFrame(toolCall(1, callArgs({ actions: [{ do: 'hover' }] }))));
+    server.write(newlineFrame(toolCall(1, callArgs({ actions: [{ do: 'drag' }] }))));
     const reply = await server.reply(1);
     expect((reply.message.result as { isError: boolean }).isError).toBe(true);
-    expect(textOf(reply)).toContain("actions[0]: unsupported do='hover'");
+    expect(textOf(reply)).toContain("actions[0]: unsupported do='drag'");
   });
 
   test('every runtime field refusal is an isError result carrying its message', async () => {

@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import Ajv2020 from 'ajv/dist/2020';
-import { captureToolDeclaration } from '../../src/toolDeclaration';
-import { captureInputSchema } from '../../src/request';
-import { captureResultSchema } from '../../src/result';
+import { captureToolDeclaration } from '../../src/contract/toolDeclaration';
+import { captureInputSchema } from '../../src/contract/toolArguments';
+import { captureResultSchema } from '../../src/contract/result';
 import { portabilityFindings } from './schemaPortability';
 
 const declaration = captureToolDeclaration();
@@ -65,7 +65,7 @@ describe('the portable spelling accepts exactly what zod spelled', () => {
     { ...base, design: { fontSizes: [true] } },
     { ...base, design: { colors: [null, { a: 1 }] } },
     { ...base, actions: [{ do: 'click', selector: '#a', note: 'extra keys ride along' }] },
-    { ...base, actions: [{ do: 'hover' }] },
+    { ...base, actions: [{ do: 'drag' }] },
     { ...base, schemaVersion: 2 },
     { ...base, schemaVersion: 1.5 },
     { ...base, freeze: { enabled: false } },

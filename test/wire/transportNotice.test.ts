@@ -5,8 +5,8 @@
  * notification read in the same chunk as the answer is dropped.
  */
 import { PassThrough, Writable } from 'stream';
-import { DualFramingStdioTransport } from '../../src/transport';
-import { NOTICE_BEFORE_ANSWER_MS } from '../../src/deadline';
+import { DualFramingStdioTransport } from '../../src/mcp/transport';
+import { NOTICE_BEFORE_ANSWER_MS } from '../../src/common/time';
 
 /** An output that records when each message was written (ms, performance.now). */
 function recordingOutput(): { output: Writable; writes: Array<{ at: number; text: string }> } {

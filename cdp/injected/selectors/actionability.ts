@@ -8,7 +8,7 @@
  * events`). Visibility and disabled-ness are the same functions the selector
  * engine (`:visible`, `visible=`, `[disabled]`) and the aria snapshot use.
  *
- * The host (src/browser/actionRunner.ts) calls these through the runtime
+ * The host (src/browser/capture/actionRunner.ts) calls these through the runtime
  * (cdp/injected/runtime.ts) and lets the page's time pass between looks, so
  * nothing here waits on requestAnimationFrame (the page may run on a virtual
  * clock). What is wrong comes back as a typed code with the facts it needs

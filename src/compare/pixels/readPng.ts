@@ -8,6 +8,7 @@
  * the file and what is wrong.
  */
 import * as zlib from 'zlib';
+import { EvidenceError } from '../../common/errors';
 import { promisify } from 'util';
 import { PNG_SIGNATURE, unfilterRow } from '../../png/decode';
 
@@ -16,12 +17,12 @@ const inflateAsync = promisify(zlib.inflate);
 const MAX_CHUNK = 64 * 1024 * 1024;
 
 /** Why a file cannot be compared: `file` names it (the path, or the caller's label for bytes). */
-export class PixelInputError extends Error {
+export class PixelInputError extends EvidenceError<'pixel-input'> {
   constructor(
     readonly file: string,
     readonly reason: string,
   ) {
-    super(`${file}: ${reason}`);
+    super('pixel-input', `${file}: ${reason}`);
     this.name = 'PixelInputError';
   }
 }

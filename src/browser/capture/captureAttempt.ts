@@ -1,0 +1,381 @@
+/**
+ * One capture attempt from start to cleanup, owned in one place:
+ *
+ * - its steps, in order, listed once (CAPTURE_STAGES): the loop enters each
+ *   stage's step on the attempt's progress and runs it; a progress total
+ *   counts the same list (plannedSteps);
+ * - its progress (progress.ts): the whole-capture deadline, the signal that
+ *   ends it, the step under way, handed to every wait;
+ * - what ends it from outside, each turned into the progress's abort reason
+ *   at once, naming the step: the browser going away (told one way, by the
+ *   session's gone signal, which the pool reads too when it decides to run
+ *   a capture again), the page's renderer crashing or its target closing,
+ *   shutdown (ShutdownError), the caller cancelling, the budget running out
+ *   (diagnosed: a body still arriving, a busy main thread…). A step's
+ *   "Target closed"-style error (read by cdp/failureKinds.ts) waits a moment
+ *   for the loss that explains it;
+ * - its cleanup: the context closed first (the browser disposes it even when
+ *   its renderer hangs), then the capture type and the CDP session
+ *   released, each bounded; for a launched browser while the answer goes
+ *   out, for an attached one before; and whatever a step still running opens
+ *   later is closed when it settles.
+ *
+ * Where an attempt runs, and whether a lost one runs again, is the pool's
+ * (src/browser/fleet/browserPool.ts).
+ */
+import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
+import type { ProviderPayload } from '../../contract/captureProvider';
+import type { CaptureRequestSnapshot } from '../../contract/captureContract';
+import type { RuntimeFields } from '../../contract/toolArguments';
+import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, withDeadline } from '../../common/time';
+import { captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../../common/failures';
+import { EvidenceError } from '../../common/errors';
+import { redactUrl } from '../../common/redact';
+import { classifyProtocolError } from '../../../cdp/failureKinds';
+import type { BrowserSession } from '../fleet/browserSession';
+import { captureTimeoutMs, fixedTime, navigationTimeoutMs, settleMaxMs, type BrowserFlags } from '../options';
+import { PageClock, fixedTimeWarning } from '../page/pageClock';
+import { LoadTracker, mainThread, navigate, pointerAtOrigin } from '../page/pageSetup';
+import { applyFreeze } from '../page/freeze';
+import { readObservedState } from '../page/observedState';
+import { runActions } from './actionRunner';
+import { CAPTURE_TYPE_MODULES, type CaptureTypeOutput, type CaptureTypeRun } from './types';
+import { CaptureOverrun, CaptureProgress, FIRST_STEP, type CaptureStep, type StepListener } from './progress';
+
+/** What one capture produced: the artifact's bytes and the payload that reports it. */
+export interface CaptureOutcome {
+  bytes: Buffer;
+  payload: ProviderPayload;
+}
+
+/** What the caller of one capture watches it with: its own signal (cancel) and a listener told each step. */
+export interface CaptureHooks {
+  /** When it fires, the capture ends at once: its context closed, nothing returned (CaptureCancelled). */
+  signal?: AbortSignal;
+  /** Told each step as it starts (navigation, settle, actions[i] of n, capture…), for progress notifications. */
+  onStep?: StepListener;
+}
+
+/** The reason an attempt's progress carries when its page or browser went away. */
+export class CaptureLost extends EvidenceError<'lost'> {
+  constructor(
+    readonly kind: LostKind,
+    message: string,
+  ) {
+    super('lost', message);
+  }
+}
+
+/** One stage of a capture: the step it runs in (entered by the loop, when named), every step it enters, and its work. */
+interface Stage {
+  step?: CaptureStep;
+  during?(a: CaptureAttempt): string;
+  /** The steps this stage enters, in order (the loop's, then its own: an action each, the probe…); none: skipped. */
+  steps(fields: RuntimeFields): CaptureStep[];
+  run(a: CaptureAttempt): Promise<void>;
+}
+
+/** The capture, in order, listed once. The first stage's step is the one every progress starts in (FIRST_STEP). */
+const CAPTURE_STAGES: readonly Stage[] = [
+  { step: FIRST_STEP.step, steps: () => [FIRST_STEP.step], run: (a) => a.acquireBrowser() },
+  { step: 'context', during: () => 'opening a browser context', steps: () => ['context'], run: (a) => a.openContext() },
+  { step: 'setup', during: () => "the page's set-up (viewport, colour scheme, clock)", steps: () => ['setup'], run: (a) => a.setUpPage() },
+  { step: 'start', during: (a) => `the start of the ${a.fields.type} capture`, steps: () => ['start'], run: (a) => a.startType() },
+  { step: 'navigation', during: (a) => `navigation to ${a.fields.url}`, steps: () => ['navigation'], run: (a) => a.navigate() },
+  { step: 'settle', during: () => 'the freeze after navigation', steps: () => ['settle'], run: (a) => a.freeze() },
+  {
+    // Each action enters its own step (runActions), then the freeze after them.
+    steps: (fields) => (fields.actions.length ? [...fields.actions.map((): CaptureStep => 'action'), 'settle'] : []),
+    run: (a) => a.runActionsAndFreeze(),
+  },
+  {
+    step: 'capture',
+    during: (a) => `the ${a.fields.type} capture`,
+    steps: (fields) => ['capture', ...(CAPTURE_TYPE_MODULES[fields.type]?.steps ?? [])],
+    run: (a) => a.finishType(),
+  },
+  { step: 'observed-state', during: () => 'the observed_state read', steps: () => ['observed-state'], run: (a) => a.readObservedState() },
+];
+
+/** The steps an attempt enters for these fields, in order: what a progress total counts. */
+export function plannedSteps(fields: RuntimeFields): CaptureStep[] {
+  return CAPTURE_STAGES.flatMap((stage) => stage.steps(fields));
+}
+
+/** A step's error that may mean its page or browser went away (the loss may be told a moment later). */
+const mayBeLoss = (err: unknown) => {
+  const kind = classifyProtocolError(err);
+  return kind === 'target-gone' || kind === 'frame-detached';
+};
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class CaptureAttempt {
+  readonly progress: CaptureProgress;
+  private browser: Browser | null = null;
+  private gone: AbortSignal | null = null;
+  private context: BrowserContext | null = null;
+  private page: Page | null = null;
+  private cdp: CDPSession | null = null;
+  private typeRun: CaptureTypeRun | null = null;
+  private load: LoadTracker | null = null;
+  private navigating = false;
+  private ended = false;
+  private cleaned: Promise<void> | null = null;
+  private observed: Promise<string> | null = null;
+  private finished: CaptureTypeOutput | null = null;
+  private outcome: CaptureOutcome | null = null;
+  private readonly warnings: string[] = [];
+  private readonly stopListening: Array<() => void> = [];
+  /** The cleanup that runs while the answer goes out (launched browsers), for shutdown to wait for. */
+  closingAfterAnswer: Promise<void> | null = null;
+
+  constructor(
+    private readonly session: BrowserSession,
+    readonly fields: RuntimeFields,
+    private readonly request: CaptureRequestSnapshot,
+    private readonly flags: BrowserFlags,
+    private readonly env: NodeJS.ProcessEnv,
+    hooks: CaptureHooks = {},
+  ) {
+    this.progress = new CaptureProgress(captureTimeoutMs(env), { parent: hooks.signal, onStep: hooks.onStep });
+  }
+
+  /**
+   * The attempt, from its first stage to its cleanup: its outcome, or the
+   * reason it ended (the progress's abort reason, an overrun diagnosed, a
+   * browser that went away named as such, or the step's own error).
+   */
+  async run(): Promise<CaptureOutcome> {
+    // A call cancelled while it waited for a slot starts nothing.
+    const work = (async () => {
+      this.progress.throwIfAborted();
+      await this.runStages();
+      return this.outcome!;
+    })();
+    let settled = false;
+    work.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    let answered = false;
+    try {
+      const outcome = await this.untilEnded(work);
+      answered = true;
+      return outcome;
+    } finally {
+      await this.release(answered);
+      // The pipeline may still be between awaits; whatever it opens next is closed too.
+      if (!settled) work.then(this.cleanupLate, this.cleanupLate);
+    }
+  }
+
+  private async runStages(): Promise<void> {
+    for (const stage of CAPTURE_STAGES) {
+      if (!stage.steps(this.fields).length) continue;
+      if (stage.step && stage !== CAPTURE_STAGES[0]) this.progress.enter(stage.step, stage.during!(this));
+      await stage.run(this);
+    }
+  }
+
+  // ------------------------------------------------------------ the stages
+
+  async acquireBrowser(): Promise<void> {
+    this.browser = await this.session.acquire();
+    this.gone = this.session.goneSignal();
+    this.listenForLoss();
+  }
+
+  async openContext(): Promise<void> {
+    // Set up for the viewport already when it was the spare prepared after the last capture (browserSession.ts).
+    const opened = await this.session.newContextAndPage(this.browser!, this.request.viewport);
+    this.context = opened.context;
+    this.page = opened.page;
+    // The capture's own session carries the page's emulation, so it takes the screenshot too (pageSetup.ts).
+    this.cdp = opened.emulation.cdp;
+    this.listenForPageLoss(opened.page);
+  }
+
+  async setUpPage(): Promise<void> {
+    const fixed = fixedTime(this.flags, this.env);
+    const { freeze } = this.request;
+    // The clock is installed per capture: its start is the capture's own instant.
+    if (freeze.enabled) await PageClock.install(this.page!, this.cdp!, fixed, settleMaxMs(this.env));
+    if (freeze.enabled) {
+      if (fixed) this.warnings.push(fixedTimeWarning(fixed));
+    } else if (fixed) {
+      this.warnings.push(`fixed clock not applied: freeze.enabled is false, so the page ran on the wall clock (${fixed.source} is set)`);
+    }
+  }
+
+  async startType(): Promise<void> {
+    const module = CAPTURE_TYPE_MODULES[this.fields.type];
+    if (!module) throw new Error(`capture type '${this.fields.type}' is not available in this build`);
+    const { browser, page, cdp, fields, request, progress } = this;
+    this.typeRun = await module.start({ browser: browser!, page: page!, cdp: cdp!, fields, request, progress });
+  }
+
+  async navigate(): Promise<void> {
+    const page = this.page!;
+    const load = (this.load = new LoadTracker(page));
+    this.navigating = true;
+    const go = async () => {
+      const budgetMs = navigationTimeoutMs(this.env);
+      this.warnings.push(...(await navigate(page, this.fields.url, this.request.freeze, { budgetMs, tracker: load, cdp: this.cdp! })));
+      await pointerAtOrigin(this.cdp!);
+    };
+    try {
+      if (this.typeRun!.navigate) await this.typeRun!.navigate(this.fields.url, go);
+      else await go();
+    } finally {
+      this.navigating = false;
+      load.stop();
+    }
+  }
+
+  async freeze(): Promise<void> {
+    this.warnings.push(...(await applyFreeze(this.page!, this.request.freeze, this.progress.signal)));
+  }
+
+  async runActionsAndFreeze(): Promise<void> {
+    const typeRun = this.typeRun!;
+    await runActions(this.page!, this.fields.actions, { session: this.cdp!, progress: this.progress, wrap: typeRun.wrapAction?.bind(typeRun) });
+    this.progress.enter('settle', 'the freeze after the actions');
+    await this.freeze();
+  }
+
+  async finishType(): Promise<void> {
+    const page = this.page!;
+    // Read once the page has given the artifact what it holds, while the type finishes on this side (the probe, the archive).
+    this.finished = await this.typeRun!.finish(() => (this.observed ??= readObservedState(page)));
+  }
+
+  async readObservedState(): Promise<void> {
+    const { bytes, ...measured } = this.finished!;
+    const payload: ProviderPayload = { result: 'captured', ...measured, observed_state: await (this.observed ?? readObservedState(this.page!)) };
+    const warnings = [...new Set([...this.warnings, ...(measured.warnings ?? [])])];
+    if (warnings.length) payload.warnings = warnings;
+    else delete payload.warnings;
+    this.outcome = { bytes, payload };
+  }
+
+  // ------------------------------------------------- what ends it from outside
+
+  /** Ends the attempt now with what went away; later losses (the close that follows a crash) are ignored. */
+  private markLost(kind: LostKind | 'shutdown'): void {
+    if (this.ended) return;
+    if (kind === 'shutdown') return this.progress.abort(new ShutdownError());
+    const target = this.session.attachTarget();
+    this.progress.abort(new CaptureLost(kind, lostDuring(kind, this.progress.during, target ? redactUrl(target.url) : undefined)));
+  }
+
+  private browserGoneKind(): LostKind {
+    return this.session.attachTarget() ? 'attached-browser-gone' : 'browser-exited';
+  }
+
+  /** The server is shutting down: the attempt ends now with ShutdownError. */
+  shutdown(): void {
+    this.markLost('shutdown');
+  }
+
+  /** The browser going away, told by the session's gone signal: the one way a loss of the browser is known. */
+  private listenForLoss(): void {
+    const gone = this.gone!;
+    const lost = () => this.markLost(this.browserGoneKind());
+    if (gone.aborted) return lost();
+    gone.addEventListener('abort', lost, { once: true });
+    this.stopListening.push(() => gone.removeEventListener('abort', lost));
+  }
+
+  /** The page's own losses: its renderer crashing, its target closing (unless its browser went: that is the better answer). */
+  private listenForPageLoss(page: Page): void {
+    const crashed = () => this.markLost('renderer-crashed');
+    // A page also closes when its browser goes: the gone signal, a moment later, is the better answer.
+    const closed = () => {
+      const timer = setTimeout(() => this.markLost(this.gone?.aborted ? this.browserGoneKind() : 'page-closed'), PAGE_CLOSE_GRACE_MS);
+      this.stopListening.push(() => clearTimeout(timer));
+    };
+    page.on('error', crashed);
+    page.once('close', closed);
+    this.stopListening.push(() => {
+      page.off('error', crashed);
+      page.off('close', closed);
+    });
+  }
+
+  /** The attempt returned or failed: nothing that happens to its page afterwards ends it. */
+  private end(): void {
+    this.ended = true;
+    this.progress.finish();
+    for (const stop of this.stopListening.splice(0)) stop();
+  }
+
+  /**
+   * The work against what can end it first (its progress signal): at once,
+   * naming the step, for a loss, shutdown or cancellation; for the
+   * whole-capture budget, with the stall diagnosed.
+   */
+  private async untilEnded(work: Promise<CaptureOutcome>): Promise<CaptureOutcome> {
+    const { progress } = this;
+    const ended = progress.whenAborted();
+    ended.catch(() => undefined);
+    try {
+      return await Promise.race([work, ended]);
+    } catch (err) {
+      // The crash or disconnect that explains a closed session may be told a moment after it.
+      if (!progress.aborted && mayBeLoss(err)) await Promise.race([ended, sleep(LOSS_EVENT_GRACE_MS)]).catch(() => undefined);
+      if (!progress.aborted && this.gone?.aborted) this.markLost(this.browserGoneKind());
+      const cause: unknown = progress.aborted ? progress.signal.reason : err;
+      if (cause instanceof CaptureOverrun) {
+        const why = await this.diagnose().catch(() => explainStepStall('unknown'));
+        throw new Error(captureOverrun(cause.budgetMs, cause.during, why));
+      }
+      throw cause;
+    } finally {
+      this.end();
+    }
+  }
+
+  /** Why the step under way had not finished when the whole-capture budget ran out. */
+  private async diagnose(): Promise<string> {
+    if (this.navigating && this.load) return explainStall(await this.load.diagnose(this.cdp));
+    return explainStepStall(await mainThread(this.cdp));
+  }
+
+  // ---------------------------------------------------------------- cleanup
+
+  /**
+   * Releases what the attempt opened: for a launched browser while the
+   * answer goes out (its context is never reused, so isolation holds), else
+   * before the answer (an attached browser's connection may end right after
+   * the capture).
+   */
+  private async release(answered: boolean): Promise<void> {
+    if (answered && !this.session.attachTarget()) this.closingAfterAnswer = this.cleanup().catch(() => undefined);
+    else await this.cleanup();
+  }
+
+  /**
+   * Idempotent: closes the context first — the browser disposes it even when
+   * its renderer hangs, and every call still waiting on that page then fails
+   * at once — then releases the capture type and the CDP session (bounded).
+   */
+  cleanup(): Promise<void> {
+    if (!this.cleaned) {
+      this.end();
+      this.cleaned = (async () => {
+        if (this.context) await this.session.closeContext(this.context);
+        await withDeadline(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'disposing the capture type' }).catch(() => undefined);
+        await withDeadline(this.cdp?.detach() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'detaching the CDP session' }).catch(() => undefined);
+      })();
+    }
+    return this.cleaned;
+  }
+
+  /** After the work settles late: what it opened meanwhile is closed (closing twice is harmless). */
+  private readonly cleanupLate = async (): Promise<void> => {
+    await this.cleanup();
+    await withDeadline(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'disposing the capture type' }).catch(() => undefined);
+    if (this.context) await this.session.closeContext(this.context);
+  };
+}

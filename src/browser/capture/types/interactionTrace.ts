@@ -1,0 +1,57 @@
+/**
+ * interaction trace: a Playwright trace ZIP recorded from raw CDP. The
+ * recorder starts before navigation (so the load's resources are in the
+ * archive), records the navigation and each action as calls (each as its
+ * entry of the action table says, src/contract/actions.ts), and finishes
+ * with the archive's bytes.
+ */
+import type { Browser } from 'puppeteer-core';
+import { traceCallOf } from '../../../contract/actions';
+import { TraceRecorder } from '../../../../cdp/trace/recorder';
+import type { CaptureTypeModule } from './types';
+
+/** "HeadlessChrome/156.0.1.2" or "Chrome/156…" -> "156.0.1.2". */
+function versionNumber(product: string): string {
+  const match = /\/([\d.]+)/.exec(product);
+  return match ? match[1] : product;
+}
+
+/** A browser's product and user agent, asked once per browser (two round trips per capture otherwise). */
+const browserIdentity = new WeakMap<Browser, Promise<[string, string]>>();
+
+function identityOf(browser: Browser): Promise<[string, string]> {
+  let known = browserIdentity.get(browser);
+  if (!known) {
+    known = Promise.all([browser.version(), browser.userAgent()]);
+    known.catch(() => browserIdentity.delete(browser));
+    browserIdentity.set(browser, known);
+  }
+  return known;
+}
+
+export const interactionTraceCapture: CaptureTypeModule = {
+  async start({ browser, cdp, request }) {
+    const viewport = request.viewport;
+    const [product, userAgent] = await identityOf(browser);
+    const recorder = await TraceRecorder.start(
+      cdp,
+      {
+        viewport: { width: viewport.width, height: viewport.height },
+        deviceScaleFactor: viewport.devicePixelRatio,
+        colorScheme: viewport.colorScheme,
+        browserName: 'chromium',
+        browserVersion: versionNumber(product),
+        userAgent,
+      },
+      { pageIsBlank: true },
+    );
+    return {
+      navigate: (url, run) => recorder.navigation(url, run),
+      wrapAction: (_index, action, run) => recorder.action(traceCallOf(action), run),
+      async finish(taken) {
+        return { bytes: await recorder.finish(taken) };
+      },
+      dispose: () => recorder.dispose(),
+    };
+  },
+};

@@ -1,0 +1,480 @@
+/**
+ * The one place a browser is launched or attached.
+ *
+ * Launched: lazily on the first capture, kept warm and reused; a crashed or
+ * killed browser is noticed ('disconnected') and the next capture launches a
+ * new one. It runs over a pipe, so it dies with this process even on SIGKILL,
+ * and its temporary profile folder is removed when it goes.
+ *
+ * Attached (--browser-url, --ws-endpoint, DESIGN_PLAYBOOK_CDP_URL): Puppeteer
+ * only attaches to targets inside the browser contexts this process created,
+ * so the user's own tabs are never touched; on exit it disconnects and never
+ * closes the user's browser. A browser that went away is reconnected to on
+ * the next capture. The connection itself is opened by endpointConnection.ts
+ * (so a refusal says why); a failure is a BrowserUnavailableError carrying
+ * its cause and whether waiting can fix it, worded by failures.ts with the
+ * address's credentials hidden (redact.ts).
+ */
+import * as fs from 'fs';
+import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer-core';
+import { attachTarget, captureTimeoutMs, connectPerCapture, type AttachTarget, type BrowserFlags } from '../options';
+import { BROWSER_SHUTDOWN_MS, CLOSE_HANDSHAKE_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, withDeadline } from '../../common/time';
+import { findBrowser, type FoundBrowser } from './findBrowser';
+import { log } from '../../common/log';
+import { attachFailure, ShutdownError, type ConnectCause } from '../../common/failures';
+import { redactKnownSecrets, redactUrl } from '../../common/redact';
+import { addressForm, ConnectFailure, openTransport, resolveBrowserUrl, type OpenTransport } from './endpointConnection';
+import { browserEnv, createProfile, sweepStaleProfiles } from './profiles';
+import { envValue } from '../../common/settings';
+import type { Viewport } from '../../contract/captureContract';
+import { emulate, type PageEmulation } from '../page/pageSetup';
+import { EvidenceError } from '../../common/errors';
+import { classifyConnectionError, isTransient } from '../../../cdp/failureKinds';
+
+export { PROFILE_PREFIX } from './profiles';
+
+/** Flags for a headless Chromium that must not reach the network on its own. */
+export function launchArgs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const args = [
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+    '--disable-dev-shm-usage',
+    // As Playwright launches headless Chromium: a desktop's mouse, so `(hover: hover)` and
+    // `(pointer: fine)` match (no protocol call sets these; docs/browser.md, "Render settings").
+    '--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4',
+    // As Playwright launches Chromium: a screenshot is copied from a surface of its own. The same pixels
+    // (bench/pixel-fidelity.js), and a shot that fits the viewport is taken sooner (the form page's 51 -> 36 ms).
+    '--enable-features=CDPScreenshotNewSurface',
+  ];
+  // Chromium refuses to start its sandbox as root (containers, CI).
+  if (typeof process.getuid === 'function' && process.getuid() === 0) args.push('--no-sandbox');
+  const extra = envValue(env, 'chromeArgs');
+  if (extra && extra.trim()) args.push(...extra.trim().split(/\s+/));
+  return args;
+}
+
+/** What a failed connection to an attached browser was (absent for a launch that failed, or shutdown). */
+export interface ConnectFailureDetail {
+  cause: ConnectCause;
+  /** Waiting can fix it (a farm restarting, full, refusing): the pool waits for the endpoint within the capture's budget. */
+  transient: boolean;
+  /** The message without its advice (for log lines). */
+  summary: string;
+}
+
+export class BrowserUnavailableError extends EvidenceError<'browser-unavailable'> {
+  constructor(
+    message: string,
+    readonly connect?: ConnectFailureDetail,
+  ) {
+    super('browser-unavailable', message);
+    this.name = 'BrowserUnavailableError';
+  }
+
+  /** The message without its advice. */
+  get summary(): string {
+    return this.connect?.summary ?? this.message;
+  }
+
+  /** Worth waiting for: only a connection failure that waiting can fix. */
+  get transient(): boolean {
+    return this.connect?.transient ?? false;
+  }
+}
+
+/** The failure to attach to `target`, worded for its address form, its credentials hidden. */
+export function attachError(target: AttachTarget, cause: ConnectCause, perCapture: boolean): BrowserUnavailableError {
+  const text = attachFailure(redactUrl(target.url), target.source, cause, addressForm(target, perCapture));
+  const summary = redactKnownSecrets(text.summary, target.url);
+  return new BrowserUnavailableError(redactKnownSecrets(text.message, target.url), { cause, transient: isTransient(cause), summary });
+}
+
+/** How this process introduces itself to a browser endpoint (a farm's logs show it). */
+const USER_AGENT = 'design-playbook-evidence';
+
+/** A capture's fresh context and blank page, set up for its viewport on the page's capture session (emulation.cdp). */
+export interface PreparedPage {
+  context: BrowserContext;
+  page: Page;
+  emulation: PageEmulation;
+}
+
+export interface SessionDescription {
+  mode: 'launch' | 'attach';
+  /** Launched: the executable; attached: the URL given. */
+  where: string;
+  source: string;
+  /** Launched: whether it is a headless shell (findBrowser.ts prefers one). */
+  headlessShell?: boolean;
+}
+
+/**
+ * `work`'s result, or null once `browser` is gone (or when `work` fails).
+ * Puppeteer's wait for a new page's target does not end with the browser:
+ * a page being opened when the browser died would be waited for until
+ * Puppeteer's own 30 s timeout.
+ */
+function whileConnected<T>(browser: Browser, work: Promise<T>): Promise<T | null> {
+  if (!browser.connected) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const gone = () => resolve(null);
+    browser.once('disconnected', gone);
+    work.then(resolve, () => resolve(null)).finally(() => browser.off('disconnected', gone));
+  });
+}
+
+export class BrowserSession {
+  private browser: Browser | null = null;
+  private pending: Promise<Browser> | null = null;
+  private profileDir: string | null = null;
+  private readonly ownedContexts = new Set<string>();
+  private shuttingDown = false;
+  /** Fires when the browser this session holds now goes away: the one way a loss of the browser is told. */
+  private connectionGone: AbortController | null = null;
+  private exitHookInstalled = false;
+  private spare: { browser: Browser; ready: Promise<PreparedPage> } | null = null;
+  /** The viewport of the latest capture: the spare is set up for it. */
+  private lastViewport: Viewport | null = null;
+  /** The attached browser's own WebSocket (to wait for it to close on shutdown). */
+  private transport: OpenTransport | null = null;
+
+  /** `flags` are read at each start, so the CLI can set them after the session is made. */
+  constructor(
+    private readonly flags: () => BrowserFlags = () => ({}),
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    /** One endpoint of a pool: this session attaches there, whatever the flags say. */
+    private readonly fixedTarget?: AttachTarget,
+  ) {}
+
+  attachTarget(): AttachTarget | null {
+    return this.fixedTarget ?? attachTarget(this.flags(), this.env);
+  }
+
+  /**
+   * The signal that fires when the browser this session holds now goes away
+   * (crashed, killed, an attached one gone): the one way its loss is told, to
+   * the capture running on it (which ends at once) and to the pool (which may
+   * run it again elsewhere). Already fired when the session holds none.
+   */
+  goneSignal(): AbortSignal {
+    return this.browser?.connected && this.connectionGone ? this.connectionGone.signal : AbortSignal.abort();
+  }
+
+  /** What this session would use, without starting anything (throws when no browser is found). */
+  describe(): SessionDescription {
+    const target = this.attachTarget();
+    if (target) return { mode: 'attach', where: redactUrl(target.url), source: target.source };
+    const found = this.find();
+    return { mode: 'launch', where: found.executablePath, source: found.source, headlessShell: found.headlessShell };
+  }
+
+  find(): FoundBrowser {
+    return findBrowser({ executablePath: this.flags().executablePath, env: this.env });
+  }
+
+  /** The launched browser's process id (undefined when attached or not started). */
+  pid(): number | undefined {
+    return this.browser?.process()?.pid;
+  }
+
+  isConnected(): boolean {
+    return !!this.browser?.connected;
+  }
+
+  /**
+   * The warm browser, launching or attaching on first use or after it went
+   * away. `connectMs` bounds opening an attached browser's connection (the
+   * first caller's value holds for a connection already being opened).
+   */
+  async acquire(connectMs: number = captureTimeoutMs(this.env)): Promise<Browser> {
+    if (this.shuttingDown) throw new ShutdownError();
+    if (this.browser?.connected) return this.browser;
+    if (!this.pending) {
+      this.pending = this.start(connectMs).finally(() => {
+        this.pending = null;
+      });
+    }
+    return this.pending;
+  }
+
+  private async start(connectMs: number): Promise<Browser> {
+    const target = this.attachTarget();
+    const browser = target ? await this.attach(target, connectMs) : await this.launch();
+    this.browser = browser;
+    const gone = new AbortController();
+    this.connectionGone = gone;
+    browser.once('disconnected', () => {
+      if (this.browser === browser) this.browser = null;
+      gone.abort();
+      if (!this.shuttingDown)
+        log(
+          target
+            ? `attached browser ${redactUrl(target.url)} disconnected; the next capture reconnects`
+            : 'browser exited; the next capture launches a new one',
+        );
+      void this.removeProfile(browser);
+    });
+    return browser;
+  }
+
+  private swept: Promise<void> | null = null;
+
+  /**
+   * Once per process: removes profile folders a killed server left in the
+   * temp folder. Launch mode only (an attached browser's profile is not ours).
+   */
+  sweepStaleProfiles(): Promise<void> {
+    if (this.attachTarget()) return Promise.resolve();
+    if (!this.swept) {
+      this.swept = sweepStaleProfiles()
+        .then((removed) => {
+          if (removed.length) log(`removed ${removed.length} stale browser profile folder${removed.length === 1 ? '' : 's'} left by a server that was killed`);
+        })
+        .catch(() => undefined);
+    }
+    return this.swept;
+  }
+
+  /** Only targets inside contexts this process created: the user's tabs stay untouched. */
+  private readonly targetFilter = (target: Target): boolean => {
+    if (target.type() === 'browser') return true;
+    const id = target.browserContext()?.id;
+    return id !== undefined && this.ownedContexts.has(id);
+  };
+
+  private protocolTimeout(): number {
+    return captureTimeoutMs(this.env) + PROTOCOL_TIMEOUT_SLACK_MS;
+  }
+
+  private async launch(): Promise<Browser> {
+    const found = this.find();
+    await this.sweepStaleProfiles();
+    const profile = createProfile();
+    const profileDir = profile.dir;
+    this.installExitHook();
+    try {
+      const browser = await puppeteer.launch({
+        executablePath: found.executablePath,
+        // A headless shell is headless by nature; Puppeteer's 'shell' mode gives it its own flag set.
+        headless: found.headlessShell ? 'shell' : true,
+        pipe: true,
+        userDataDir: profileDir,
+        args: launchArgs(this.env),
+        // Chromium's temporary files and singleton folder go inside the profile, and with it.
+        env: browserEnv(profile),
+        defaultViewport: null,
+        targetFilter: this.targetFilter,
+        waitForInitialPage: false,
+        // Puppeteer opens an about:blank tab in the default context unless the command line names a
+        // page; no capture uses that context, so its renderer would only cost start-up CPU and memory.
+        ignoreDefaultArgs: ['about:blank'],
+        // The server's shutdown hooks close the browser; Puppeteer's own exit hook stays as a backstop.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+        protocolTimeout: this.protocolTimeout(),
+        dumpio: false,
+      });
+      this.profileDir = profileDir;
+      (browser as unknown as { __profileDir?: string }).__profileDir = profileDir;
+      log(`launched ${found.executablePath} (${found.source}${found.headlessShell ? ', headless shell' : ''}), pid ${browser.process()?.pid}`);
+      return browser;
+    } catch (err) {
+      fs.rmSync(profileDir, { recursive: true, force: true });
+      const message = err instanceof Error ? err.message : String(err);
+      throw new BrowserUnavailableError(`could not launch ${found.executablePath} (${found.source}): ${firstLines(message)}`);
+    }
+  }
+
+  /**
+   * Opens the DevTools connection (an http address resolved through its
+   * /json/version, its query kept), then hands it to Puppeteer. Every
+   * failure is worded with its cause (attachError).
+   */
+  private async attach(target: AttachTarget, connectMs: number): Promise<Browser> {
+    const started = Date.now();
+    const left = () => Math.max(1, connectMs - (Date.now() - started));
+    let transport: OpenTransport | null = null;
+    try {
+      const wsUrl = target.kind === 'browser-url' ? await resolveBrowserUrl(target.url, left(), USER_AGENT) : target.url;
+      transport = await openTransport(wsUrl, left(), USER_AGENT);
+      if (this.shuttingDown) throw new ShutdownError();
+      const browser = await puppeteer.connect({
+        transport,
+        defaultViewport: null,
+        targetFilter: this.targetFilter,
+        protocolTimeout: this.protocolTimeout(),
+      });
+      this.transport = transport;
+      log(`attached to ${redactUrl(target.url)} (${target.source})`);
+      return browser;
+    } catch (err) {
+      transport?.close();
+      if (err instanceof BrowserUnavailableError || err instanceof ShutdownError) throw err;
+      let cause: ConnectCause;
+      try {
+        cause = err instanceof ConnectFailure ? err.cause : classifyConnectionError(err, new URL(target.url), connectMs);
+      } catch {
+        cause = { kind: 'other', detail: err instanceof Error ? err.message : String(err) };
+      }
+      if (cause.kind === 'other') cause = { kind: 'other', detail: redactKnownSecrets(firstLines(cause.detail), target.url) };
+      throw attachError(target, cause, connectPerCapture(this.flags(), this.env));
+    }
+  }
+
+  /** A fresh browser context (no cookies, storage or cache shared with any other capture). */
+  async newContext(browser: Browser): Promise<BrowserContext> {
+    // Downloads denied: a capture writes exactly one artifact, through the runtime.
+    const context = await browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
+    if (context.id) this.ownedContexts.add(context.id);
+    return context;
+  }
+
+  /**
+   * A fresh context with a blank page in it, set up for `viewport` on the
+   * page's own CDP session (pageSetup.ts: the capture sends its protocol
+   * calls and takes its bytes there). With a launched browser one such page
+   * is prepared ahead, after each capture, for that capture's viewport: the
+   * next capture skips the page's start-up and its set-up, and a different
+   * viewport is sent to it as the settings that differ. The spare has never
+   * loaded anything and goes to exactly one capture, so isolation holds. An
+   * attached browser gets none: an idle spare would be an extra tab in the
+   * user's browser.
+   */
+  async newContextAndPage(browser: Browser, viewport: Viewport): Promise<PreparedPage> {
+    this.lastViewport = viewport;
+    const spare = this.spare;
+    this.spare = null;
+    if (spare) {
+      // A spare of a browser that went away is not waited for: its page's set-up may never answer.
+      const ready = spare.browser === browser ? await whileConnected(browser, spare.ready) : null;
+      if (ready && browser.connected && !ready.page.isClosed()) {
+        try {
+          await ready.emulation.retarget(viewport);
+          return ready;
+        } catch {
+          // its page went away meanwhile: a fresh one below
+        }
+      }
+      // Not handed over: its context is closed once it exists (a gone browser's when its opening ends).
+      void spare.ready.then(
+        (left) => this.closeContext(left.context),
+        () => undefined,
+      );
+    }
+    return this.openPreparedPage(browser, viewport);
+  }
+
+  /** A new context with one page set up for `viewport`; the context is closed again when that fails. */
+  private async openPreparedPage(browser: Browser, viewport: Viewport): Promise<PreparedPage> {
+    const context = await this.newContext(browser);
+    try {
+      const page = await context.newPage();
+      const emulation = await emulate(page, await page.createCDPSession(), viewport);
+      return { context, page, emulation };
+    } catch (err) {
+      await this.closeContext(context);
+      throw err;
+    }
+  }
+
+  /** Prepares the next capture's context and page in the background (launched browsers only). */
+  prepareSpare(): void {
+    const browser = this.browser;
+    const viewport = this.lastViewport;
+    if (this.spare || !viewport || this.shuttingDown || !browser?.connected || this.attachTarget()) return;
+    const ready = this.openPreparedPage(browser, viewport);
+    ready.catch(() => undefined);
+    this.spare = { browser, ready };
+  }
+
+  /**
+   * Closes a capture's context, even when its renderer hangs (the browser
+   * disposes the context from its own process). If even that does not
+   * answer, a launched browser is killed so the next capture starts clean.
+   */
+  async closeContext(context: BrowserContext, timeoutMs = CONTEXT_CLOSE_MS): Promise<void> {
+    const id = context.id;
+    if (!id || !this.ownedContexts.has(id)) return; // already closed
+    this.ownedContexts.delete(id);
+    try {
+      await withDeadline(context.close(), timeoutMs, { took: 'closing the capture context' });
+    } catch (err) {
+      if (!(err instanceof DeadlineExceeded) || !context.browser().connected) return;
+      log(`could not close a capture context: ${err.message}`);
+      if (!this.attachTarget()) this.kill();
+    }
+  }
+
+  /** Kills a launched browser (never an attached one); the next capture relaunches. */
+  kill(): void {
+    const browser = this.browser;
+    if (!browser) return;
+    const child = browser.process();
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  }
+
+  /** Closes what this process opened: the launched browser, or only our contexts of an attached one. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    this.spare = null;
+    const browser = this.browser ?? (this.pending ? await this.pending.catch(() => null) : null);
+    this.browser = null;
+    if (!browser) return;
+    if (browser.process()) {
+      try {
+        await withDeadline(browser.close(), BROWSER_SHUTDOWN_MS, { took: 'closing the browser' });
+      } catch {
+        const child = browser.process();
+        if (child && child.exitCode === null) child.kill('SIGKILL');
+        await new Promise<void>((resolve) => (child && child.exitCode === null ? child.once('exit', () => resolve()) : resolve()));
+      }
+      await this.removeProfile(browser);
+      return;
+    }
+    for (const context of browser.browserContexts()) {
+      if (context.id && this.ownedContexts.has(context.id)) await context.close().catch(() => undefined);
+    }
+    this.ownedContexts.clear();
+    const transport = this.transport;
+    this.transport = null;
+    await browser.disconnect().catch(() => undefined);
+    // Gone at the other end before this returns: a farm counts its session as ended only when the socket closes.
+    if (transport) await withDeadline(transport.closed, CLOSE_HANDSHAKE_MS + 500, { orElse: undefined });
+  }
+
+  private async removeProfile(browser: Browser): Promise<void> {
+    const dir = (browser as unknown as { __profileDir?: string }).__profileDir;
+    if (!dir) return;
+    const child = browser.process();
+    if (child && child.exitCode === null && child.signalCode === null) {
+      await withDeadline(new Promise<void>((resolve) => child.once('exit', () => resolve())), BROWSER_SHUTDOWN_MS, { orElse: undefined });
+    }
+    await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
+    if (this.profileDir === dir) this.profileDir = null;
+  }
+
+  /** Last resort on process exit: whatever profile folder is still there goes. */
+  private installExitHook(): void {
+    if (this.exitHookInstalled) return;
+    this.exitHookInstalled = true;
+    process.once('exit', () => {
+      this.kill();
+      if (this.profileDir) {
+        try {
+          fs.rmSync(this.profileDir, { recursive: true, force: true, maxRetries: 3 });
+        } catch {
+          // nothing more can be done while exiting
+        }
+      }
+    });
+  }
+}
+
+function firstLines(message: string, count = 4): string {
+  return message.split('\n').slice(0, count).join(' ').replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,217 @@
+/**
+ * The command-line flags of each mode (serving MCP and each subcommand), one
+ * row each with its meaning, its default and the environment variable it
+ * outranks (src/common/settings.ts). The flag parsers build their specs from
+ * FLAGS, and `--help`, `doctor` and the README's tables
+ * (scripts/generate-docs.js) print these rows, so no name or default is
+ * spelled twice.
+ */
+import { CAPTURE_TYPES } from '../contract/captureTypes';
+import { COLOR_SCHEMES } from '../contract/captureContract';
+import { DEFAULT_MAX_PARALLEL, ENVIRONMENT, envValue, type BrowserFlags, type EnvKey, type EnvSetting } from '../common/settings';
+
+/** The program's modes: serving MCP (no subcommand) and each subcommand. */
+export const COMMANDS = ['serve', 'capture', 'run', 'doctor', 'demo', 'report', 'compare', 'manifest check'] as const;
+export type Command = (typeof COMMANDS)[number];
+const SUBCOMMANDS_ONLY = COMMANDS.filter((c) => c !== 'serve');
+
+export interface FlagSetting {
+  /** Without the dashes. */
+  name: string;
+  /** A one-letter alias, with its dash (`-h`). */
+  alias?: string;
+  /** The value's placeholder (`--url URL`); absent for a switch. */
+  value?: string;
+  /** May be given more than once (each value kept, in order). */
+  repeat?: boolean;
+  /** The modes that accept it. */
+  commands: readonly Command[];
+  meaning: string;
+  default?: string;
+  /** The environment variable it outranks. */
+  env?: EnvKey;
+  /** A browser flag: taken out of argv in every mode (src/cli/args.ts), into this BrowserFlags field. */
+  browser?: 'executablePath' | 'browserUrls' | 'wsEndpoints' | 'connectPerCapture' | 'fixedTime';
+}
+
+const ALL: readonly Command[] = COMMANDS;
+
+/** Every flag, in the order help lists them. */
+export const FLAGS: readonly FlagSetting[] = [
+  // Browser flags, every mode.
+  {
+    name: 'executable-path',
+    value: 'PATH',
+    commands: ALL,
+    browser: 'executablePath',
+    env: 'chromePath',
+    meaning: `Chrome/Chromium to launch (else ${[ENVIRONMENT.chromePath, ENVIRONMENT.puppeteerExecutablePath, ENVIRONMENT.chromePathFallback].map((e) => e.name).join(', ')}, system locations, Puppeteer's browser cache)`,
+  },
+  {
+    name: 'browser-url',
+    value: 'URL',
+    repeat: true,
+    commands: ALL,
+    browser: 'browserUrls',
+    env: 'cdpUrl',
+    meaning: 'attach to a running Chrome: http://127.0.0.1:9222; repeat it for a pool of browsers, each capture on the least loaded',
+  },
+  {
+    name: 'ws-endpoint',
+    value: 'URL',
+    repeat: true,
+    commands: ALL,
+    browser: 'wsEndpoints',
+    env: 'cdpUrl',
+    meaning: `attach to a running Chrome: ws://127.0.0.1:9222/devtools/browser/… (or set ${ENVIRONMENT.cdpUrl.name} to either form, a comma-separated list for a pool); repeats like --browser-url`,
+  },
+  {
+    name: 'connect-per-capture',
+    commands: ALL,
+    browser: 'connectPerCapture',
+    env: 'connectPerCapture',
+    meaning: `connect, capture, disconnect: for services that hand out a fresh browser per connection (${ENVIRONMENT.connectPerCapture.name}=1)`,
+  },
+  {
+    name: 'fixed-time',
+    value: 'INSTANT',
+    commands: ALL,
+    browser: 'fixedTime',
+    env: 'fixedTime',
+    meaning: `start every capture's Date at this ISO 8601 instant (2026-01-01T09:00:00Z) and seed Math.random, for byte-identical evidence (or ${ENVIRONMENT.fixedTime.name})`,
+  },
+  // capture
+  { name: 'url', value: 'URL', commands: ['capture'], meaning: 'page to capture (http(s)://, file://, about:)' },
+  { name: 'type', value: 'TYPE', commands: ['capture'], default: 'screenshot', meaning: CAPTURE_TYPES.map((t) => `'${t}'`).join(', ') },
+  { name: 'out', value: 'PATH', commands: ['capture'], meaning: 'artifact_path under evidence/, e.g. evidence/home.png' },
+  { name: 'state', value: 'S', commands: ['capture'], default: '"default"', meaning: 'the expected state, intent only' },
+  {
+    name: 'action',
+    value: 'JSON',
+    repeat: true,
+    commands: ['capture'],
+    meaning: 'an action object, repeatable, in order: --action \'{"do":"click","selector":"#save"}\' (a JSON array of actions is accepted too)',
+  },
+  { name: 'viewport', value: 'WxH[@DPR]', commands: ['capture'], default: '1280x800@1', meaning: 'viewport size and device pixel ratio' },
+  { name: 'color-scheme', value: 'S', commands: ['capture'], default: 'light', meaning: COLOR_SCHEMES.join(', ') },
+  {
+    name: 'run-root',
+    value: 'DIR',
+    commands: ['capture'],
+    env: 'runRoot',
+    meaning: `run folder holding plan.md or point-back.md (else ${ENVIRONMENT.runRoot.name}, else the working directory)`,
+  },
+  { name: 'design', value: 'JSON', commands: ['capture'], meaning: 'declared token scales, e.g. \'{"fontSizes":[14,16],"radii":[4,8]}\'' },
+  { name: 'overwrite', commands: ['capture'], meaning: 'replace an existing artifact' },
+  { name: 'no-freeze', commands: ['capture'], meaning: 'skip the freeze (animations, fonts)' },
+  { name: 'no-wait-fonts', commands: ['capture'], meaning: 'do not wait for web fonts' },
+  { name: 'network-idle', commands: ['capture'], meaning: 'wait for network idle after load and after the actions' },
+  // run
+  {
+    name: 'run-root',
+    value: 'DIR',
+    commands: ['run'],
+    env: 'runRoot',
+    meaning: `run folder holding plan.md or point-back.md, for lines without their own run_root (else ${ENVIRONMENT.runRoot.name}, else the working directory)`,
+  },
+  {
+    name: 'parallel',
+    value: 'N',
+    commands: ['run'],
+    env: 'maxParallel',
+    default: `${ENVIRONMENT.maxParallel.name}, else ${DEFAULT_MAX_PARALLEL}`,
+    meaning: 'captures at once per browser; with several --browser-url/--ws-endpoint, N on each',
+  },
+  { name: 'skip-existing', commands: ['run'], meaning: 'skip lines whose artifact is already there (re-run a half-finished plan)' },
+  // doctor, manifest check
+  { name: 'json', commands: ['doctor', 'manifest check'], meaning: 'print the report as JSON' },
+  // demo, report
+  {
+    name: 'out',
+    value: 'DIR',
+    commands: ['demo'],
+    default: './demo-run; plan.md marks it',
+    meaning: 'the demo run folder',
+  },
+  { name: 'file', commands: ['demo'], meaning: 'load the page from file:// instead of a 127.0.0.1 server' },
+  {
+    name: 'out',
+    value: 'DIR',
+    commands: ['report'],
+    default: 'RUN_ROOT/report',
+    meaning: 'where to write the report; replaced on each build, so it must be new, empty or an earlier report',
+  },
+  // compare
+  { name: 'rounds', commands: ['compare'], meaning: "one run root: each criterion's successive captures, round by round (-r1 against -r2)" },
+  {
+    name: 'out',
+    value: 'DIR',
+    commands: ['compare'],
+    default: "RUN_ROOT/compare (the second run's)",
+    meaning: 'where to write compare.json, images/ and index.html; never under evidence/, and replaced only when it holds an earlier comparison',
+  },
+  { name: 'threshold', value: 'T', commands: ['compare'], default: '0', meaning: "pixelmatch's colour threshold, 0 to 1 (0: any colour step is a change)" },
+  { name: 'include-aa', commands: ['compare'], meaning: 'count anti-aliased pixels as changes (else they are counted apart)' },
+  { name: 'ignore', value: 'X,Y,W,H', repeat: true, commands: ['compare'], meaning: 'a screenshot rectangle (device pixels) left out' },
+  {
+    name: 'ignore-selector',
+    value: 'SEL',
+    repeat: true,
+    commands: ['compare'],
+    meaning: "an element left out, through the probe sidecar's element boxes (#clock, .ad)",
+  },
+  { name: 'json', commands: ['compare'], meaning: 'print the result JSON instead of the summary' },
+  // serve
+  { name: 'compare-tool', commands: ['serve'], env: 'compareTool', meaning: 'also offer the compare_evidence tool (tools/list then holds two tools)' },
+  // every mode
+  { name: 'help', alias: '-h', commands: ALL, meaning: 'this help' },
+  { name: 'version', alias: '-v', commands: ['serve'], meaning: 'the package version' },
+];
+
+/** The flags `command` accepts, browser flags included unless asked not to. */
+export function flagsOf(command: Command, options: { browser?: boolean } = {}): FlagSetting[] {
+  return FLAGS.filter((f) => f.commands.includes(command) && (options.browser !== false || !f.browser));
+}
+
+/** The browser flags (every mode takes them). */
+export function browserFlagSettings(): FlagSetting[] {
+  return FLAGS.filter((f) => f.browser);
+}
+
+/** `arg` is this flag, spelled `--name` or by its alias. */
+export function isFlag(arg: string | undefined, name: string): boolean {
+  const flag = FLAGS.find((f) => f.name === name);
+  return !!flag && (arg === `--${flag.name}` || (flag.alias !== undefined && arg === flag.alias));
+}
+
+/** Subcommands only (not serving MCP): which ones take `flag`. */
+export function subcommandsTaking(flag: FlagSetting): Command[] {
+  return SUBCOMMANDS_ONLY.filter((c) => flag.commands.includes(c));
+}
+
+/** One setting as `doctor` shows it: its value in force and where that came from. */
+export interface SettingInForce {
+  name: string;
+  /** The value given, or the default in words ('' when unset without one). */
+  value: string;
+  /** `--flag`, the variable's name, or `default`. */
+  from: string;
+}
+
+/** The value each environment setting has under `flags` and `env` (flags outrank the environment), unparsed; `show` rewrites values (hides secrets). */
+export function settingsInForce(flags: BrowserFlags, env: NodeJS.ProcessEnv, show: (key: EnvKey, value: string) => string = (_, v) => v): SettingInForce[] {
+  return (Object.keys(ENVIRONMENT) as EnvKey[]).map((key) => {
+    const setting: EnvSetting = ENVIRONMENT[key];
+    for (const flag of FLAGS) {
+      if (flag.env !== key || !flag.browser) continue;
+      const given = flags[flag.browser];
+      if (given === undefined || given === false || (Array.isArray(given) && given.length === 0)) continue;
+      const value = Array.isArray(given) ? given.join(',') : String(given);
+      return { name: setting.name, value: show(key, value), from: `--${flag.name}` };
+    }
+    if (key === 'maxParallel' && flags.parallel !== undefined) return { name: setting.name, value: String(flags.parallel), from: '--parallel' };
+    const raw = envValue(env, key);
+    if (raw !== undefined && raw.trim() !== '') return { name: setting.name, value: show(key, raw), from: setting.name };
+    return { name: setting.name, value: setting.default ?? '', from: 'default' };
+  });
+}
