@@ -26,7 +26,7 @@
  * runner row is reported against both peers.
  *
  * Run after `npm run build`:
- *   node bench/batch.js [--captures 100] [--rounds 2] [--skip-peer] [--skip-scaling] [--pool-engine full|shell] [--floor]
+ *   node bench/batch.js [--captures 100] [--rounds 2] [--skip-peer] [--skip-scaling] [--pool-engine full|shell] [--floor] [--json OUT.json]
  *
  * --floor adds the floor to the rounds: a bare Puppeteer pool of 4 on one warm browser of the runtime's
  * engine and launch flags, doing only what no capture can skip (a fresh context, the load, the full-page
@@ -40,6 +40,7 @@ const { spawn } = require('child_process');
 const { performance } = require('perf_hooks');
 
 const engines = require('./lib/engines');
+const results = require('./lib/results');
 
 const CHROMIUM = engines.FULL;
 /** The engines the Playwright peer and the pool browsers run on: [key, executable]. */
@@ -56,6 +57,8 @@ const option = (name, fallback) => {
   return i >= 0 ? Number(argv[i + 1]) : fallback;
 };
 const CAPTURES = option('captures', 100);
+// --json OUT: the figures as tables (bench/lib/results.js), for scripts/benchmark-tables.js.
+const JSON_OUT = results.jsonOutPath(argv);
 /** The issue's target: the runner on one browser at --parallel 4 at least this many times the Playwright pool's throughput. */
 const TARGET_RATIO = 1.5;
 const ROUNDS = option('rounds', 2);
@@ -249,6 +252,8 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 const rate = (seconds) => CAPTURES / seconds;
+/** An engine's name without its path, for a table's headings. */
+const engineName = (exe) => engines.label(exe).replace(/ \(.*\)$/, '');
 
 async function main() {
   if (!fs.existsSync(BIN)) throw new Error('run `npm run build` first');
@@ -261,6 +266,7 @@ async function main() {
       .join(' ')}`,
   );
   const browsers = [];
+  const tables = {};
   try {
     if (!argv.includes('--skip-peer')) {
       const { chromium } = require('playwright-core');
@@ -346,6 +352,20 @@ async function main() {
         verdicts.push(`${key} ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x the ${peer} pool)`);
       }
       console.log(`target ${TARGET_RATIO}x the Playwright pool on the same engine: ${verdicts.join(', ')}`);
+      const peerRate = (peer) => rate(median(times[`peer-${peer}`]));
+      const against = (key) => peers.map(([peer]) => results.pair(rate(median(times[key])), peerRate(peer), 'captures/s'));
+      tables.bulk = {
+        caption: `${CAPTURES} screenshot captures of varied local pages, 4 at once on one browser, median of ${ROUNDS} round(s) interleaved; ours / the pool's (> 1: ours faster)`,
+        columns: ['driver', ...peers.map(([, exe]) => `against the Playwright pool on the ${engineName(exe)}`)],
+        rows: [
+          ...peers.map(([key, exe]) => [
+            `Playwright worker pool of 4, warm ${engineName(exe)}`,
+            ...peers.map(([peer]) => (peer === key ? { value: Math.round(peerRate(key) * 100) / 100, unit: 'captures/s' } : '—')),
+          ]),
+          ...runners.map(([key, label]) => [label.replace(/ \(\/[^)]*\)/g, ''), ...against(key)]),
+          ...(times.floor ? [[`floor: bare Puppeteer pool of 4, warm ${engineName(ours)}, the load and the PNG only`, ...against('floor')]] : []),
+        ],
+      };
     }
     if (!argv.includes('--skip-scaling')) {
       const only = argv.includes('--pool-engine') ? argv[argv.indexOf('--pool-engine') + 1] : null;
@@ -365,11 +385,23 @@ async function main() {
             );
           }
           console.log(`scaling at --parallel 2 per browser, ${engines.label(exe)}: ${curve.map((r, i) => `${i + 1}: ${r.toFixed(2)}/s`).join(', ')}\n`);
+          const scaling = (tables['bulk-scaling'] ??= {
+            caption: `the runner at --parallel 2 per browser over local browsers attached with repeated --browser-url, ${CAPTURES} captures, median of ${ROUNDS} round(s)`,
+            columns: ['browsers'],
+            rows: [['1'], ['2'], ['3']],
+          });
+          scaling.columns.push(engineName(exe));
+          curve.forEach((r, i) => scaling.rows[i].push({ value: Math.round(r * 100) / 100, unit: 'captures/s' }));
         } finally {
           for (const b of pool) await b.stop();
         }
       }
     }
+    results.writeResults(JSON_OUT, __filename, argv, {
+      bench: 'batch',
+      engine: `the runner's default browser, ${engines.label(engines.runtimeDefault())}`,
+      tables,
+    });
   } finally {
     for (const b of browsers) await b.stop();
     server.close();

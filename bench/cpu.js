@@ -12,7 +12,7 @@
  * stays meaningful while other work shares the machine. Node's own CPU is
  * this process's (both drivers run in it).
  *
- * Run after `npm run build`: node bench/cpu.js [captures per driver, default 20]
+ * Run after `npm run build`: node bench/cpu.js [captures per driver, default 20] [--json OUT.json]
  */
 const fs = require('fs');
 const os = require('os');
@@ -22,10 +22,14 @@ const { execFileSync } = require('child_process');
 const { chromium } = require('playwright-core');
 const { treeCpuMs } = require('./lib/procMemory');
 const engines = require('./lib/engines');
+const results = require('./lib/results');
 const { PuppeteerCaptureProvider } = require('../dist/src/browser/capture/puppeteerProvider.js');
 const { planCapture } = require('../dist/src/boundary/index.js');
 
-const N = Number(process.argv[2] || 20);
+const ARGV = process.argv.slice(2);
+// --json OUT: the figures as a table (bench/lib/results.js), for scripts/benchmark-tables.js.
+const JSON_OUT = results.jsonOutPath(ARGV);
+const N = Number(ARGV.find((a, i) => /^\d+$/.test(a) && ARGV[i - 1] !== '--json') || 20);
 const EXECUTABLE = process.env.DESIGN_PLAYBOOK_CHROME_PATH || engines.runtimeDefault();
 const ARGS = engines.BENCH_ARGS;
 const VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' };
@@ -114,6 +118,26 @@ const browserRoots = () =>
       console.log(`  ${name.padEnd(28)} browser ${mean(rows, 'browser').toFixed(0)} ms  node ${mean(rows, 'node').toFixed(0)} ms`);
     const ratio = mean(totals['ours, frozen (default)'], 'browser') / mean(totals.playwright, 'browser');
     console.log(`ratio ours / playwright, browser CPU: ${ratio.toFixed(2)}`);
+    const label = {
+      'ours, frozen (default)': 'ours, frozen (the default)',
+      'ours, freeze.enabled false': 'ours, `freeze.enabled: false`',
+      playwright: "Playwright's steps",
+    };
+    results.writeResults(JSON_OUT, __filename, ARGV, {
+      bench: 'cpu',
+      engine: engines.label(EXECUTABLE),
+      tables: {
+        'cpu-per-capture': {
+          caption: `CPU per screenshot capture of the card page, ${N} captures per driver in a row, twice, drivers taking turns; Chromium: every process of the browser's tree`,
+          columns: ['driver', 'Chromium (all processes)', 'Node'],
+          rows: Object.entries(totals).map(([name, rows]) => [
+            label[name] ?? name,
+            { value: Math.round(mean(rows, 'browser')), unit: 'ms' },
+            { value: Math.round(mean(rows, 'node')), unit: 'ms' },
+          ]),
+        },
+      },
+    });
   } finally {
     await pw.close();
     await bare.close();

@@ -2,7 +2,7 @@
 /**
  * What one capture costs each Chromium engine, in CPU: the full browser
  * (Debian's `chromium`) against the headless shell (`chromium-headless-shell`,
- * which the runtime prefers when installed; see README "Browser").
+ * which the runtime prefers when installed; see docs/browser.md, "Which browser").
  *
  * Per engine, serially over small local pages, the Chromium CPU (the
  * browser's process tree, reaped renderers included: bench/lib/procMemory.js)
@@ -12,11 +12,12 @@
  *   reload       the same page loaded again in a page kept open (for scale)
  * CPU, not wall time, is what bounds bulk throughput on a busy machine.
  *
- *   node bench/engine.js [--ops 20]
+ *   node bench/engine.js [--ops 20] [--json OUT.json]
  */
 const http = require('http');
 const puppeteer = require('puppeteer-core');
 const engines = require('./lib/engines');
+const results = require('./lib/results');
 const { treeCpuMs } = require('./lib/procMemory');
 
 const argv = process.argv.slice(2);
@@ -46,7 +47,8 @@ async function main() {
   const origin = `http://127.0.0.1:${server.address().port}`;
   const list = [['full browser', engines.FULL], ...(engines.SHELL ? [['headless shell', engines.SHELL]] : [])];
   console.log(`bench/engine.js: Chromium CPU per step, ${OPS} ops each, serial`);
-  const results = {};
+  const captureCpu = {};
+  const rows = [];
   for (const [name, executablePath] of list) {
     const browser = await puppeteer.launch({ executablePath, headless: engines.headlessMode(executablePath), pipe: true, args: ARGS, defaultViewport: null });
     try {
@@ -67,7 +69,13 @@ async function main() {
       const page = await context.newPage();
       const reload = await measure(browser, (i) => page.goto(`${origin}/p${i}`, { waitUntil: 'domcontentloaded' }));
       await context.close();
-      results[name] = capture;
+      captureCpu[name] = capture;
+      rows.push([
+        `${name} (\`${executablePath}\`, ${await browser.version()})`,
+        { value: Math.round(blank), unit: 'ms' },
+        { value: Math.round(capture), unit: 'ms' },
+        { value: Math.round(reload), unit: 'ms' },
+      ]);
       console.log(
         `  ${name.padEnd(15)} blank page ${blank.toFixed(0)} ms, capture ${capture.toFixed(0)} ms, reload ${reload.toFixed(0)} ms  (${executablePath}, ${await browser.version()})`,
       );
@@ -75,8 +83,19 @@ async function main() {
       await browser.close();
     }
   }
-  if (results['headless shell'])
-    console.log(`a capture in the headless shell costs ${(results['headless shell'] / results['full browser']).toFixed(2)}x the full browser's CPU`);
+  if (captureCpu['headless shell'])
+    console.log(`a capture in the headless shell costs ${(captureCpu['headless shell'] / captureCpu['full browser']).toFixed(2)}x the full browser's CPU`);
+  results.writeResults(results.jsonOutPath(process.argv.slice(2)), __filename, process.argv.slice(2), {
+    bench: 'engine',
+    engine: list.map(([name]) => name).join(' and '),
+    tables: {
+      engine: {
+        caption: `Chromium CPU per step (the browser's process tree, reaped renderers included), ${OPS} each, serially: a new context with a blank page; a new context, the page loaded and a full-page PNG; the page loaded again in a page kept open`,
+        columns: ['executable', 'blank page', 'capture', 'reload'],
+        rows,
+      },
+    },
+  });
   server.close();
 }
 

@@ -38,6 +38,7 @@ const { chromium } = require('playwright-core');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { runtimeDefault, unnamedEnv, label } = require('./lib/engines');
+const results = require('./lib/results');
 const { DEFAULT_VIEWPORT, pageViewport, pageWait, playwrightShot, comparePngs, serveStatic } = require('./lib/pixelDiff');
 
 const BIN = path.join(__dirname, '..', 'dist', 'src', 'bin.js');
@@ -222,7 +223,55 @@ async function main() {
   );
   const unstableRows = rows.filter((r) => r.unstable);
   if (unstableRows.length) console.log(`unstable (ours vs Playwright's first shot): ${unstableRows.map((r) => `${r.page} ${r.verdict}`).join(', ')}`);
-  if (opts.json) fs.writeFileSync(opts.json, JSON.stringify({ summary, rows }, null, 2));
+  if (opts.json) fs.writeFileSync(opts.json, JSON.stringify({ ...fidelityTable(opts, summary), summary, rows }, null, 2));
+}
+
+/**
+ * The run's figures in the format of bench/lib/results.js, beside the summary and the rows:
+ * one table row, named after the corpus and the options that change the shots, so runs over
+ * several corpora fill one table of docs/benchmarks.md (a marker may name several tables).
+ */
+function fidelityTable(opts, summary) {
+  const corpus = opts.inputs.length ? opts.inputs.map((input) => path.relative(process.cwd(), input) || '.').join(' ') : 'bench/pixel-corpus';
+  // Each option that changes the shots: [its part of the table's name, how the row names it].
+  const variant = [
+    opts.base.devicePixelRatio !== DEFAULT_VIEWPORT.devicePixelRatio && [`dpr${opts.base.devicePixelRatio}`, `--dpr ${opts.base.devicePixelRatio}`],
+    opts.base.colorScheme !== DEFAULT_VIEWPORT.colorScheme && [opts.base.colorScheme, `--scheme ${opts.base.colorScheme}`],
+    opts.delayMs && [`delay${opts.delayMs}`, `--delay ${opts.delayMs}`],
+    opts.waitMs && [`wait${opts.waitMs}`, `--wait ${opts.waitMs}`],
+    opts.networkIdle && ['network-idle', '--network-idle'],
+    opts.match && ['match', `--match ${opts.match.source}`],
+    Number.isFinite(opts.limit) && [`limit${opts.limit}`, `--limit ${opts.limit}`],
+  ].filter(Boolean);
+  const name = ['pixel-fidelity', ...corpus.split(/[\s/]+/).slice(-1), ...variant.map(([part]) => part)].join('-').replace(/[^\w-]+/g, '-');
+  const argv = process.argv.slice(2);
+  return {
+    format: results.FORMAT,
+    bench: 'pixel-fidelity',
+    command: results.commandOf(__filename, argv),
+    date: new Date().toISOString(),
+    engine: `both sides on ${label(summary.engine)}`,
+    machine: `${os.cpus().length} cores, Node ${process.versions.node}`,
+    source: 'run',
+    tables: {
+      [name]: {
+        columns: ['corpus', 'pages', 'stable', 'identical', 'near', 'different', 'unstable', 'errors', 'identical or near, of stable'],
+        rows: [
+          [
+            variant.length ? `${corpus} (${variant.map(([, flag]) => flag).join(' ')})` : corpus,
+            summary.pages,
+            summary.stable,
+            summary.identical,
+            summary.near,
+            summary.different,
+            summary.unstable,
+            summary.errors,
+            summary.identicalOrNear === null ? '—' : `${(summary.identicalOrNear * 100).toFixed(1).replace(/\.0$/, '')}%`,
+          ],
+        ],
+      },
+    },
+  };
 }
 
 main().catch((err) => {

@@ -27,7 +27,7 @@
  *
  * Run after `npm run build`:
  *   node bench/speed.js [--rounds 12] [--first 5] [--profile] [--floor] [--executable PATH]
- *                       [--page cards,form] [--bin dist/src/bin.js] [--gap 0]
+ *                       [--page cards,form] [--bin dist/src/bin.js] [--gap 0] [--json OUT.json]
  * --floor adds a third driver to the warm rounds: bare Puppeteer doing only the load (and the
  * PNG, or the trace's actions unrecorded), the least any capture of that page on that engine takes
  * (startFloor).
@@ -43,6 +43,7 @@ const { chromium } = require('playwright-core');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const engines = require('./lib/engines');
+const results = require('./lib/results');
 
 const argv = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -54,6 +55,8 @@ const FIRST = Number(opt('first', 5));
 const PROFILE = argv.includes('--profile');
 // --floor: a third driver, bare Puppeteer with no step of ours (what any capture on this engine needs at least).
 const FLOOR = argv.includes('--floor');
+// --json OUT: the figures as tables (bench/lib/results.js), for scripts/benchmark-tables.js.
+const JSON_OUT = results.jsonOutPath(argv);
 // Idle time before each timed call (ms), the same for both sides.
 const GAP_MS = Number(opt('gap', 0));
 const idle = () => (GAP_MS > 0 ? new Promise((resolve) => setTimeout(resolve, GAP_MS)) : Promise.resolve());
@@ -421,6 +424,10 @@ async function main() {
   console.log(
     `both sides on ${engines.label(EXECUTABLE)}, Chromium ${chromiumVersion}; viewport ${VIEWPORT.width}x${VIEWPORT.height}; ${new Date().toISOString()}`,
   );
+  const pace = GAP_MS ? `${GAP_MS} ms idle before each call` : 'back to back';
+  const warmRows = [];
+  const floorRows = [];
+  const tables = {};
   try {
     for (const name of ROUNDS > 0 ? PAGE_NAMES : []) {
       TYPES = PAGES[name].types;
@@ -433,6 +440,10 @@ async function main() {
         const o = median(t.ours);
         const p = median(t.peer);
         console.log(`  ${type.padEnd(18)} ours ${ms(o).padStart(7)}  playwright ${ms(p).padStart(7)}  ratio ${(o / p).toFixed(2)}x`);
+      }
+      warmRows.push([name, ...Object.values(times).map((t) => results.pair(median(t.ours), median(t.peer), 'ms'))]);
+      if (Object.values(times).some((t) => t.floor.length)) {
+        floorRows.push([name, ...Object.values(times).map((t) => (t.floor.length ? results.pair(median(t.floor), median(t.peer), 'ms') : '—'))]);
       }
       for (const [type, t] of Object.entries(times)) {
         if (!t.floor.length) continue;
@@ -462,7 +473,32 @@ async function main() {
       console.log(`\nfirst call (cards page, screenshot, launch included), ${FIRST} rounds interleaved:`);
       console.log(`  ours (server spawn, initialize, browser launch, capture) ${ms(o)} [${first.ours.map(ms).join(', ')}]`);
       console.log(`  playwright (node spawn, require, launch, capture)        ${ms(p)} [${first.peer.map(ms).join(', ')}]  ratio ${(o / p).toFixed(2)}x`);
+      tables['speed-first-call'] = {
+        caption: `median of ${FIRST} rounds interleaved: our server spawned, initialize, the call with the browser launch inside, against a fresh node process that requires playwright-core, launches and captures`,
+        columns: ['call', 'ours / Playwright'],
+        rows: [['first call, launch included (cards page, screenshot)', results.pair(o, p, 'ms')]],
+      };
     }
+    const typeNames = Object.keys(PAGES[PAGE_NAMES[0]].types);
+    if (warmRows.length) {
+      tables['speed-warm'] = {
+        caption: `warm captures, median of ${ROUNDS} rounds interleaved, ${pace}; ours / Playwright (< 1: ours faster)`,
+        columns: ['page', ...typeNames],
+        rows: warmRows,
+      };
+    }
+    if (floorRows.length) {
+      tables['speed-floor'] = {
+        caption: `bare Puppeteer in the same rounds, doing only ${typeNames.map((type) => `${floorOf(type)} (${type})`).join(', ')}; floor / Playwright`,
+        columns: ['page', ...typeNames],
+        rows: floorRows,
+      };
+    }
+    results.writeResults(JSON_OUT, __filename, argv, {
+      bench: 'speed',
+      engine: `both sides on ${engines.label(EXECUTABLE)}, Chromium ${chromiumVersion}`,
+      tables,
+    });
   } finally {
     server.close();
     fs.rmSync(runRoot, { recursive: true, force: true });

@@ -12,7 +12,7 @@
  * once per process, so it overstates), the idle figures before, the time and
  * the PNG's size.
  *
- *   node bench/tall-page.js [height=60000] [--bin other/dist/src/bin.js]... [--dpr 1]
+ *   node bench/tall-page.js [height=60000] [--bin other/dist/src/bin.js]... [--dpr 1] [--json OUT.json]
  *
  * Several --bin values (e.g. a build of an older commit) are measured one
  * after the other in the same run, and their PNGs compared pixel for pixel.
@@ -25,6 +25,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { peakSampler, treeMemory } = require('./lib/procMemory');
 const { decodePng } = require('../dist/src/png/decode.js');
+const benchResults = require('./lib/results');
 
 const argv = process.argv.slice(2);
 const bins = [];
@@ -33,6 +34,8 @@ let dpr = 1;
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--bin') bins.push(path.resolve(argv[++i]));
   else if (argv[i] === '--dpr') dpr = Number(argv[++i]);
+  else if (argv[i] === '--json')
+    i++; // read by benchResults.jsonOutPath
   else height = Number(argv[i]);
 }
 if (!bins.length) bins.push(path.join(__dirname, '..', 'dist', 'src', 'bin.js'));
@@ -130,6 +133,25 @@ async function measure(bin, origin, runRoot, label) {
         console.log(`pixels of ${r.bin} ${same ? 'identical to' : 'DIFFER from'} ${results[0].bin} (${other.header.width}×${other.header.height})`);
       }
     }
+    const mb = (value) => ({ value, unit: 'MB' });
+    benchResults.writeResults(benchResults.jsonOutPath(argv), __filename, argv, {
+      bench: 'tall-page',
+      engine: 'the browser the server launches by default',
+      tables: {
+        'tall-page-memory': {
+          caption: `a 1280 × ${height} CSS px page at DPR ${dpr}, captured by the built server after one small capture; /proc sampled for the server and every process under it (PSS: what the tree holds; the RSS sum counts shared pages once per process)`,
+          columns: ['server', 'idle PSS', 'peak PSS', 'peak RSS sum', 'capture', 'PNG'],
+          rows: results.map((r) => [
+            `\`${path.relative(process.cwd(), r.bin)}\``,
+            mb(r.idlePssMb),
+            mb(r.peakPssMb),
+            mb(r.peakRssMb),
+            { value: Math.round(r.ms), unit: 'ms' },
+            mb(Math.round(r.bytes / 1e4) / 100),
+          ]),
+        },
+      },
+    });
   } finally {
     server.close();
     fs.rmSync(runRoot, { recursive: true, force: true });

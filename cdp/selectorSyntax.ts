@@ -16,7 +16,7 @@ export function checkSelectorSyntax(selector: string): void {
 /**
  * Puppeteer-only syntax (P-selectors `::-p-…`, `>>>`, the `pierce/`, `aria/`, `text/`, `xpath/` query
  * handlers) that this engine does not read and Playwright rejects; the action runner hands such
- * selectors to Puppeteer as an extension (README "Actions").
+ * selectors to Puppeteer as an extension (docs/reference.md, "Actions").
  */
 export function usesPuppeteerSyntax(selector: string): boolean {
   return /::-p-|>>>|^(?:pierce|aria|text|xpath)\//.test(selector);

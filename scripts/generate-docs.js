@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// Rewrites the README's reference tables (arguments, actions, environment,
-// CLI flags) between their `<!-- generated:NAME -->` … `<!-- /generated:NAME -->`
+// Rewrites the reference tables of docs/reference.md (arguments, actions,
+// environment, CLI flags) between their `<!-- generated:NAME -->` … `<!-- /generated:NAME -->`
 // markers, from scripts/readmeTables.ts (which reads the tool's input schema,
 // the action table and the settings registries from the sources; it is build
 // tooling, so it sits here and not in the runtime's src/). It is compiled with
 // its imports into one temporary file first (esbuild), so no build is needed.
 // The prose around the tables is left as it is. With --check it writes
-// nothing and exits 1 when the README differs.
+// nothing and exits 1 when the page differs.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -34,7 +34,8 @@ function loadTables() {
 
 const { README_TABLES } = loadTables();
 
-const README = path.join(__dirname, '..', 'README.md');
+const PAGE = 'docs/reference.md';
+const FILE = path.join(__dirname, '..', PAGE);
 const COMMAND = 'npm run generate:docs';
 
 function rewrite(text) {
@@ -44,13 +45,13 @@ function rewrite(text) {
     const close = `<!-- /generated:${name} -->`;
     const start = out.indexOf(open);
     const end = out.indexOf(close);
-    if (start < 0 || end < start) throw new Error(`README.md has no ${open} … ${close} section; add the two markers where the table goes`);
+    if (start < 0 || end < start) throw new Error(`${PAGE} has no ${open} … ${close} section; add the two markers where the table goes`);
     out = `${out.slice(0, start + open.length)}\n${render()}\n${out.slice(end)}`;
   }
   return out;
 }
 
-const current = fs.readFileSync(README, 'utf8');
+const current = fs.readFileSync(FILE, 'utf8');
 let generated;
 try {
   generated = rewrite(current);
@@ -60,13 +61,13 @@ try {
 }
 if (process.argv.includes('--check')) {
   if (generated !== current) {
-    process.stderr.write(`README.md's generated tables are out of date: run ${COMMAND} and commit README.md\n`);
+    process.stderr.write(`${PAGE}'s generated tables are out of date: run ${COMMAND} and commit ${PAGE}\n`);
     process.exit(1);
   }
-  process.stdout.write('README.md tables are up to date\n');
+  process.stdout.write(`${PAGE} tables are up to date\n`);
 } else if (generated !== current) {
-  fs.writeFileSync(README, generated);
-  process.stdout.write('wrote README.md tables\n');
+  fs.writeFileSync(FILE, generated);
+  process.stdout.write(`wrote ${PAGE} tables\n`);
 } else {
-  process.stdout.write('README.md tables are up to date\n');
+  process.stdout.write(`${PAGE} tables are up to date\n`);
 }

@@ -1,9 +1,9 @@
 /**
- * The README's reference tables, rendered from the tables the program runs
- * on: the tool's input schema (what `tools/list` advertises), the action
- * vocabulary, and the flag/environment registry. scripts/generate-docs.js
- * writes them between the README's `<!-- generated:NAME -->` markers and,
- * with --check, fails when the README says something else.
+ * The reference tables of docs/reference.md, rendered from the tables the
+ * program runs on: the tool's input schema (what `tools/list` advertises),
+ * the action vocabulary, and the flag/environment registry.
+ * scripts/generate-docs.js writes them between that page's
+ * `<!-- generated:NAME -->` markers and, with --check, fails when it differs.
  */
 import { captureToolDeclaration } from '../src/contract/toolDeclaration';
 import { ACTION_KINDS, ACTION_SPECS } from '../src/contract/actions';
@@ -92,7 +92,7 @@ export function flagsTable(): string {
   return table(['flag', 'taken by', 'meaning', 'default'], rows);
 }
 
-/** The README's generated sections, by marker name. */
+/** The generated sections of docs/reference.md, by marker name. */
 export const README_TABLES: Record<string, () => string> = {
   arguments: argumentsTable,
   actions: actionsTable,

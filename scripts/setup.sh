@@ -34,8 +34,8 @@ fi
 echo "setup: using browser $browser" >&2
 
 # The headless shell: the same Blink without the desktop browser, about a third of
-# the CPU per capture; the runtime launches it when it is there (README, "Which
-# browser"). Optional: without it the full browser above is launched.
+# the CPU per capture; the runtime launches it when it is there (docs/browser.md,
+# "Which browser"). Optional: without it the full browser above is launched.
 if ! [ -x /usr/lib/chromium/chromium-headless-shell ] && ! [ -x /usr/bin/chromium-headless-shell ] && [ "$browser" = /usr/bin/chromium ] && can_apt; then
   echo "setup: installing Debian's chromium-headless-shell with apt-get" >&2
   apt_install chromium-headless-shell || echo "setup: chromium-headless-shell could not be installed; the full chromium will be launched" >&2

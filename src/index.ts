@@ -46,3 +46,6 @@ export {
 } from './manifest';
 /** The in-process adapter seam (src/app/inProcessAdapter.ts). */
 export { InProcessAdapterProvider, type InProcessAdapter, type CaptureJob, type AdapterOutcome } from './app/inProcessAdapter';
+// Evidence compared across rounds and runs (docs/compare.md): the function the compare command and the opt-in tool share.
+export { compareEvidence, exitStatusOf, CompareInputError, type CompareInput, type CompareRunOptions } from './compare/run';
+export { compareResultSchema, COMPARE_SCHEMA_FILE, type CompareResult, type CompareItem } from './compare/schema';

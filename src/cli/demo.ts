@@ -141,7 +141,7 @@ export function demoCaptures(url: string, runRoot: string): DemoCapture[] {
   ];
 }
 
-/** The manifest line an orchestrator appends after a capture (see README "Manifest"). */
+/** The manifest line an orchestrator appends after a capture (see docs/manifest.md). */
 export function demoManifestLine(capture: DemoCapture, result: CaptureResult, ts: Date): string {
   const args = capture.args;
   return echoJson({

@@ -2,7 +2,7 @@
  * The command-line flags of each mode (serving MCP and each subcommand), one
  * row each with its meaning, its default and the environment variable it
  * outranks (src/common/settings.ts). The flag parsers build their specs from
- * FLAGS, and `--help`, `doctor` and the README's tables
+ * FLAGS, and `--help`, `doctor` and docs/reference.md's tables
  * (scripts/generate-docs.js) print these rows, so no name or default is
  * spelled twice.
  */

@@ -2,7 +2,7 @@
  * The environment variables the program reads, one row each with its
  * meaning, its default and who reads it, and the browser flags a caller
  * gives (BrowserFlags). Every reader of the environment goes through
- * `envValue`; `--help`, `doctor` and the README's tables print these rows,
+ * `envValue`; `--help`, `doctor` and docs/reference.md's tables print these rows,
  * so no name or default is spelled twice. The command-line flags that
  * outrank them are src/cli/flags.ts's. Parsing a value stays with its
  * reader (src/browser/options.ts, src/boundary/runRoot.ts,

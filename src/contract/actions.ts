@@ -1,6 +1,6 @@
 /**
  * The actions, as one table keyed by kind (ACTION_SPECS): for each, the
- * fields it takes (what the README's Actions table prints), how its fields
+ * fields it takes (what docs/reference.md's Actions table prints), how its fields
  * are read and refused (`parse`, in the contract's words), what it does in a
  * few words, and how the interaction trace shows it (`trace`: the Playwright
  * call that does the same thing). The kinds, the CaptureAction union, the
@@ -178,7 +178,7 @@ export const ACTION_SPECS = {
 
 export type ActionKind = keyof typeof ACTION_SPECS;
 
-/** The kinds, in the table's order (the order refusals and the README list them in). */
+/** The kinds, in the table's order (the order refusals, the README and docs/reference.md list them in). */
 export const ACTION_KINDS = Object.keys(ACTION_SPECS) as ActionKind[];
 
 /** One normalized action: `do` and the fields its spec's parser returns. */

@@ -10,6 +10,7 @@ import * as path from 'path';
 import Ajv2020 from 'ajv/dist/2020';
 import { COMPARE_SCHEMA_FILE, serializeCompareSchema } from '../../src/compare/schema';
 import { compareEvidence } from '../../src/compare/run';
+import * as library from '../../src/index';
 import { blank, fillRect, hex, pngOf } from './pixelFixtures';
 
 const FILE = path.join(__dirname, '..', '..', 'schemas', COMPARE_SCHEMA_FILE);
@@ -34,4 +35,10 @@ test('a compare.json is valid under it, and a result missing its status is not',
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the package exports the comparison (the library function the CLI and the tool share) and its schema', () => {
+  expect(library.compareEvidence).toBe(compareEvidence);
+  expect(library.COMPARE_SCHEMA_FILE).toBe(COMPARE_SCHEMA_FILE);
+  expect(typeof library.exitStatusOf).toBe('function');
 });

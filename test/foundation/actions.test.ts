@@ -1,5 +1,5 @@
 /**
- * ACTION_SPECS (what the README's Actions table prints) says what
+ * ACTION_SPECS (what docs/reference.md's Actions table prints) says what
  * parseAction does: each required field is refused when missing, each alias
  * stands for its field, each optional field is kept.
  */

@@ -1,7 +1,8 @@
 /**
- * The README's reference tables are generated (scripts/generate-docs.js from
- * scripts/readmeTables.ts): each has its markers, and what stands between
- * them is what the schemas and the settings registry say now.
+ * The reference tables of docs/reference.md are generated
+ * (scripts/generate-docs.js from scripts/readmeTables.ts): each has its
+ * markers, and what stands between them is what the schemas and the settings
+ * registry say now.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -11,10 +12,10 @@ import { FLAGS } from '../../src/cli/flags';
 import { ACTION_KINDS } from '../../src/contract/actions';
 import { RUNTIME_OBJECT_FIELDS } from '../../src/contract/toolArguments';
 
-const README = fs.readFileSync(path.resolve(__dirname, '..', '..', 'README.md'), 'utf8');
+const PAGE = fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'reference.md'), 'utf8');
 
 function section(name: string): string | null {
-  const match = new RegExp(`<!-- generated:${name} -->\\n([\\s\\S]*?)\\n<!-- /generated:${name} -->`).exec(README);
+  const match = new RegExp(`<!-- generated:${name} -->\\n([\\s\\S]*?)\\n<!-- /generated:${name} -->`).exec(PAGE);
   return match ? match[1] : null;
 }
 

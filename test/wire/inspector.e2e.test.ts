@@ -5,7 +5,7 @@
  * dependency (about 110 MB with its web UI); these run where it is installed:
  * DESIGN_PLAYBOOK_INSPECTOR names its package folder (for example after
  * `npm install --prefix /tmp/inspector @modelcontextprotocol/inspector`), or
- * it resolves from this project. The README's `--strict` command is run as
+ * it resolves from this project. docs/reference.md's `--strict` command is run as
  * written, and pins the Inspector CI installs (scripts/ci-clients.sh).
  */
 import { spawnSync } from 'child_process';
@@ -55,24 +55,24 @@ function inspector(args: string[]) {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-/** The README's Inspector command: the package spec it pins and the arguments after it. */
-function readmeCommand(): { version: string; args: string[] } {
-  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const line = /^npx -y @modelcontextprotocol\/inspector@(\S+) (.+--strict)$/m.exec(readme);
-  if (!line) throw new Error('README.md has no `npx -y @modelcontextprotocol/inspector@<version> ... --strict` line');
+/** docs/reference.md's Inspector command: the package spec it pins and the arguments after it. */
+function documentedCommand(): { version: string; args: string[] } {
+  const page = fs.readFileSync(path.join(REPO, 'docs', 'reference.md'), 'utf8');
+  const line = /^npx -y @modelcontextprotocol\/inspector@(\S+) (.+--strict)$/m.exec(page);
+  if (!line) throw new Error('docs/reference.md has no `npx -y @modelcontextprotocol/inspector@<version> ... --strict` line');
   return { version: line[1], args: line[2].split(' ') };
 }
 
-test("the README's --strict command pins the Inspector version CI installs", () => {
+test("the reference's --strict command pins the Inspector version CI installs", () => {
   const pinned = /^INSPECTOR_VERSION=(\S+)$/m.exec(fs.readFileSync(path.join(REPO, 'scripts', 'ci-clients.sh'), 'utf8'))?.[1];
-  expect(readmeCommand().version).toBe(pinned);
+  expect(documentedCommand().version).toBe(pinned);
 });
 
-maybe("the README's --strict command, as written, from the checkout: one tool, exit 0", () => {
-  const { version, args } = readmeCommand();
+maybe("the reference's --strict command, as written, from the checkout: one tool, exit 0", () => {
+  const { version, args } = documentedCommand();
   const installed = JSON.parse(fs.readFileSync(path.join(install!.folder, 'package.json'), 'utf8')).version;
   expect(installed).toBe(version);
-  // `node` as the README says: the first on PATH, this test's own Node first.
+  // `node` as the page says: the first on PATH, this test's own Node first.
   const run = spawnSync(process.execPath, [launcher!, ...args], {
     cwd: REPO,
     env: childEnv({ HOME: base, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}` }),
