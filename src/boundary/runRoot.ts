@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { envValue } from '../common/settings';
 import { log } from '../common/log';
+import { isDirectory } from '../common/files';
 
 export const RUN_MARKERS = ['plan.md', 'point-back.md'] as const;
 /** Relative DESIGN_PLAYBOOK_RUN_ROOT values resolve against the cwd at process start. */
@@ -26,14 +27,6 @@ export function hasRunMarker(root: string): boolean {
       return false;
     }
   });
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 export function resolveRunRoot(argument: unknown, env: NodeJS.ProcessEnv = process.env): RunRootResolution {

@@ -5,12 +5,12 @@
  * `diff` does: 0 nothing changed, 1 something changed, 2 trouble (input that
  * cannot be compared, said on stderr; nothing is written).
  */
-import * as fs from 'fs';
 import { compareEvidence, exitStatusOf, type CompareInput } from '../compare/run';
 import { CompareInputError } from '../compare/pairing';
 import { summaryText } from '../compare/tool';
 import { flagRows, flagSpec, helpRows, parseFlags, single, UsageError } from './args';
 import { flagsOf } from './flags';
+import { isDirectory } from '../common/files';
 
 export const COMPARE_USAGE = `Usage:
   design-playbook-evidence compare RUN_ROOT_A RUN_ROOT_B [options]   two runs, paired by criterion and capture type
@@ -34,14 +34,6 @@ function rectOf(text: string): { x: number; y: number; width: number; height: nu
     throw new UsageError(`--ignore takes X,Y,W,H in device pixels, whole numbers, width and height at least 1 (got '${text}')`);
   }
   return { x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3] };
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 export async function runCompareCli(

@@ -17,6 +17,7 @@ import { CompareInputError } from './pairing';
 import type { ProbeSidecar } from '../probe/sidecar';
 import type { ComparedKind, CompareItem } from './schema';
 import { CAPTURE_TYPES } from '../contract/captureTypes';
+import { isFile } from '../common/files';
 
 export interface CompareOptions {
   /** pixelmatch's colour threshold (0..1); default 0: captures are exact, so any colour step counts. */
@@ -59,13 +60,7 @@ export function sidecarOf(png: string): string {
 
 function readSidecarIfThere(png: string): ProbeSidecar | null {
   const file = sidecarOf(png);
-  let present = false;
-  try {
-    present = fs.statSync(file).isFile();
-  } catch {
-    present = false;
-  }
-  return present ? readProbeSidecarFile(file) : null;
+  return isFile(file) ? readProbeSidecarFile(file) : null;
 }
 
 function probeSummary(diff: ProbeDiff): string[] {
@@ -191,13 +186,7 @@ export async function compareFiles(kind: ComparedKind, before: string, after: st
 
 async function compareReadable(kind: ComparedKind, before: string, after: string, options: CompareOptions): Promise<ComparedPair> {
   for (const file of [before, after]) {
-    let isFile = false;
-    try {
-      isFile = fs.statSync(file).isFile();
-    } catch {
-      isFile = false;
-    }
-    if (!isFile) throw new CompareInputError(`${file}: no such file; name an artifact the capture wrote`);
+    if (!isFile(file)) throw new CompareInputError(`${file}: no such file; name an artifact the capture wrote`);
   }
   return COMPARERS[kind](before, after, options);
 }

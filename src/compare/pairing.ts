@@ -14,11 +14,11 @@
  * manifest line cannot point a comparison outside `<run root>/evidence/`.
  * Nothing here reads an artifact's bytes.
  */
-import * as fs from 'fs';
 import * as path from 'path';
 import { readArtifact, EVIDENCE_DIR } from '../boundary/containment';
 import { readManifest, type ManifestEntry } from '../manifest';
 import { EvidenceError } from '../common/errors';
+import { isFile } from '../common/files';
 
 export const MANIFEST_FILE = 'manifest.jsonl';
 
@@ -89,13 +89,7 @@ const UNPAIRABLE_CODES = new Set(['unreadable', 'malformed_json', 'invalid_entry
 export function readRun(root: string): { root: string; entries: ManifestEntry[]; skipped: string[] } {
   const absolute = path.resolve(root);
   const manifest = path.join(absolute, EVIDENCE_DIR, MANIFEST_FILE);
-  let isFile = false;
-  try {
-    isFile = fs.statSync(manifest).isFile();
-  } catch {
-    isFile = false;
-  }
-  if (!isFile) {
+  if (!isFile(manifest)) {
     throw new CompareInputError(
       `${absolute} is not a run root: it holds no ${EVIDENCE_DIR}/${MANIFEST_FILE}; name a run folder whose evidence/ holds the manifest the captures were recorded in`,
     );

@@ -120,6 +120,8 @@ export class CaptureAttempt {
   private typeRun: CaptureTypeRun | null = null;
   private load: LoadTracker | null = null;
   private navigating = false;
+  /** The pointer's move after navigation (pageSetup.ts pointerAtOrigin), until the first freeze waits for it. */
+  private pointerMoved: Promise<void> | null = null;
   private ended = false;
   private cleaned: Promise<void> | null = null;
   private observed: Promise<string> | null = null;
@@ -222,7 +224,9 @@ export class CaptureAttempt {
     const go = async () => {
       const budgetMs = navigationTimeoutMs(this.env);
       this.warnings.push(...(await navigate(page, this.fields.url, this.request.freeze, { budgetMs, tracker: load, cdp: this.cdp! })));
-      await pointerAtOrigin(this.cdp!);
+      // Sent now, waited for by the freeze: the renderer acks a mouse move with its next frame, which the
+      // freeze's own round trips would otherwise wait behind.
+      this.pointerMoved = pointerAtOrigin(this.cdp!).then(() => undefined);
     };
     try {
       if (this.typeRun!.navigate) await this.typeRun!.navigate(this.fields.url, go);
@@ -234,7 +238,9 @@ export class CaptureAttempt {
   }
 
   async freeze(): Promise<void> {
-    this.warnings.push(...(await applyFreeze(this.page!, this.request.freeze, this.progress.signal)));
+    const pointer = this.pointerMoved;
+    this.pointerMoved = null;
+    this.warnings.push(...(await applyFreeze(this.page!, this.request.freeze, this.progress.signal, pointer)));
   }
 
   async runActionsAndFreeze(): Promise<void> {

@@ -75,11 +75,15 @@ async function waitForParsedDocument(page: Page, signal?: AbortSignal): Promise<
 /**
  * Returns warnings (a page still busy at the settle's bound, fonts that never
  * settled); throws when network idle never came. `signal` (the capture's)
- * ends its waits for a replaced document when the capture ends.
+ * ends its waits for a replaced document when the capture ends;
+ * `beforeSettle` is what must reach the page before its time moves.
  */
-export async function applyFreeze(page: Page, freeze: Freeze, signal?: AbortSignal): Promise<string[]> {
+export async function applyFreeze(page: Page, freeze: Freeze, signal?: AbortSignal, beforeSettle?: Promise<void> | null): Promise<string[]> {
   const warnings: string[] = [];
-  if (!freeze.enabled) return warnings;
+  if (!freeze.enabled) {
+    await beforeSettle;
+    return warnings;
+  }
   const clock = PageClock.of(page);
   // The load wait goes out with the sheet: the settle needs both, and the page answers them in turn.
   let loaded = clock?.loaded();
@@ -100,8 +104,11 @@ export async function applyFreeze(page: Page, freeze: Freeze, signal?: AbortSign
   );
   // The document the load was asked of went away: the settle waits for its successor's.
   if (replaced) loaded = clock?.loaded();
+  // What had to reach the page first (the pointer's move) is in before its time moves.
+  if (beforeSettle) loaded = Promise.all([loaded, beforeSettle]).then(() => undefined);
   // Virtual time settles before the fonts wait, so text the page's timers add still gets its fonts.
   warnings.push(...((await clock?.settle(loaded)) ?? []));
+  await beforeSettle;
   if (freeze.waitFonts) {
     // Bounded on this side: the page's own timers may be virtual and stand still.
     const settled = await withDeadline(
