@@ -269,6 +269,8 @@ describe('what the recorder knows without asking the page', () => {
       await recordTrace(browser, server.url('/frames.html'), [
         { do: 'click', selector: '#add' },
         { do: 'wait_for_selector', selector: '#second' },
+        // The owner is there at once; its srcdoc document is parsed a task later (CI under load once snapshotted it blank).
+        { do: 'wait', ms: 250 },
       ]),
     );
     const last = trace.snapshots.filter((s) => s.isMainFrame).pop();
