@@ -10,6 +10,7 @@
  * pixel engine clusters regions; attribution only needs a rectangle).
  */
 import * as fs from 'fs';
+import { compareEvidence } from '../../src/compare/run';
 import * as path from 'path';
 import { executeCapturePlan, closeBundledBrowser } from '../../src/index';
 import { servePages, type PageServer } from '../helpers/browser';
@@ -121,6 +122,19 @@ describe('screenshots', () => {
         height: Math.ceil((buy.box.y + buy.box.height) * 2) - Math.floor(buy.box.y * 2),
       },
     ]);
+  });
+
+  test('a dark-scheme switch: found across the page, the cards named with their new background', async () => {
+    const dark = await capture(null, 'dark.png', { viewport: { ...VIEWPORT, colorScheme: 'dark' } });
+    const result = await compareEvidence({ artifacts: [base, dark] }, { write: false });
+    const item = result.items[0];
+    expect(item.status).toBe('changed');
+    expect(item.pixels!.changedPixels).toBeGreaterThan(100_000);
+    expect(item.summary).toContain('html > body: background-color #fafafa → #121212');
+    expect(item.summary).toContain(
+      'html > body > main > section.card:nth-of-type(1): background-color #ffffff → #1e1e1e, border 1px solid #e0e0e0 → 1px solid #424242',
+    );
+    expect(item.summary).toContain('p#desc: color #212121 → #e0e0e0');
   });
 
   test('a colour change: the button and its background colour', async () => {
