@@ -14,20 +14,42 @@ const stampFile = (root) => path.join(root, 'dist', 'build-stamp.json');
 const pendingFile = (root) => path.join(root, 'dist', 'build-stamp.pending.json');
 
 /**
- * The inputs of each output. `bundles`: the generated in-page bundles
- * (cdp/generated/, src/report/generated/), which the browser tests load
+ * The inputs of each output. `bundles`: the generated bundles (the in-page
+ * ones in cdp/generated/ and src/report/generated/, the rules worker's in
+ * src/compare/pixels/generated/), which the browser tests load
  * from the sources; `dist`: everything tsc compiles (the bundles included),
  * and what dist/server.cjs is made of besides (the package's version, the
  * dependencies the lock file pins).
  */
 const GROUPS = {
-  bundles: ['cdp/injected', 'src/report/page', 'scripts/build-injected.js', 'scripts/build-report-page.js'],
-  dist: ['src', 'cdp', 'tsconfig.json', 'scripts/build-injected.js', 'scripts/build-report-page.js', 'scripts/bundle.js', 'package.json', 'package-lock.json'],
+  bundles: [
+    'cdp/injected',
+    'src/report/page',
+    // The rules worker's program and what it imports (scripts/build-workers.js).
+    'src/compare/pixels/rulesWorker.ts',
+    'src/compare/pixels/rowRules.ts',
+    'src/compare/pixels/pixelRules.ts',
+    'src/compare/pixels/regions.ts',
+    'scripts/build-injected.js',
+    'scripts/build-report-page.js',
+    'scripts/build-workers.js',
+  ],
+  dist: [
+    'src',
+    'cdp',
+    'tsconfig.json',
+    'scripts/build-injected.js',
+    'scripts/build-report-page.js',
+    'scripts/build-workers.js',
+    'scripts/bundle.js',
+    'package.json',
+    'package-lock.json',
+  ],
 };
 
 /** Generated files are outputs, not inputs (each group's hash covers their sources). */
 function isGenerated(rel) {
-  return rel.startsWith('cdp/generated/') || rel.startsWith('src/report/generated/');
+  return rel.startsWith('cdp/generated/') || rel.startsWith('src/report/generated/') || rel.startsWith('src/compare/pixels/generated/');
 }
 
 function filesUnder(root, rel) {
@@ -83,7 +105,7 @@ function staleness(group, root = ROOT) {
   const changed = [...new Set([...Object.keys(recorded), ...Object.keys(now)])].filter((file) => recorded[file] !== now[file]).sort();
   if (!changed.length) return null;
   const shown = changed.slice(0, 5).map((file) => (file in now ? (file in recorded ? file : `${file} (new)`) : `${file} (deleted)`));
-  const what = group === 'bundles' ? 'the generated in-page bundles (cdp/generated/, src/report/generated/) are' : 'dist/ is';
+  const what = group === 'bundles' ? 'the generated bundles (cdp/generated/, src/report/generated/, src/compare/pixels/generated/) are' : 'dist/ is';
   return `${what} older than the sources: ${shown.join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''} changed since the last build; ${fix}`;
 }
 

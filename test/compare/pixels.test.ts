@@ -543,10 +543,14 @@ test('the comparison bundles with esbuild into one file that runs (no native add
   });
   const code = out.outputFiles[0].text;
   const required = [...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
-  expect(required.filter((m) => !['fs', 'path', 'crypto', 'zlib', 'util'].includes(m.replace(/^node:/, '')))).toEqual([]);
+  expect(required.filter((m) => !['fs', 'path', 'crypto', 'zlib', 'util', 'worker_threads'].includes(m.replace(/^node:/, '')))).toEqual([]);
   const file = path.join(dir, 'pixels.bundle.cjs');
   fs.writeFileSync(file, code);
   const bundled = (await import(file)) as typeof import('../../src/compare/pixels');
-  const { result } = await bundled.comparePngBytes(pngOf(blank(8, 8), 2), pngOf(fillRect(blank(8, 8), 0, 0, 2, 2, [0, 0, 0]), 2));
-  expect(result.changedPixels).toBe(4);
+  const a = pngOf(blank(8, 8), 2);
+  const b = pngOf(fillRect(blank(8, 8), 0, 0, 2, 2, [0, 0, 0]), 2);
+  expect((await bundled.comparePngBytes(a, b)).result.changedPixels).toBe(4);
+  // The rules worker's program travels inside the bundle as a string: no worker file to find.
+  expect((await bundled.comparePngBytes(a, b, { rulesWorker: 'always' })).result.changedPixels).toBe(4);
+  await (bundled as unknown as { stopRulesWorker(): Promise<void> }).stopRulesWorker();
 });

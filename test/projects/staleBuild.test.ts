@@ -54,7 +54,7 @@ test('a finished build is current; a changed, new or deleted source makes it sta
   fs.writeFileSync(path.join(root, 'cdp/injected/new.ts'), '');
   fs.rmSync(path.join(root, 'cdp/injected/page.ts'));
   expect(stamp.staleness('bundles', root)).toBe(
-    'the generated in-page bundles (cdp/generated/, src/report/generated/) are older than the sources: cdp/injected/new.ts (new), cdp/injected/page.ts (deleted) changed since the last build; run `npm run build`',
+    'the generated bundles (cdp/generated/, src/report/generated/, src/compare/pixels/generated/) are older than the sources: cdp/injected/new.ts (new), cdp/injected/page.ts (deleted) changed since the last build; run `npm run build`',
   );
   fs.rmSync(root, { recursive: true, force: true });
 });

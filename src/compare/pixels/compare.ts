@@ -20,7 +20,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as crypto from 'crypto';
 import { renderDiffImage } from './diffImage';
-import { PixelSides, type Rect } from './engine';
+import { PixelSides, type Rect, type RulesWorkerMode } from './engine';
 import { PixelInputError, peekDimensions, readPngForCompare, type PngForCompare } from './readPng';
 import { rasterOf, unfilterAll, type Raster } from './raster';
 import { clusterRegions } from './regions';
@@ -45,6 +45,8 @@ export interface PixelCompareOptions {
   tiles?: boolean | TileOptions;
   /** zlib level of the diff image (default 1: fast). */
   diffImageLevel?: number;
+  /** Where pixelmatch's rules run (default 'auto': a large comparison shares its rows with a worker thread; the result is the same). */
+  rulesWorker?: RulesWorkerMode;
 }
 
 export interface PixelComparison {
@@ -55,7 +57,9 @@ export interface PixelComparison {
   tiles: RegionTile[];
 }
 
-function checkOptions(options: PixelCompareOptions): Required<Pick<PixelCompareOptions, 'threshold' | 'includeAA' | 'maxRegions'>> & { ignore: PixelRect[] } {
+function checkOptions(
+  options: PixelCompareOptions,
+): Required<Pick<PixelCompareOptions, 'threshold' | 'includeAA' | 'maxRegions' | 'rulesWorker'>> & { ignore: PixelRect[] } {
   const threshold = options.threshold ?? DEFAULT_PIXEL_THRESHOLD;
   if (typeof threshold !== 'number' || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
     throw new RangeError(`threshold must be a number from 0 to 1 (got ${String(threshold)})`);
@@ -77,7 +81,10 @@ function checkOptions(options: PixelCompareOptions): Required<Pick<PixelCompareO
   if (options.diffImage !== undefined && typeof options.diffImage !== 'boolean' && (typeof options.diffImage !== 'string' || !options.diffImage)) {
     throw new TypeError('diffImage must be true, false or a file path');
   }
-  return { threshold, includeAA, maxRegions, ignore };
+  const rulesWorker = options.rulesWorker ?? 'auto';
+  if (rulesWorker !== 'auto' && rulesWorker !== 'always' && rulesWorker !== 'never')
+    throw new TypeError(`rulesWorker must be 'auto', 'always' or 'never' (got ${String(rulesWorker)})`);
+  return { threshold, includeAA, maxRegions, ignore, rulesWorker };
 }
 
 function clip(rects: PixelRect[], width: number, height: number): Rect[] {
@@ -225,7 +232,12 @@ async function compareDecoded(
   const sides = new PixelSides(rasterA, rasterB);
   const ignored = clip(checked.ignore, sides.width, sides.height);
   const differing = sides.classifyRows();
-  const engine = sides.compare(differing, { threshold: checked.threshold, includeAA: checked.includeAA, ignore: ignored });
+  const engine = await sides.compare(differing, {
+    threshold: checked.threshold,
+    includeAA: checked.includeAA,
+    ignore: ignored,
+    rulesWorker: checked.rulesWorker,
+  });
   const clusters = clusterRegions(engine.cells, checked.maxRegions);
   const extension = extensionRects(rasterA, rasterB);
   const regions: PixelRegion[] = [

@@ -7,7 +7,8 @@
  * It is a palette PNG (one byte a pixel instead of four); a row like the one
  * above (most rows of a page) is copied without looking at its pixels again.
  */
-import { ANTIALIASED, CHANGED, type EngineResult, type PixelSides } from './engine';
+import type { EngineResult, PixelSides } from './engine';
+import { ANTIALIASED, CHANGED } from './rowRules';
 import { bandDeflater, framePng } from './encodePng';
 import { rowsEqual, type Raster } from './raster';
 

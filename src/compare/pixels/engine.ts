@@ -10,26 +10,38 @@
  * nor compared pixel by pixel. Pixels of B's equal rows are copied from A
  * only where the anti-aliasing rule or a tile needs them.
  */
-import { RowCache, colourDelta, isAntialiased, maxDeltaFor } from './pixelRules';
+import { maxDeltaFor } from './pixelRules';
 import { rowsEqual, unfilterAll, unfilterInPlace, type Raster } from './raster';
-import { markCell, newCellGrid, type CellGrid } from './regions';
+import { mergeCells, newCellGrid, type CellGrid } from './regions';
+import { runRowRules, sharedChunks, type Rect, type RowRulesInput, type RulesJob } from './rowRules';
+import { rulesWorker, type RulesWorker } from './rulesWorkerPool';
 
-export interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type { Rect } from './rowRules';
 
-/** A mark in the mark map: a changed pixel, an anti-aliased one. */
-export const CHANGED = 1;
-export const ANTIALIASED = 2;
+/**
+ * Where the rules run: 'auto' hands a large comparison's second half of rows
+ * to the rules worker, 'always' every comparison's (tests), 'never' none.
+ */
+export type RulesWorkerMode = 'auto' | 'always' | 'never';
+
+/**
+ * Work (differing rows × width) from which the worker shares the rows: when
+ * it is running, 400,000 pixels (about 15 ms of rules, more than the copy to
+ * shared memory and the hand-over cost); while it is still starting (~30 ms),
+ * 1,500,000; and from 600,000 a comparison starts it for the next ones.
+ */
+const SPLIT_PIXELS = 400_000;
+const SPLIT_PIXELS_STARTING = 1_500_000;
+const START_PIXELS = 600_000;
+/** Rows of the differing rows list per chunk the two threads take turns at. */
+const CHUNK_ROWS = 32;
 
 export interface EngineOptions {
   threshold: number;
   includeAA: boolean;
   /** Rectangles left out of the comparison, already clipped to the compared area. */
   ignore: Rect[];
+  rulesWorker?: RulesWorkerMode;
 }
 
 export interface EngineResult {
@@ -127,56 +139,83 @@ export class PixelSides {
     for (let y = Math.max(0, y0); y <= last; y++) if (!this.b.ready[y]) this.bRow(y);
   }
 
-  compare(differing: number[], options: EngineOptions): EngineResult {
-    const { a, b, width, height } = this;
-    const c = a.channels;
-    const maxDelta = maxDeltaFor(options.threshold);
-    const cacheA = new RowCache({ data: a.data, stride: a.stride, channels: c }, width);
-    const cacheB = new RowCache({ data: b.data, stride: b.stride, channels: c }, width);
-    const colourA = cacheA.colour;
-    const colourB = cacheB.colour;
+  /**
+   * pixelmatch's rules on the differing rows. In a large comparison (see
+   * SPLIT_PIXELS) the rules worker shares the rows: both images' band of
+   * differing rows goes to shared memory, and this thread and the worker take
+   * chunks of rows from one counter until none is left. Chunks the worker
+   * took but could not finish (it failed, or went away) are run here.
+   */
+  async compare(differing: number[], options: EngineOptions): Promise<EngineResult> {
+    const { width, height } = this;
+    const input: RowRulesInput = {
+      a: { data: this.a.data, stride: this.a.stride, channels: this.a.channels },
+      b: { data: this.b.data, stride: this.b.stride, channels: this.b.channels },
+      width,
+      height,
+      maxDelta: maxDeltaFor(options.threshold),
+      includeAA: options.includeAA,
+      ignore: options.ignore,
+    };
     const marks: Array<Uint8Array | undefined> = new Array(height);
+    const markRow = (y: number) => (marks[y] = new Uint8Array(width));
     const cells = newCellGrid(width, height);
-    let changed = 0;
-    let antialiased = 0;
-    const da = a.data;
-    const db = b.data;
-    for (const y of differing) {
-      this.bRows(y - 2, y + 2);
-      const ignored = ignoredSpans(options.ignore, y);
-      const ra = cacheA.colours(y);
-      const rb = cacheB.colours(y);
-      let rowMarks: Uint8Array | undefined;
-      for (let x = 0; x < width; x++) {
-        if (colourA[ra + x] === colourB[rb + x]) continue;
-        if (ignored && inSpans(ignored, x)) continue;
-        const delta = colourDelta(da, y * a.stride + x * c, db, y * b.stride + x * c, c);
-        if (delta <= maxDelta && delta >= -maxDelta) continue;
-        if (!options.includeAA && (isAntialiased(cacheA, cacheB, x, y, width, height) || isAntialiased(cacheB, cacheA, x, y, width, height))) {
-          (rowMarks ??= marks[y] = new Uint8Array(width))[x] = ANTIALIASED;
-          antialiased++;
-        } else {
-          (rowMarks ??= marks[y] = new Uint8Array(width))[x] = CHANGED;
-          changed++;
-          markCell(cells, x, y);
-        }
+    const readyAround = (y: number) => this.bRows(y - 2, y + 2);
+    const worker = this.rulesWorkerFor(differing.length * width, options.rulesWorker ?? 'auto');
+    if (!worker) {
+      const tally = runRowRules(input, differing, markRow, cells, readyAround);
+      return { width, height, changedPixels: tally.changed, antiAliasedPixels: tally.antialiased, marks, cells };
+    }
+    const rows = Int32Array.from(differing);
+    const counter = new Int32Array(new SharedArrayBuffer(4));
+    const chunkCount = Math.ceil(rows.length / CHUNK_ROWS);
+    const taken = new Uint8Array(chunkCount);
+    const away = worker.run({ input: this.sharedBand(input, differing), rows, counter, chunkRows: CHUNK_ROWS });
+    away.catch(() => undefined); // awaited below only when the worker took a chunk
+    const here = runRowRules(input, rows, markRow, cells, undefined, sharedChunks(counter, rows.length, CHUNK_ROWS, taken));
+    let changed = here.changed;
+    let antialiased = here.antialiased;
+    if (taken.indexOf(0) >= 0) {
+      try {
+        const reply = await away;
+        mergeCells(cells, reply.cells);
+        for (const y of reply.markedRows) marks[y] = new Uint8Array(reply.marks, (y - reply.top) * width, width);
+        changed += reply.tally.changed;
+        antialiased += reply.tally.antialiased;
+      } catch {
+        const left = differing.filter((_, i) => !taken[Math.floor(i / CHUNK_ROWS)]);
+        const tally = runRowRules(input, left, markRow, cells);
+        changed += tally.changed;
+        antialiased += tally.antialiased;
       }
     }
     return { width, height, changedPixels: changed, antiAliasedPixels: antialiased, marks, cells };
   }
-}
 
-/** The x spans [from, to) of the ignored rectangles crossing row y, or null. */
-function ignoredSpans(ignore: Rect[], y: number): number[] | null {
-  let spans: number[] | null = null;
-  for (const r of ignore) {
-    if (y < r.y || y >= r.y + r.height) continue;
-    (spans ??= []).push(r.x, r.x + r.width);
+  /**
+   * The rules' input over copies, in shared memory, of the band of A and B
+   * the differing rows read (two rows above and below): B's rows there made
+   * ready first.
+   */
+  private sharedBand(input: RowRulesInput, differing: number[]): RulesJob['input'] {
+    const top = Math.max(0, differing[0] - 2);
+    const bottom = Math.min(this.height - 1, differing[differing.length - 1] + 2);
+    this.bRows(top, bottom);
+    const band = (r: Raster) => {
+      const bytes = r.data.subarray(top * r.stride, bottom * r.stride + r.rowBytes);
+      const data = new Uint8Array(new SharedArrayBuffer(bytes.length));
+      data.set(bytes);
+      return { data, stride: r.stride, channels: r.channels, top };
+    };
+    return { ...input, a: band(this.a), b: band(this.b) };
   }
-  return spans;
-}
 
-function inSpans(spans: number[], x: number): boolean {
-  for (let i = 0; i < spans.length; i += 2) if (x >= spans[i] && x < spans[i + 1]) return true;
-  return false;
+  /** The rules worker when this much work (differing rows × width) is worth a second thread, else null. */
+  private rulesWorkerFor(work: number, mode: RulesWorkerMode): RulesWorker | null {
+    if (mode === 'never' || work === 0) return null;
+    if (mode === 'always') return rulesWorker(true);
+    const worker = rulesWorker(work >= START_PIXELS);
+    if (!worker) return null;
+    return work >= (worker.ready ? SPLIT_PIXELS : SPLIT_PIXELS_STARTING) ? worker : null;
+  }
 }

@@ -8,3 +8,4 @@ export { pixelComparisonSchema, pixelRectSchema, pixelRegionSchema, type PixelCo
 export { PixelInputError, PngInputError } from './readPng';
 export { DIFF_COLOURS } from './diffImage';
 export { DEFAULT_TILE_MAX_SIDE, DEFAULT_TILE_PADDING, type RegionTile, type TileBox, type TileOptions } from './tiles';
+export { stopRulesWorker } from './rulesWorkerPool';

@@ -79,11 +79,16 @@ export function colourDelta(a: Uint8Array, pa: number, b: Uint8Array, pb: number
   return y1 > y2 ? -delta : delta;
 }
 
-/** An image as the rules read it: pixels `channels` bytes wide, rows `stride` apart. */
+/**
+ * An image as the rules read it: pixels `channels` bytes wide, rows `stride`
+ * apart, row y at (y - top) × stride (`top` 0 for a whole image; a band of
+ * rows handed to the rules worker starts at its first row).
+ */
 export interface PixelView {
   data: Uint8Array;
   stride: number;
   channels: number;
+  top?: number;
 }
 
 /** Rows kept at once (a power of two above the 5 rows the anti-aliasing rule reads). */
@@ -100,6 +105,7 @@ export class RowCache {
   readonly luma: Float64Array;
   private readonly colourRow = new Int32Array(SLOTS).fill(-1);
   private readonly lumaRow = new Int32Array(SLOTS).fill(-1);
+  private readonly top: number;
 
   constructor(
     private readonly view: PixelView,
@@ -107,6 +113,7 @@ export class RowCache {
   ) {
     this.colour = new Int32Array(SLOTS * width);
     this.luma = new Float64Array(SLOTS * width);
+    this.top = view.top ?? 0;
   }
 
   /** Offset of row y in `colour`, filled if needed. */
@@ -117,7 +124,7 @@ export class RowCache {
     this.colourRow[slot] = y;
     const { data, stride, channels } = this.view;
     const out = this.colour;
-    let p = y * stride;
+    let p = (y - this.top) * stride;
     if (channels === 3) {
       for (let x = 0; x < this.width; x++, p += 3) out[base + x] = (data[p] << 16) | (data[p + 1] << 8) | data[p + 2];
     } else {
@@ -134,7 +141,7 @@ export class RowCache {
     this.lumaRow[slot] = y;
     const { data, stride, channels } = this.view;
     const out = this.luma;
-    let p = y * stride;
+    let p = (y - this.top) * stride;
     for (let x = 0; x < this.width; x++, p += channels) {
       let r = data[p];
       let g = data[p + 1];

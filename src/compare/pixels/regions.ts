@@ -160,3 +160,23 @@ export function clusterRegions(grid: CellGrid, maxRegions: number): { regions: P
     g = pooled(g);
   }
 }
+
+/** Adds the cells of `from` (a grid of the same size and cell) into `into`. */
+export function mergeCells(into: CellGrid, from: CellGrid): void {
+  for (let i = 0; i < from.count.length; i++) {
+    const n = from.count[i];
+    if (!n) continue;
+    if (!into.count[i]) {
+      into.minX[i] = from.minX[i];
+      into.minY[i] = from.minY[i];
+      into.maxX[i] = from.maxX[i];
+      into.maxY[i] = from.maxY[i];
+    } else {
+      if (from.minX[i] < into.minX[i]) into.minX[i] = from.minX[i];
+      if (from.minY[i] < into.minY[i]) into.minY[i] = from.minY[i];
+      if (from.maxX[i] > into.maxX[i]) into.maxX[i] = from.maxX[i];
+      if (from.maxY[i] > into.maxY[i]) into.maxY[i] = from.maxY[i];
+    }
+    into.count[i] += n;
+  }
+}

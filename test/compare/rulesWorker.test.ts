@@ -1,0 +1,103 @@
+/**
+ * The pixel rules worker (src/compare/pixels/rulesWorkerPool.ts): a large
+ * comparison shares its rows between the calling thread and a worker thread,
+ * and the result is the same as on one thread — counts equal to pixelmatch's,
+ * the same regions and the same diff image bytes; chunks the worker took and
+ * did not finish are run by the caller; a worker that fails a job says so.
+ */
+import { comparePngBytes, stopRulesWorker, type PixelComparison } from '../../src/compare/pixels';
+import * as pool from '../../src/compare/pixels/rulesWorkerPool';
+import { RulesWorker } from '../../src/compare/pixels/rulesWorkerPool';
+import type { RulesJob } from '../../src/compare/pixels/rowRules';
+import { blank, clone, disc, fillRect, noise, pixelmatchCount, pngOf, strokes, type Rgba } from './pixelFixtures';
+
+afterEach(async () => {
+  jest.restoreAllMocks();
+  await stopRulesWorker();
+});
+
+/** A tall page of text-like strokes, and the same page with every line redrawn (as a font-size change does). */
+function reflowedPair(): [Rgba, Rgba] {
+  const width = 320;
+  const height = 900;
+  const a = blank(width, height, [250, 250, 250]);
+  const b = clone(a);
+  for (let y = 10, seed = 1; y + 40 < height; y += 50, seed++) {
+    strokes(a, 10, y, width - 20, 4, seed);
+    strokes(b, 10, y + 1, width - 30, 4, seed + 100);
+  }
+  disc(a, 100, 400, 30);
+  disc(b, 101, 401, 30);
+  noise(a, 200, 600, 60, 60, 3);
+  noise(b, 200, 600, 60, 60, 4);
+  fillRect(b, 0, 880, width, 20, [21, 101, 192]);
+  return [a, b];
+}
+
+function summary(c: PixelComparison) {
+  return { result: { ...c.result, diffImage: null }, diff: c.diffPng?.toString('base64') };
+}
+
+test('a comparison shared with the worker equals the one-thread comparison and pixelmatch', async () => {
+  const [a, b] = reflowedPair();
+  for (const colorType of [2, 6] as const) {
+    const pa = pngOf(a, colorType, [2, 2, 2, 4, 1]);
+    const pb = pngOf(b, colorType, [2, 2, 2, 4, 1]);
+    const alone = await comparePngBytes(pa, pb, { rulesWorker: 'never', diffImage: true });
+    const shared = await comparePngBytes(pa, pb, { rulesWorker: 'always', diffImage: true });
+    expect(alone.result.changedPixels).toBe(pixelmatchCount(a, b, { threshold: 0 }));
+    expect(alone.result.changedPixels).toBeGreaterThan(10_000);
+    expect(alone.result.antiAliasedPixels).toBeGreaterThan(0);
+    expect(summary(shared)).toEqual(summary(alone));
+    // includeAA and a threshold go through the worker too.
+    const aaAlone = await comparePngBytes(pa, pb, { rulesWorker: 'never', includeAA: true, threshold: 0.1, ignore: [{ x: 0, y: 0, width: 100, height: 300 }] });
+    const aaShared = await comparePngBytes(pa, pb, {
+      rulesWorker: 'always',
+      includeAA: true,
+      threshold: 0.1,
+      ignore: [{ x: 0, y: 0, width: 100, height: 300 }],
+    });
+    expect(aaShared.result).toEqual(aaAlone.result);
+  }
+});
+
+test('chunks the worker took but did not finish are run by the caller', async () => {
+  const [a, b] = reflowedPair();
+  const pa = pngOf(a, 2);
+  const pb = pngOf(b, 2);
+  const alone = await comparePngBytes(pa, pb, { rulesWorker: 'never', diffImage: true });
+  let claimed = 0;
+  // A worker that takes the first three chunks from the shared counter, then fails.
+  const failing = {
+    ready: true,
+    run(job: Omit<RulesJob, 'id'>) {
+      claimed = Atomics.add(job.counter, 0, 3) === 0 ? 3 : 0;
+      return Promise.reject(new Error('the pixel rules worker exited (code 1)'));
+    },
+  } as unknown as RulesWorker;
+  jest.spyOn(pool, 'rulesWorker').mockReturnValue(failing);
+  const recovered = await comparePngBytes(pa, pb, { rulesWorker: 'always', diffImage: true });
+  expect(claimed).toBe(3);
+  expect(summary(recovered)).toEqual(summary(alone));
+});
+
+test('a job the worker cannot run is refused with the reason, and the worker keeps serving', async () => {
+  const worker = pool.rulesWorker(true)!;
+  const bad = { input: null, rows: new Int32Array([0]), counter: new Int32Array(new SharedArrayBuffer(4)), chunkRows: 1 } as unknown as Omit<RulesJob, 'id'>;
+  await expect(worker.run(bad)).rejects.toThrow(/^the pixel rules worker failed: TypeError/);
+  const [a, b] = reflowedPair();
+  const shared = await comparePngBytes(pngOf(a, 2), pngOf(b, 2), { rulesWorker: 'always' });
+  expect(shared.result.changedPixels).toBe(pixelmatchCount(a, b, { threshold: 0 }));
+  expect(pool.rulesWorker(false)).toBe(worker);
+});
+
+test('small comparisons stay on the calling thread; rulesWorker is checked', async () => {
+  const spy = jest.spyOn(pool, 'rulesWorker');
+  const a = blank(40, 40);
+  await comparePngBytes(pngOf(a, 2), pngOf(fillRect(clone(a), 0, 0, 4, 4, [0, 0, 0]), 2));
+  expect(spy.mock.calls.every(([start]) => start === false)).toBe(true);
+  expect(pool.rulesWorker(false)).toBeNull();
+  await expect(comparePngBytes(pngOf(a, 2), pngOf(a, 6), { rulesWorker: 'sometimes' as never })).rejects.toThrow(
+    "rulesWorker must be 'auto', 'always' or 'never' (got sometimes)",
+  );
+});
