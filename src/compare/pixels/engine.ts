@@ -8,7 +8,8 @@
  * equal, under a row that is equal, is itself equal (every PNG filter reads
  * only the row and the one above), so it is neither unfiltered on B's side
  * nor compared pixel by pixel. Pixels of B's equal rows are copied from A
- * only where the anti-aliasing rule or a tile needs them.
+ * only where the anti-aliasing rule or a tile needs them. Many differing
+ * rows (a reflow) are shared with the rules worker (rulesWorkerPool.ts).
  */
 import { maxDeltaFor } from './pixelRules';
 import { rowsEqual, unfilterAll, unfilterInPlace, type Raster } from './raster';
@@ -19,8 +20,8 @@ import { rulesWorker, type RulesWorker } from './rulesWorkerPool';
 export type { Rect } from './rowRules';
 
 /**
- * Where the rules run: 'auto' hands a large comparison's second half of rows
- * to the rules worker, 'always' every comparison's (tests), 'never' none.
+ * Where the rules run: 'auto' shares a large comparison's rows with the
+ * rules worker, 'always' every comparison's (tests), 'never' none.
  */
 export type RulesWorkerMode = 'auto' | 'always' | 'never';
 
