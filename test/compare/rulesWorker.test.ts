@@ -61,6 +61,35 @@ test('a comparison shared with the worker equals the one-thread comparison and p
   }
 });
 
+test('images of different sizes and formats share their rows the same way', async () => {
+  const [a, b] = reflowedPair();
+  const wider = blank(360, 950, [250, 250, 250]);
+  for (let y = 0; y < b.height; y++) b.data.copy(wider.data, y * wider.width * 4, y * b.width * 4, (y + 1) * b.width * 4);
+  for (const [pa, pb] of [
+    [pngOf(a, 2), pngOf(wider, 2)],
+    [pngOf(a, 6), pngOf(b, 2)],
+    [pngOf(wider, 2, [0, 1, 3]), pngOf(a, 6, [4])],
+  ]) {
+    const alone = await comparePngBytes(pa, pb, { rulesWorker: 'never', diffImage: true });
+    const shared = await comparePngBytes(pa, pb, { rulesWorker: 'always', diffImage: true });
+    expect(alone.result.changedPixels).toBeGreaterThan(10_000);
+    expect(summary(shared)).toEqual(summary(alone));
+  }
+});
+
+test('comparisons at once share the one worker and each gets its own result', async () => {
+  const [a, b] = reflowedPair();
+  const pairs: Array<[Buffer, Buffer]> = [
+    [pngOf(a, 2), pngOf(b, 2)],
+    [pngOf(b, 6), pngOf(a, 6)],
+    [pngOf(a, 2), pngOf(fillRect(clone(a), 0, 0, 320, 400, [0, 0, 0]), 2)],
+  ];
+  const alone = [];
+  for (const [pa, pb] of pairs) alone.push(summary(await comparePngBytes(pa, pb, { rulesWorker: 'never', diffImage: true })));
+  const together = await Promise.all(pairs.map(([pa, pb]) => comparePngBytes(pa, pb, { rulesWorker: 'always', diffImage: true })));
+  expect(together.map(summary)).toEqual(alone);
+});
+
 test('chunks the worker took but did not finish are run by the caller', async () => {
   const [a, b] = reflowedPair();
   const pa = pngOf(a, 2);
