@@ -9,10 +9,8 @@
  * changes; the trace's changed actions.
  */
 import * as path from 'path';
-import { html, plural, raw, type Html } from '../report/html';
-import { tokensCss } from '../report/tokens';
-import { pageScript, pageStyle } from '../report/generated/page';
-import { scriptHash } from '../report/render';
+import { html, plural, type Html } from '../report/html';
+import { reportDocument } from '../report/render';
 import type { CompareItem, CompareResult } from './schema';
 
 export const COMPARE_GENERATOR = 'design-playbook-evidence compare';
@@ -120,7 +118,6 @@ function itemSection(item: CompareItem, index: number, out: string): Html {
 }
 
 export function renderComparePage(result: CompareResult, out: string, generatedAt: Date): string {
-  const csp = `default-src 'none'; img-src 'self' data: file:; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash(pageScript)}'; base-uri 'none'; form-action 'none'`;
   const s = result.summary;
   const body = html`<a class="skip" href="#main">Skip to the comparison</a>
     <header class="top">
@@ -193,20 +190,5 @@ export function renderComparePage(result: CompareResult, out: string, generatedA
       }
     </main>
     <footer><p class="quiet">${COMPARE_GENERATOR} · ${plural(result.items.length, 'pair')}</p></footer>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="generator" content="${COMPARE_GENERATOR}">
-<title>Comparison — ${raw(html`${path.basename(result.after)}`.text)}</title>
-<style>${tokensCss()}${pageStyle}</style>
-</head>
-<body>
-${body.text}
-<script>${pageScript}</script>
-</body>
-</html>
-`;
+  return reportDocument({ generator: COMPARE_GENERATOR, title: html`Comparison — ${path.basename(result.after)}`, body });
 }

@@ -8,7 +8,7 @@
  */
 import * as crypto from 'crypto';
 import * as path from 'path';
-import { bytes, html, num, plural, raw, type Html } from './html';
+import { bytes, html, num, plural, type Html } from './html';
 import type { ReportItem, ReportModel } from './model';
 import { a11ySection, fileSection, screenshotSection, traceSection } from './renderViews';
 import { tokensCss } from './tokens';
@@ -287,8 +287,34 @@ function flaggedSection(model: ReportModel): Html {
   </section>`;
 }
 
-export function scriptHash(script: string): string {
+function scriptHash(script: string): string {
   return crypto.createHash('sha256').update(script, 'utf8').digest('base64');
+}
+
+/**
+ * An offline page of the report's kind around `body`: the shared tokens,
+ * style sheet and script inlined, and a Content-Security-Policy that lets
+ * nothing load but local images and runs only that script (by its hash).
+ * The run report and the comparison's page are both made by it.
+ */
+export function reportDocument(page: { generator: string; title: Html; body: Html }): string {
+  const csp = `default-src 'none'; img-src 'self' data: file:; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash(pageScript)}'; base-uri 'none'; form-action 'none'`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="generator" content="${page.generator}">
+<title>${page.title.text}</title>
+<style>${tokensCss()}${pageStyle}</style>
+</head>
+<body>
+${page.body.text}
+<script>${pageScript}</script>
+</body>
+</html>
+`;
 }
 
 /**
@@ -337,8 +363,6 @@ function comparisonSection(c: ReportComparison): Html {
 
 export function renderReport(model: ReportModel, generatedAt: Date, comparison?: ReportComparison): string {
   const runName = path.basename(model.runRoot) || model.runRoot;
-  const script = pageScript;
-  const csp = `default-src 'none'; img-src 'self' data: file:; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash(script)}'; base-uri 'none'; form-action 'none'`;
   const body = html`<a class="skip" href="#main">Skip to the evidence</a>
     <header class="top">
       <h1>Run report <span class="run">${runName}</span></h1>
@@ -372,20 +396,5 @@ export function renderReport(model: ReportModel, generatedAt: Date, comparison?:
       ${flaggedSection(model)}
     </main>
     <footer><p class="quiet">${GENERATOR} · ${num(model.items.length + model.unbound.length)} evidence files</p></footer>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="generator" content="${GENERATOR}">
-<title>Run report — ${raw(html`${runName}`.text)}</title>
-<style>${tokensCss()}${pageStyle}</style>
-</head>
-<body>
-${body.text}
-<script>${script}</script>
-</body>
-</html>
-`;
+  return reportDocument({ generator: GENERATOR, title: html`Run report — ${runName}`, body });
 }
