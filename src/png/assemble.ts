@@ -12,16 +12,8 @@
  * which also reads only its own row, so it stays right under any row above.
  */
 import * as zlib from 'zlib';
+import { pngChunk } from './chunk';
 import { PNG_SIGNATURE, PngFormatError, inflateImage, unfilterRow, type PngHeader } from './decode';
-
-function chunk(type: string, data: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  out.writeUInt32BE(zlib.crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
-}
 
 /** The Sub-filtered form of a row of pixel bytes, filter byte first. */
 function subFiltered(pixels: Uint8Array, pixelBytes: number): Buffer {
@@ -100,11 +92,11 @@ export class PngAssembler {
     ihdr.writeUInt32BE(this.rows, 4);
     ihdr[8] = this.header.bitDepth;
     ihdr[9] = this.header.colorType;
-    const parts = [PNG_SIGNATURE, chunk('IHDR', ihdr), ...this.ancillary.map((c) => chunk(c.type, c.data))];
+    const parts = [PNG_SIGNATURE, pngChunk('IHDR', ihdr), ...this.ancillary.map((c) => pngChunk(c.type, c.data))];
     // One IDAT per deflate output block keeps each chunk small; readers concatenate them.
-    for (const data of this.compressed) parts.push(chunk('IDAT', data));
+    for (const data of this.compressed) parts.push(pngChunk('IDAT', data));
     this.compressed.length = 0;
-    parts.push(chunk('IEND', Buffer.alloc(0)));
+    parts.push(pngChunk('IEND', Buffer.alloc(0)));
     return Buffer.concat(parts);
   }
 

@@ -6,6 +6,7 @@
  */
 import * as zlib from 'zlib';
 import { promisify } from 'util';
+import { pngChunk } from '../../png/chunk';
 import { PNG_SIGNATURE } from '../../png/decode';
 
 const deflateAsync = promisify(zlib.deflate);
@@ -24,15 +25,6 @@ export interface PngScanlines extends PngLayout {
   scanlines: Buffer;
 }
 
-function chunk(type: string, data: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  out.set(data, 8);
-  out.writeUInt32BE(zlib.crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
-}
-
 /** The PNG file around image data already deflated (a zlib stream of the scanlines). */
 export function framePng(image: PngLayout, compressed: Buffer): Buffer {
   const ihdr = Buffer.alloc(13);
@@ -40,9 +32,9 @@ export function framePng(image: PngLayout, compressed: Buffer): Buffer {
   ihdr.writeUInt32BE(image.height, 4);
   ihdr[8] = 8;
   ihdr[9] = image.colorType;
-  const parts = [PNG_SIGNATURE, chunk('IHDR', ihdr)];
-  if (image.colorType === 3) parts.push(chunk('PLTE', image.palette!));
-  parts.push(chunk('IDAT', compressed), chunk('IEND', Buffer.alloc(0)));
+  const parts = [PNG_SIGNATURE, pngChunk('IHDR', ihdr)];
+  if (image.colorType === 3) parts.push(pngChunk('PLTE', image.palette!));
+  parts.push(pngChunk('IDAT', compressed), pngChunk('IEND', Buffer.alloc(0)));
   return Buffer.concat(parts);
 }
 
