@@ -60,19 +60,7 @@ function pooled(g: CellGrid): CellGrid {
     for (let c = 0; c < g.cols; c++) {
       const i = r * g.cols + c;
       if (!g.count[i]) continue;
-      const j = (r >> 1) * next.cols + (c >> 1);
-      if (!next.count[j]) {
-        next.minX[j] = g.minX[i];
-        next.minY[j] = g.minY[i];
-        next.maxX[j] = g.maxX[i];
-        next.maxY[j] = g.maxY[i];
-      } else {
-        next.minX[j] = Math.min(next.minX[j], g.minX[i]);
-        next.minY[j] = Math.min(next.minY[j], g.minY[i]);
-        next.maxX[j] = Math.max(next.maxX[j], g.maxX[i]);
-        next.maxY[j] = Math.max(next.maxY[j], g.maxY[i]);
-      }
-      next.count[j] += g.count[i];
+      addCell(next, (r >> 1) * next.cols + (c >> 1), g, i);
     }
   }
   return next;
@@ -163,20 +151,21 @@ export function clusterRegions(grid: CellGrid, maxRegions: number): { regions: P
 
 /** Adds the cells of `from` (a grid of the same size and cell) into `into`. */
 export function mergeCells(into: CellGrid, from: CellGrid): void {
-  for (let i = 0; i < from.count.length; i++) {
-    const n = from.count[i];
-    if (!n) continue;
-    if (!into.count[i]) {
-      into.minX[i] = from.minX[i];
-      into.minY[i] = from.minY[i];
-      into.maxX[i] = from.maxX[i];
-      into.maxY[i] = from.maxY[i];
-    } else {
-      if (from.minX[i] < into.minX[i]) into.minX[i] = from.minX[i];
-      if (from.minY[i] < into.minY[i]) into.minY[i] = from.minY[i];
-      if (from.maxX[i] > into.maxX[i]) into.maxX[i] = from.maxX[i];
-      if (from.maxY[i] > into.maxY[i]) into.maxY[i] = from.maxY[i];
-    }
-    into.count[i] += n;
+  for (let i = 0; i < from.count.length; i++) if (from.count[i]) addCell(into, i, from, i);
+}
+
+/** Adds cell i of `from` into cell j of `into`: the counts summed, the boxes joined. */
+function addCell(into: CellGrid, j: number, from: CellGrid, i: number): void {
+  if (!into.count[j]) {
+    into.minX[j] = from.minX[i];
+    into.minY[j] = from.minY[i];
+    into.maxX[j] = from.maxX[i];
+    into.maxY[j] = from.maxY[i];
+  } else {
+    into.minX[j] = Math.min(into.minX[j], from.minX[i]);
+    into.minY[j] = Math.min(into.minY[j], from.minY[i]);
+    into.maxX[j] = Math.max(into.maxX[j], from.maxX[i]);
+    into.maxY[j] = Math.max(into.maxY[j], from.maxY[i]);
   }
+  into.count[j] += from.count[i];
 }
