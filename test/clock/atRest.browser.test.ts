@@ -9,12 +9,13 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { executeCapturePlan, closeBundledBrowser } from '../../src/index';
 import { PageClock } from '../../src/browser/page/pageClock';
 import { QUIET_WINDOW_MS, REST_HORIZON_MS } from '../../src/common/time';
 import { decodePng } from '../../src/png/decode';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
+import { settledPage } from '../helpers/clock';
 import { captureArgs, makeRunRoot } from '../e2e/harness';
 
 const PAGES = path.join(__dirname, 'pages');
@@ -249,15 +250,7 @@ describe('the settle on a page driven directly', () => {
     await browser?.close();
   });
 
-  async function settled(file: string, settleMaxMs?: number): Promise<{ page: Page; warnings: string[]; now: number }> {
-    const page = await browser.newPage();
-    const session = await page.createCDPSession();
-    const clock = await PageClock.install(page, session, null, settleMaxMs);
-    await page.goto(server.url(file));
-    const warnings = await clock.settle();
-    const now = (await page.evaluate('globalThis.__designPlaybookClock.now()')) as number;
-    return { page, warnings, now };
-  }
+  const settled = (file: string, settleMaxMs?: number) => settledPage(browser, server.url(file), settleMaxMs);
 
   test('a page at rest moves exactly the quiet window', async () => {
     const { page, warnings, now } = await settled('at-rest.html');

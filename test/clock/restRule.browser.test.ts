@@ -14,9 +14,9 @@ import JSZip from 'jszip';
 import { WebSocketServer } from 'ws';
 import type { Browser } from 'puppeteer-core';
 import { executeCapturePlan, closeBundledBrowser } from '../../src/index';
-import { PageClock } from '../../src/browser/page/pageClock';
 import { DEFAULT_SETTLE_MAX_MS, QUIET_WINDOW_MS } from '../../src/common/time';
 import { launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
+import { settledPage } from '../helpers/clock';
 import { captureArgs, makeRunRoot } from '../e2e/harness';
 
 jest.setTimeout(300_000);
@@ -123,14 +123,7 @@ describe('the settle on a page driven directly', () => {
     await browser?.close();
   });
 
-  async function settled(file: string) {
-    const page = await browser.newPage();
-    const clock = await PageClock.install(page, await page.createCDPSession(), null);
-    await page.goto(server.url(file));
-    const warnings = await clock.settle();
-    const now = (await page.evaluate('globalThis.__designPlaybookClock.now()')) as number;
-    return { page, warnings, now };
-  }
+  const settled = (file: string) => settledPage(browser, server.url(file));
 
   test('polls that run for ever and change nothing (50 ms, 700 ms, a 100 ms setTimeout chain) do not hold the page to the bound', async () => {
     const { page, warnings, now } = await settled('quiet-poll.html');
