@@ -15,8 +15,8 @@ const pendingFile = (root) => path.join(root, 'dist', 'build-stamp.pending.json'
 
 /**
  * The inputs of each output. `bundles`: the generated bundles (the in-page
- * ones in cdp/generated/ and src/report/generated/, the rules worker's in
- * src/compare/pixels/generated/), which the browser tests load
+ * ones in cdp/generated/ and src/report/generated/, the rules worker's and the pixel
+ * kernels' in src/compare/pixels/generated/), which the browser tests load
  * from the sources; `dist`: everything tsc compiles (the bundles included),
  * and what dist/server.cjs is made of besides (the package's version, the
  * dependencies the lock file pins).
@@ -30,6 +30,8 @@ const GROUPS = {
     'src/compare/pixels/rowRules.ts',
     'src/compare/pixels/pixelRules.ts',
     'src/compare/pixels/regions.ts',
+    // The pixel kernels' WebAssembly text (assembled by the same script).
+    'src/compare/pixels/kernels.wat',
     'scripts/build-injected.js',
     'scripts/build-report-page.js',
     'scripts/build-workers.js',

@@ -2,9 +2,10 @@
  * Comparing two screenshots: comparePngFiles (paths) and comparePngBytes.
  *
  * Byte-identical files are unchanged without decoding (the sizes, then the
- * bytes). Otherwise both are inflated at once (zlib on the thread pool), the
- * rows that differ are found (engine.ts), and pixelmatch's rules run on those
- * rows: the changed-pixel count is pixelmatch's at the same threshold. Images
+ * bytes). Otherwise both are inflated (large ones at once, one on the thread
+ * pool), A goes to kernel memory (kernels.ts), the rows that differ are found
+ * (engine.ts), and pixelmatch's rules run on those rows: the changed-pixel
+ * count is pixelmatch's at the same threshold. Images
  * of different sizes are aligned at the top left; the overlap is compared
  * and what only one side has is the extension.
  *
@@ -19,7 +20,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as crypto from 'crypto';
-import { renderDiffImage } from './diffImage';
+import { diffScanlineBytes, renderDiffImage } from './diffImage';
+import { leaseKernels, type KernelLease } from './kernels';
 import { PixelSides, type Rect, type RulesWorkerMode } from './engine';
 import { PixelInputError, peekDimensions, readPngForCompare, type PngForCompare } from './readPng';
 import { rasterOf, unfilterAll, type Raster } from './raster';
@@ -29,6 +31,13 @@ import { renderTiles, type RegionTile, type TileOptions } from './tiles';
 
 export const DEFAULT_PIXEL_THRESHOLD = 0;
 export const DEFAULT_MAX_REGIONS = 32;
+/**
+ * Pixels of A from which A inflates on the thread pool while B inflates
+ * here; below it both inflate here, one after the other (a hand-over to the
+ * pool and back costs a few milliseconds on a busy machine, more than half
+ * of a small image's inflating saves).
+ */
+const PARALLEL_INFLATE_PIXELS = 4_000_000;
 
 export interface PixelCompareOptions {
   /** pixelmatch's threshold, 0–1 (default DEFAULT_PIXEL_THRESHOLD: 0). */
@@ -47,6 +56,8 @@ export interface PixelCompareOptions {
   diffImageLevel?: number;
   /** Where pixelmatch's rules run (default 'auto': a large comparison shares its rows with a worker thread; the result is the same). */
   rulesWorker?: RulesWorkerMode;
+  /** 'auto' (default): image A and the diff image are unfiltered and drawn by the WebAssembly SIMD kernels where they run; 'never': by JavaScript alone. The bytes are the same. */
+  wasmKernels?: 'auto' | 'never';
 }
 
 export interface PixelComparison {
@@ -81,6 +92,8 @@ function checkOptions(
   if (options.diffImage !== undefined && typeof options.diffImage !== 'boolean' && (typeof options.diffImage !== 'string' || !options.diffImage)) {
     throw new TypeError('diffImage must be true, false or a file path');
   }
+  if (options.wasmKernels !== undefined && options.wasmKernels !== 'auto' && options.wasmKernels !== 'never')
+    throw new TypeError(`wasmKernels must be 'auto' or 'never' (got ${String(options.wasmKernels)})`);
   const rulesWorker = options.rulesWorker ?? 'auto';
   if (rulesWorker !== 'auto' && rulesWorker !== 'always' && rulesWorker !== 'never')
     throw new TypeError(`rulesWorker must be 'auto', 'always' or 'never' (got ${String(rulesWorker)})`);
@@ -127,17 +140,22 @@ function asRgba(r: Raster): Raster {
       data[o + 3] = 255;
     }
   }
-  return { ...r, channels: 4, rowBytes: r.width * 4, stride: r.width * 4, data, ready: new Uint8Array(r.height).fill(1), filtered: null };
+  return { ...r, channels: 4, rowBytes: r.width * 4, stride: r.width * 4, data, ready: new Uint8Array(r.height).fill(1), filtered: null, kernels: null };
 }
 
-/** Writes bytes to `target` through a temporary file in the same folder, so a failure leaves no partial file. */
-async function writeAtomically(target: string, bytes: Buffer): Promise<void> {
+/**
+ * Writes bytes to `target` through a temporary file in the same folder, so a
+ * failure leaves no partial file. At once, as the inputs are read: a diff
+ * image is a few hundred kB, and two queued file operations under load cost
+ * more than writing it.
+ */
+function writeAtomically(target: string, bytes: Buffer): void {
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
   try {
-    await fs.promises.writeFile(temp, bytes, { flag: 'wx' });
-    await fs.promises.rename(temp, target);
+    fs.writeFileSync(temp, bytes, { flag: 'wx' });
+    fs.renameSync(temp, target);
   } catch (err) {
-    await fs.promises.rm(temp, { force: true });
+    fs.rmSync(temp, { force: true });
     throw err;
   }
 }
@@ -212,7 +230,24 @@ async function compareDecoded(
   options: PixelCompareOptions,
   checked: ReturnType<typeof checkOptions>,
 ): Promise<PixelComparison> {
-  // A inflates on the thread pool while B inflates here; a failure of either is reported (A's first).
+  const [pngA, pngB] = await readBoth(labels, bufA, bufB);
+  const wantDiff = options.diffImage !== undefined && options.diffImage !== false;
+  const diffBytes = wantDiff ? diffScanlineBytes(pngA, pngB) : 0;
+  const kernels = pngA.filtered && pngA.channels === pngB.channels && options.wasmKernels !== 'never' ? leaseKernels([pngA.filtered.length, diffBytes]) : null;
+  try {
+    return await compareRasters(labels, bufA, bufB, pngA, pngB, kernels, options, checked);
+  } finally {
+    kernels?.release();
+  }
+}
+
+/** Both PNGs read: a large A inflates on the thread pool while B inflates here. A failure of either is reported (A's first). */
+async function readBoth(labels: { a: string; b: string }, bufA: Buffer, bufB: Buffer): Promise<[PngForCompare, PngForCompare]> {
+  const dims = peekDimensions(bufA);
+  if (!dims || dims.width * dims.height < PARALLEL_INFLATE_PIXELS) {
+    const pngA = await readPngForCompare(bufA, labels.a, true);
+    return [pngA, await readPngForCompare(bufB, labels.b, true)];
+  }
   const inflatingA = readPngForCompare(bufA, labels.a);
   inflatingA.catch(() => undefined);
   let pngB: PngForCompare;
@@ -222,8 +257,25 @@ async function compareDecoded(
     await inflatingA;
     throw err;
   }
-  const pngA = await inflatingA;
-  let rasterA = rasterOf(pngA);
+  return [await inflatingA, pngB];
+}
+
+async function compareRasters(
+  labels: { a: string; b: string },
+  bufA: Buffer,
+  bufB: Buffer,
+  pngA: PngForCompare,
+  pngB: PngForCompare,
+  kernels: KernelLease | null,
+  options: PixelCompareOptions,
+  checked: ReturnType<typeof checkOptions>,
+): Promise<PixelComparison> {
+  if (kernels) {
+    // A's inflated rows move into kernel memory, where they are unfiltered and drawn 16 bytes at a time.
+    kernels.regions[0].set(pngA.filtered!);
+    pngA = { ...pngA, filtered: kernels.regions[0] };
+  }
+  let rasterA = rasterOf(pngA, kernels);
   let rasterB = rasterOf(pngB);
   if (rasterA.channels !== rasterB.channels) {
     rasterA = asRgba(rasterA);
@@ -246,12 +298,13 @@ async function compareDecoded(
   ];
   const extensionPixels = extension.reduce((n, r) => n + r.width * r.height, 0);
   const wantDiff = options.diffImage !== undefined && options.diffImage !== false;
+  const scratch = kernels && wantDiff && kernels.regions[1].length === diffScanlineBytes(sides.a, sides.b) ? kernels.regions[1] : null;
   const [diff, tiles] = await Promise.all([
-    wantDiff ? renderDiffImage(sides, engine, options.diffImageLevel ?? 1) : null,
+    wantDiff ? renderDiffImage(sides, engine, options.diffImageLevel ?? 1, scratch) : null,
     options.tiles ? renderTiles(sides, regions, typeof options.tiles === 'object' ? options.tiles : {}) : [],
   ]);
   const diffPath = typeof options.diffImage === 'string' ? path.resolve(options.diffImage) : null;
-  if (diff && diffPath) await writeAtomically(diffPath, diff.png);
+  if (diff && diffPath) writeAtomically(diffPath, diff.png);
   const result: PixelComparisonResult = {
     status: engine.changedPixels > 0 || extensionPixels > 0 ? 'changed' : 'unchanged',
     identicalBytes: false,

@@ -6,10 +6,12 @@
  *
  * It is a palette PNG (one byte a pixel instead of four); a row like the one
  * above (most rows of a page) is copied without looking at its pixels again.
+ * When A and the scanlines lie in kernel memory (kernels.ts), the grey
+ * levels are drawn 16 pixels at a time.
  */
 import type { EngineResult, PixelSides } from './engine';
 import { ANTIALIASED, CHANGED } from './rowRules';
-import { bandDeflater, framePng } from './encodePng';
+import { bandDeflater, deflateNow, framePng } from './encodePng';
 import { rowsEqual, type Raster } from './raster';
 
 /** Grey levels of A's brightness. */
@@ -19,6 +21,12 @@ const EXTENSION = LEVELS;
 export const DIFF_PALETTE_INDEX = { changed: 2 * LEVELS, antialiased: 2 * LEVELS + 1, empty: 2 * LEVELS + 2 } as const;
 /** Rows handed to the deflater at a time: it compresses one band while the next is drawn. */
 const BAND_ROWS = 512;
+/**
+ * Canvas pixels from which the diff image is deflated in bands on the thread
+ * pool, overlapping its drawing; a smaller one is drawn, then deflated here,
+ * at once (each hand-over to the pool costs more than it saves there).
+ */
+const BANDED_PIXELS = 6_000_000;
 /** How much of A's contrast stays: 0.25 keeps the page readable under the marks. */
 const DIM = 0.25;
 export const DIFF_COLOURS = { changed: [230, 0, 0], antialiased: [255, 200, 0], empty: [255, 255, 255] } as const;
@@ -42,6 +50,7 @@ function buildPalette(): Buffer {
  * integer weights of BT.601's luma, close enough for a background.
  */
 function levelsInto(r: Raster, y: number, x0: number, x1: number, out: Uint8Array, at: number, base: number): void {
+  if (r.kernels?.owns(out)) return r.kernels.levels(r.data, y * r.stride + x0 * r.channels, x1 - x0, r.channels, out, at, base);
   const d = r.data;
   let p = y * r.stride + x0 * r.channels;
   let o = at;
@@ -109,17 +118,33 @@ function drawRows(sides: PixelSides, engine: EngineResult, out: Buffer, y0: numb
   }
 }
 
-/** The diff image of a comparison (B's rows beyond the overlap must be ready). */
-export async function renderDiffImage(sides: PixelSides, engine: EngineResult, level = 1): Promise<DiffImage> {
+type Size = { width: number; height: number };
+
+/** The bytes of the scanlines of the diff image of a and b: a scratch buffer of this size may be handed to renderDiffImage. */
+export function diffScanlineBytes(a: Size, b: Size): number {
+  return Math.max(a.height, b.height) * (Math.max(a.width, b.width) + 1);
+}
+
+/**
+ * The diff image of a comparison (B's rows beyond the overlap must be
+ * ready); `scratch`, of diffScanlineBytes, holds its scanlines (else a new
+ * buffer does).
+ */
+export async function renderDiffImage(sides: PixelSides, engine: EngineResult, level = 1, scratch: Buffer | null = null): Promise<DiffImage> {
   const cw = Math.max(sides.a.width, sides.b.width);
   const ch = Math.max(sides.a.height, sides.b.height);
-  const out = Buffer.allocUnsafe(ch * (cw + 1));
+  const out = scratch ?? Buffer.allocUnsafe(ch * (cw + 1));
+  const layout = { width: cw, height: ch, colorType: 3 as const, palette: buildPalette() };
+  if (cw * ch < BANDED_PIXELS) {
+    drawRows(sides, engine, out, 0, ch);
+    return { png: framePng(layout, deflateNow(out, level)), width: cw, height: ch };
+  }
   const deflater = bandDeflater(level);
   for (let y = 0; y < ch; y += BAND_ROWS) {
     const end = Math.min(ch, y + BAND_ROWS);
     drawRows(sides, engine, out, y, end);
     await deflater.write(out.subarray(y * (cw + 1), end * (cw + 1)));
   }
-  const png = framePng({ width: cw, height: ch, colorType: 3, palette: buildPalette() }, await deflater.end());
+  const png = framePng(layout, await deflater.end());
   return { png, width: cw, height: ch };
 }

@@ -46,6 +46,11 @@ export async function encodePng(image: PngScanlines, level = 1): Promise<Buffer>
   return framePng(image, await deflateAsync(image.scanlines, { level, memLevel: 9 }));
 }
 
+/** Scanlines deflated on this thread, for the PNG's IDAT (`level` as for encodePng). */
+export function deflateNow(scanlines: Uint8Array, level: number): Buffer {
+  return zlib.deflateSync(scanlines, { level, memLevel: 9 });
+}
+
 /**
  * A zlib stream fed scanlines in bands while the next band is computed: each
  * band deflates on the thread pool while the caller works on the next one

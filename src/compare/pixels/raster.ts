@@ -1,13 +1,16 @@
 /**
  * Pixels of one side of a comparison. A Chromium capture is unfiltered in
- * place, row by row on demand, in the buffer zlib inflated it into (no second
- * copy of a page: a fresh 30 MB buffer costs more in page faults than the
- * unfiltering itself): row y's pixel bytes start at y × stride, stride being
- * the stored row (its filter byte, then its bytes), and the filter byte of
- * row y sits just before them. The Up filter — the one Chromium's encoder
- * picks for nearly every row — is undone four bytes at a time.
+ * place, row by row on demand, in the buffer it was inflated into — for A,
+ * the kernel memory it was copied to (kernels.ts: reused from comparison to
+ * comparison, so its pages are not faulted in again; a fresh 30 MB buffer
+ * costs more in page faults than the unfiltering itself): row y's pixel bytes
+ * start at y × stride, stride being the stored row (its filter byte, then its
+ * bytes), and the filter byte of row y sits just before them. The Up filter —
+ * the one Chromium's encoder picks for nearly every row — is undone 16 bytes
+ * at a time by the kernel, or four at a time here.
  */
 import { unfilterRow } from '../../png/decode';
+import type { KernelLease } from './kernels';
 import type { PngForCompare } from './readPng';
 
 export interface Raster {
@@ -22,13 +25,18 @@ export interface Raster {
   ready: Uint8Array;
   /** The inflated rows as stored (filter byte first), the same memory as `data`; null when decoded whole. */
   filtered: Buffer | null;
+  /** The kernels, when `data` lies in their memory (kernels.ts): rows are then unfiltered and greyed 16 bytes at a time. */
+  kernels: KernelLease | null;
 }
 
-export function rasterOf(png: PngForCompare): Raster {
+/** The raster of a read PNG; `kernels`: the lease whose memory holds its bytes, if one does. */
+export function rasterOf(png: PngForCompare, kernels: KernelLease | null = null): Raster {
   const base = { file: png.file, width: png.width, height: png.height, channels: png.channels, rowBytes: png.rowBytes };
-  if (png.pixels) return { ...base, stride: png.rowBytes, data: png.pixels, ready: new Uint8Array(png.height).fill(1), filtered: null };
+  const data = png.pixels ?? png.filtered!;
+  const leased = kernels && kernels.owns(data) ? kernels : null;
+  if (png.pixels) return { ...base, stride: png.rowBytes, data: png.pixels, ready: new Uint8Array(png.height).fill(1), filtered: null, kernels: leased };
   const filtered = png.filtered!;
-  return { ...base, stride: png.rowBytes + 1, data: filtered.subarray(1), ready: new Uint8Array(png.height), filtered };
+  return { ...base, stride: png.rowBytes + 1, data: filtered.subarray(1), ready: new Uint8Array(png.height), filtered, kernels: leased };
 }
 
 /** Unfilters row y in place; the row above must be ready (or y is 0). */
@@ -36,7 +44,8 @@ export function unfilterInPlace(r: Raster, y: number): void {
   const type = r.filtered![y * r.stride];
   const at = y * r.stride;
   if (type === 2) {
-    if (y > 0) addRowAbove(r.data, at, r.stride, r.rowBytes);
+    if (y > 0 && r.kernels && r.stride >= 16) r.kernels.unfilterUp(r.data, at, r.stride, r.rowBytes);
+    else if (y > 0) addRowAbove(r.data, at, r.stride, r.rowBytes);
   } else if (type !== 0) {
     const row = r.data.subarray(at, at + r.rowBytes);
     const above = y > 0 ? r.data.subarray(at - r.stride, at - r.stride + r.rowBytes) : null;
