@@ -76,7 +76,7 @@ export const ALLOWED_STATE: Record<string, string> = {
   'src/compare/pixels/kernels.ts':
     'compiled, idle: the pixel kernels compiled once per process, and one kernel memory kept between comparisons, already grown, so the next one does not fault its pages in again (test/compare/pixelKernels.test.ts)',
   'src/compare/pixels/rulesWorkerPool.ts':
-    'running, failures: the one pixel rules worker thread of the process, kept between comparisons (starting one costs ~30 ms), and how often it failed (test/compare/rulesWorker.test.ts)',
+    'running, failures, idleBands: the one pixel rules worker thread of the process, kept between comparisons (starting one costs ~30 ms), how often it failed, and the shared buffers of its last job kept for the next (test/compare/rulesWorker.test.ts)',
 };
 
 /**

@@ -1,11 +1,13 @@
 /**
  * The pixel kernels (src/compare/pixels/kernels.wat, run by kernels.ts): each
- * gives exactly the bytes of the rule it stands for — written out here
+ * (the Up filter, grey levels, marks) gives exactly the bytes of the rule it stands for — written out here
  * independently of src/ — on random data of every length and alignment; a
  * comparison gives the same result, diff image and tiles with the kernels as
  * with JavaScript alone (wasmKernels 'never'), for RGB and RGBA, every filter
  * type, narrow and odd widths, sizes that differ, and several comparisons at
- * once; and a comparison the kernels cannot take still runs.
+ * once; pixelmatch's rules in the kernel mark, count and locate the same
+ * pixels as in JavaScript (thresholds, anti-aliasing counted or not, ignored
+ * rectangles); and a comparison the kernels cannot take still runs.
  */
 import { comparePngBytes, type PixelComparison } from '../../src/compare/pixels';
 import * as kernelsModule from '../../src/compare/pixels/kernels';
@@ -29,10 +31,10 @@ function referenceLevel(r: number, g: number, b: number, a: number, base: number
 
 describe('the kernels against the rules they stand for', () => {
   test('grey levels of RGB and RGBA pixels, every length from 0 to 70, at any alignment, with either base', () => {
-    const lease = leaseKernels([4096, 4096])!;
+    const lease = leaseKernels({ src: 4096, dst: 4096 })!;
     expect(lease).not.toBeNull();
     try {
-      const [src, dst] = lease.regions;
+      const { src, dst } = lease.regions;
       const next = bytes(7);
       for (const channels of [3, 4] as const) {
         for (let n = 0; n <= 70; n++) {
@@ -60,9 +62,9 @@ describe('the kernels against the rules they stand for', () => {
   });
 
   test('every alpha value over a sweep of colours (the translucent rule, sixteen pixels at a time and one by one)', () => {
-    const lease = leaseKernels([256 * 4 * 17, 256 * 17])!;
+    const lease = leaseKernels({ src: 256 * 4 * 17, dst: 256 * 17 })!;
     try {
-      const [src, dst] = lease.regions;
+      const { src, dst } = lease.regions;
       for (let colour = 0; colour < 256; colour += 5) {
         let p = 0;
         for (let a = 0; a < 256; a++, p++) src.set([colour, 255 - colour, (colour * 7) & 255, a], p * 4);
@@ -75,9 +77,9 @@ describe('the kernels against the rules they stand for', () => {
   });
 
   test('the Up filter undone: each byte plus the byte a stride before it, mod 256, for strides from 16 and any row length within one', () => {
-    const lease = leaseKernels([64 * 1024])!;
+    const lease = leaseKernels({ mem: 64 * 1024 })!;
     try {
-      const [mem] = lease.regions;
+      const { mem } = lease.regions;
       const next = bytes(11);
       for (let stride = 16; stride <= 90; stride += 7) {
         // A row is its filter byte and its bytes: at most stride - 1 of them.
@@ -97,38 +99,65 @@ describe('the kernels against the rules they stand for', () => {
   });
 });
 
+test('the marks laid over a row: 1 becomes the changed colour, 2 the anti-aliased one, 0 leaves the grey level', () => {
+  const lease = leaseKernels({ marks: 256, out: 256 })!;
+  try {
+    const { marks, out } = lease.regions;
+    const next = bytes(5);
+    for (let n = 0; n <= 70; n++) {
+      for (const shift of [0, 3]) {
+        for (let i = 0; i < 200; i++) {
+          marks[i] = next() % 3;
+          out[i] = next() & 63;
+        }
+        const before = Buffer.from(out);
+        lease.overlayMarks(marks.subarray(shift), out, 7, n, 128, 129);
+        for (let i = 0; i < 200; i++) {
+          const x = i - 7;
+          const mark = x >= 0 && x < n ? marks[shift + x] : 0;
+          expect(out[i]).toBe(mark === 1 ? 128 : mark === 2 ? 129 : before[i]);
+        }
+      }
+    }
+  } finally {
+    lease.release();
+  }
+});
+
 describe('leases', () => {
-  test('regions are disjoint, 16-byte aligned and owned by their lease until it ends', () => {
-    const lease = leaseKernels([10, 0, 1000, 33])!;
-    const spans = lease.regions.map((r) => [r.byteOffset, r.byteOffset + r.length]);
-    expect(lease.regions.map((r) => r.length)).toEqual([10, 0, 1000, 33]);
+  test('regions are disjoint, 16-byte aligned, named as asked and owned by their lease until it ends', () => {
+    const lease = leaseKernels({ small: 10, none: 0, big: 1000, odd: 33 })!;
+    const regions = Object.values(lease.regions);
+    expect(Object.keys(lease.regions)).toEqual(['small', 'none', 'big', 'odd']);
+    expect(regions.map((r) => r.length)).toEqual([10, 0, 1000, 33]);
+    const spans = regions.map((r) => [r.byteOffset, r.byteOffset + r.length]);
     for (const [start] of spans) expect(start % 16).toBe(0);
     for (let i = 1; i < spans.length; i++) expect(spans[i][0]).toBeGreaterThanOrEqual(spans[i - 1][1]);
-    expect(lease.regions.every((r) => lease.owns(r))).toBe(true);
+    expect(regions.every((r) => lease.owns(r))).toBe(true);
     expect(lease.owns(Buffer.alloc(16))).toBe(false);
     lease.release();
-    expect(lease.owns(lease.regions[0])).toBe(false);
+    expect(lease.owns(lease.regions.small)).toBe(false);
   });
 
   test('a released memory serves the next lease; one that grew past the kept size does not; sizes past the limit get none', () => {
-    const first = leaseKernels([1 << 20])!;
-    const memory = first.regions[0].buffer;
+    const first = leaseKernels({ m: 1 << 20 })!;
+    const memory = first.regions.m.buffer;
     first.release();
-    const second = leaseKernels([1 << 20])!;
-    expect(second.regions[0].buffer).toBe(memory); // the same memory, already grown
-    const third = leaseKernels([1 << 20])!; // while the second is out: a memory of its own
-    expect(third.regions[0].buffer).not.toBe(memory);
+    const second = leaseKernels({ m: 1 << 20 })!;
+    expect(second.regions.m.buffer).toBe(memory); // the same memory, already grown
+    const third = leaseKernels({ m: 1 << 20 })!; // while the second is out: a memory of its own
+    expect(third.regions.m.buffer).not.toBe(memory);
     third.release();
     second.release();
 
-    const big = leaseKernels([200 * 1024 * 1024])!;
-    const bigMemory = big.regions[0].buffer;
+    const big = leaseKernels({ m: 200 * 1024 * 1024 })!;
+    const bigMemory = big.regions.m.buffer;
     big.release();
-    const after = leaseKernels([16])!;
-    expect(after.regions[0].buffer).not.toBe(bigMemory);
+    const after = leaseKernels({ m: 16 })!;
+    expect(after.regions.m.buffer).not.toBe(bigMemory);
     after.release();
 
-    expect(leaseKernels([2 ** 31])).toBeNull();
+    expect(leaseKernels({ m: 2 ** 31 })).toBeNull();
   });
 });
 
@@ -180,6 +209,42 @@ describe('a comparison with the kernels and without', () => {
     sameAs(withKernels, without);
     expect(withKernels.result.changedPixels).toBe(pixelmatchCount(a, b, { threshold: 0 }));
   });
+
+  test.each([
+    { threshold: 0, includeAA: false },
+    { threshold: 0.05, includeAA: false },
+    { threshold: 0.1, includeAA: true },
+    { threshold: 0, includeAA: true },
+  ])(
+    'pixelmatch’s rules in the kernel (threshold $threshold, includeAA $includeAA): same marks, counts and cells as in JavaScript, with ignored rectangles',
+    async ({ threshold, includeAA }) => {
+      for (const [colorType, translucent] of [
+        [2, false],
+        [6, true],
+      ] as const) {
+        const a = page(420, 260, 13, translucent);
+        const b = changed(a, 13);
+        strokes(b, 30, 200, 300, 2, 99); // a reflowed paragraph: many anti-aliased edges
+        fillRect(b, 400, 0, 20, 260, [250, 250, 250], translucent ? 200 : 255);
+        const bytesA = pngOf(a, colorType, [2, 2, 1, 4]);
+        const bytesB = pngOf(b, colorType, [2, 3, 2, 0]);
+        const ignore = [
+          { x: 0, y: 0, width: 50, height: 50 },
+          { x: 200, y: 120, width: 30, height: 400 },
+        ];
+        for (const options of [
+          { threshold, includeAA },
+          { threshold, includeAA, ignore },
+        ]) {
+          const withKernels = await comparePngBytes(bytesA, bytesB, { ...options, diffImage: true, tiles: true });
+          const without = await comparePngBytes(bytesA, bytesB, { ...options, diffImage: true, tiles: true, wasmKernels: 'never' });
+          sameAs(withKernels, without);
+          if (!options.ignore) expect(withKernels.result.changedPixels).toBe(pixelmatchCount(a, b, { threshold, includeAA }));
+          expect(withKernels.result.changedPixels + withKernels.result.antiAliasedPixels).toBeGreaterThan(0);
+        }
+      }
+    },
+  );
 
   test('sizes that differ (the extension drawn from each side)', async () => {
     const a = page(300, 160, 5, false);

@@ -21,11 +21,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as crypto from 'crypto';
 import { diffScanlineBytes, renderDiffImage } from './diffImage';
-import { leaseKernels, type KernelLease } from './kernels';
+import { leaseKernels, lumaCacheBytes } from './kernels';
 import { PixelSides, type Rect, type RulesWorkerMode } from './engine';
 import { PixelInputError, peekDimensions, readPngForCompare, type PngForCompare } from './readPng';
 import { rasterOf, unfilterAll, type Raster } from './raster';
-import { clusterRegions } from './regions';
+import { cellGridBytes, clusterRegions } from './regions';
 import type { PixelComparisonResult, PixelRect, PixelRegion } from './schema';
 import { renderTiles, type RegionTile, type TileOptions } from './tiles';
 
@@ -233,7 +233,8 @@ async function compareDecoded(
   const [pngA, pngB] = await readBoth(labels, bufA, bufB);
   const wantDiff = options.diffImage !== undefined && options.diffImage !== false;
   const diffBytes = wantDiff ? diffScanlineBytes(pngA, pngB) : 0;
-  const kernels = pngA.filtered && pngA.channels === pngB.channels && options.wasmKernels !== 'never' ? leaseKernels([pngA.filtered.length, diffBytes]) : null;
+  const kernels =
+    pngA.filtered && pngA.channels === pngB.channels && options.wasmKernels !== 'never' ? leaseFor(pngA, pngB, diffBytes, checked.ignore.length) : null;
   try {
     return await compareRasters(labels, bufA, bufB, pngA, pngB, kernels, options, checked);
   } finally {
@@ -260,20 +261,40 @@ async function readBoth(labels: { a: string; b: string }, bufA: Buffer, bufB: Bu
   return [await inflatingA, pngB];
 }
 
+/** Kernel memory for a comparison: A, B's rows, the diff image's scanlines and what the rules write (engine.ts KernelRulesMemory). */
+function leaseFor(pngA: PngForCompare, pngB: PngForCompare, diffBytes: number, ignoreCount: number) {
+  const width = Math.min(pngA.width, pngB.width);
+  const height = Math.min(pngA.height, pngB.height);
+  return leaseKernels({
+    a: pngA.filtered!.length,
+    b: (pngB.filtered ?? pngB.pixels)!.length,
+    diff: diffBytes,
+    marks: width * height,
+    rowMarked: height,
+    cells: cellGridBytes(width, height),
+    rows: height * 4,
+    ignore: ignoreCount * 16,
+    lumaA: lumaCacheBytes(width),
+    lumaB: lumaCacheBytes(width),
+  });
+}
+
+type ComparisonLease = NonNullable<ReturnType<typeof leaseFor>>;
+
 async function compareRasters(
   labels: { a: string; b: string },
   bufA: Buffer,
   bufB: Buffer,
   pngA: PngForCompare,
   pngB: PngForCompare,
-  kernels: KernelLease | null,
+  kernels: ComparisonLease | null,
   options: PixelCompareOptions,
   checked: ReturnType<typeof checkOptions>,
 ): Promise<PixelComparison> {
   if (kernels) {
     // A's inflated rows move into kernel memory, where they are unfiltered and drawn 16 bytes at a time.
-    kernels.regions[0].set(pngA.filtered!);
-    pngA = { ...pngA, filtered: kernels.regions[0] };
+    kernels.regions.a.set(pngA.filtered!);
+    pngA = { ...pngA, filtered: kernels.regions.a };
   }
   let rasterA = rasterOf(pngA, kernels);
   let rasterB = rasterOf(pngB);
@@ -289,6 +310,7 @@ async function compareRasters(
     includeAA: checked.includeAA,
     ignore: ignored,
     rulesWorker: checked.rulesWorker,
+    kernelMemory: kernels,
   });
   const clusters = clusterRegions(engine.cells, checked.maxRegions);
   const extension = extensionRects(rasterA, rasterB);
@@ -298,7 +320,7 @@ async function compareRasters(
   ];
   const extensionPixels = extension.reduce((n, r) => n + r.width * r.height, 0);
   const wantDiff = options.diffImage !== undefined && options.diffImage !== false;
-  const scratch = kernels && wantDiff && kernels.regions[1].length === diffScanlineBytes(sides.a, sides.b) ? kernels.regions[1] : null;
+  const scratch = kernels && wantDiff && kernels.regions.diff.length === diffScanlineBytes(sides.a, sides.b) ? kernels.regions.diff : null;
   const [diff, tiles] = await Promise.all([
     wantDiff ? renderDiffImage(sides, engine, options.diffImageLevel ?? 1, scratch) : null,
     options.tiles ? renderTiles(sides, regions, typeof options.tiles === 'object' ? options.tiles : {}) : [],

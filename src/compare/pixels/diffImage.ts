@@ -102,7 +102,9 @@ function drawRows(sides: PixelSides, engine: EngineResult, out: Buffer, y0: numb
       if (a.width > w) levelsInto(a, y, w, a.width, out, o + 1 + w, EXTENSION);
       else if (b.width > w) levelsInto(b, y, w, b.width, out, o + 1 + w, EXTENSION);
       const rowMarks = marks[y];
-      if (rowMarks) {
+      if (rowMarks && a.kernels?.owns(rowMarks) && a.kernels.owns(out)) {
+        a.kernels.overlayMarks(rowMarks, out, o + 1, w, DIFF_PALETTE_INDEX.changed, DIFF_PALETTE_INDEX.antialiased);
+      } else if (rowMarks) {
         for (let x = 0; x < w; x++) {
           const m = rowMarks[x];
           if (m === CHANGED) out[o + 1 + x] = DIFF_PALETTE_INDEX.changed;

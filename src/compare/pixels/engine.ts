@@ -13,9 +13,10 @@
  */
 import { maxDeltaFor } from './pixelRules';
 import { rowsEqual, unfilterAll, unfilterInPlace, type Raster } from './raster';
-import { mergeCells, newCellGrid, type CellGrid } from './regions';
-import { runRowRules, sharedChunks, type Rect, type RowRulesInput, type RulesJob } from './rowRules';
-import { rulesWorker, type RulesWorker } from './rulesWorkerPool';
+import type { KernelLease } from './kernels';
+import { cellGridIn, mergeCells, newCellGrid, type CellGrid } from './regions';
+import { runRowRules, sharedChunks, type Rect, type RowChunks, type RowRulesInput, type RowRulesTally, type RulesJob } from './rowRules';
+import { bandBuffer, rulesWorker, type RulesWorker } from './rulesWorkerPool';
 
 export type { Rect } from './rowRules';
 
@@ -43,7 +44,18 @@ export interface EngineOptions {
   /** Rectangles left out of the comparison, already clipped to the compared area. */
   ignore: Rect[];
   rulesWorker?: RulesWorkerMode;
+  /** Kernel memory for the rules (compare.ts leases it with A in it): the rules then run in the kernel on this thread. */
+  kernelMemory?: KernelRulesMemory | null;
 }
+
+/**
+ * The lease a comparison's rules run in, A already in it: room for B's rows
+ * (at B's stride, copied in as the rules need them), the marks (width ×
+ * height) and a byte per row saying which rows have any, the cell grid
+ * (cellGridBytes), the rows list (4 bytes a row), the ignored rectangles
+ * (16 bytes each) and each image's brightness rows (lumaCacheBytes).
+ */
+export type KernelRulesMemory = KernelLease<'b' | 'marks' | 'rowMarked' | 'cells' | 'rows' | 'ignore' | 'lumaA' | 'lumaB'>;
 
 export interface EngineResult {
   /** The compared area: the overlap of the two images. */
@@ -159,28 +171,45 @@ export class PixelSides {
       ignore: options.ignore,
     };
     const marks: Array<Uint8Array | undefined> = new Array(height);
-    const markRow = (y: number) => (marks[y] = new Uint8Array(width));
-    const cells = newCellGrid(width, height);
+    const memory = options.kernelMemory && options.kernelMemory === this.a.kernels ? options.kernelMemory : null;
+    const scratch = memory?.regions.marks;
+    const markRow = scratch
+      ? (y: number) => (marks[y] = scratch.subarray(y * width, (y + 1) * width).fill(0))
+      : (y: number) => (marks[y] = new Uint8Array(width));
+    const cells = memory ? cellGridIn(width, height, memory.regions.cells) : newCellGrid(width, height);
     const readyAround = (y: number) => this.bRows(y - 2, y + 2);
+    const rulesHere = (rows: ArrayLike<number>, chunks?: RowChunks): RowRulesTally =>
+      memory
+        ? this.rulesInKernel(memory, input, rows, marks, cells, chunks)
+        : runRowRules(input, rows, markRow, cells, chunks ? undefined : readyAround, chunks);
     const worker = this.rulesWorkerFor(differing.length * width, options.rulesWorker ?? 'auto');
     if (!worker) {
-      const tally = runRowRules(input, differing, markRow, cells, readyAround);
+      const tally = rulesHere(differing);
       return { width, height, changedPixels: tally.changed, antiAliasedPixels: tally.antialiased, marks, cells };
     }
     const rows = Int32Array.from(differing);
     const counter = new Int32Array(new SharedArrayBuffer(4));
     const chunkCount = Math.ceil(rows.length / CHUNK_ROWS);
     const taken = new Uint8Array(chunkCount);
-    const away = worker.run({ input: this.sharedBand(input, differing), rows, counter, chunkRows: CHUNK_ROWS });
-    away.catch(() => undefined); // awaited below only when the worker took a chunk
-    const here = runRowRules(input, rows, markRow, cells, undefined, sharedChunks(counter, rows.length, CHUNK_ROWS, taken));
+    const bands: Array<{ release(): void }> = [];
+    const away = worker.run({ input: this.sharedBand(input, differing, bands), rows, counter, chunkRows: CHUNK_ROWS });
+    // The bands go back once the worker is done with them; the answer is awaited below only when the worker took a chunk.
+    away.then(
+      () => bands.forEach((band) => band.release()),
+      () => bands.forEach((band) => band.release()),
+    );
+    const here = rulesHere(rows, sharedChunks(counter, rows.length, CHUNK_ROWS, taken));
     let changed = here.changed;
     let antialiased = here.antialiased;
     if (taken.indexOf(0) >= 0) {
       try {
         const reply = await away;
         mergeCells(cells, reply.cells);
-        for (const y of reply.markedRows) marks[y] = new Uint8Array(reply.marks, (y - reply.top) * width, width);
+        for (const y of reply.markedRows) {
+          const row = new Uint8Array(reply.marks, (y - reply.top) * width, width);
+          if (scratch) markRow(y).set(row);
+          else marks[y] = row;
+        }
         changed += reply.tally.changed;
         antialiased += reply.tally.antialiased;
       } catch {
@@ -194,17 +223,79 @@ export class PixelSides {
   }
 
   /**
+   * The rules on this thread in the kernel (kernels.wat rulesRows), chunk by
+   * chunk — those `chunks` hands out, or all rows CHUNK_ROWS at a time (a
+   * long call would keep running the kernel's first, unoptimised code) —
+   * each chunk's rows of B (two above and below) made ready and copied into
+   * kernel memory first. The kernel's marks become the rows of `marks`.
+   */
+  private rulesInKernel(
+    memory: KernelRulesMemory,
+    input: RowRulesInput,
+    rows: ArrayLike<number>,
+    marks: Array<Uint8Array | undefined>,
+    cells: CellGrid,
+    chunks?: RowChunks,
+  ): RowRulesTally {
+    const { b, width, height } = this;
+    const { regions } = memory;
+    const list = new Int32Array(regions.rows.buffer, regions.rows.byteOffset, rows.length);
+    list.set(rows);
+    const ignore = new Int32Array(regions.ignore.buffer, regions.ignore.byteOffset, input.ignore.length * 4);
+    input.ignore.forEach((r, i) => ignore.set([r.x, r.y, r.width, r.height], i * 4));
+    regions.rowMarked.fill(0);
+    memory.setupRules({
+      a: { data: this.a.data, stride: this.a.stride },
+      b: { data: regions.b.subarray(0), stride: b.stride },
+      channels: this.a.channels,
+      width,
+      height,
+      maxDelta: input.maxDelta,
+      includeAA: input.includeAA,
+      marks: regions.marks,
+      rowMarked: regions.rowMarked,
+      cells,
+      ignore,
+      lumaA: regions.lumaA,
+      lumaB: regions.lumaB,
+    });
+    const copied = new Uint8Array(height);
+    const run = (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const last = Math.min(height - 1, list[i] + 2);
+        for (let y = Math.max(0, list[i] - 2); y <= last; y++) {
+          if (copied[y]) continue;
+          this.bRow(y);
+          regions.b.set(b.data.subarray(y * b.stride, y * b.stride + b.rowBytes), y * b.stride);
+          copied[y] = 1;
+        }
+      }
+      memory.rulesRows(list, from, to - from);
+    };
+    if (chunks) {
+      for (let k = chunks.next(); k >= 0; k = chunks.next()) run(k * chunks.size, Math.min(list.length, (k + 1) * chunks.size));
+    } else {
+      for (let from = 0; from < list.length; from += CHUNK_ROWS) run(from, Math.min(list.length, from + CHUNK_ROWS));
+    }
+    for (let y = 0; y < height; y++) if (regions.rowMarked[y]) marks[y] = regions.marks.subarray(y * width, (y + 1) * width);
+    return memory.rulesTally();
+  }
+
+  /**
    * The rules' input over copies, in shared memory, of the band of A and B
    * the differing rows read (two rows above and below): B's rows there made
-   * ready first.
+   * ready first. The shared buffers (bandBuffer) are pushed to `bands`, to be
+   * released when the worker has answered.
    */
-  private sharedBand(input: RowRulesInput, differing: number[]): RulesJob['input'] {
+  private sharedBand(input: RowRulesInput, differing: number[], bands: Array<{ release(): void }>): RulesJob['input'] {
     const top = Math.max(0, differing[0] - 2);
     const bottom = Math.min(this.height - 1, differing[differing.length - 1] + 2);
     this.bRows(top, bottom);
     const band = (r: Raster) => {
       const bytes = r.data.subarray(top * r.stride, bottom * r.stride + r.rowBytes);
-      const data = new Uint8Array(new SharedArrayBuffer(bytes.length));
+      const buffer = bandBuffer(bytes.length);
+      bands.push(buffer);
+      const data = buffer.view;
       data.set(bytes);
       return { data, stride: r.stride, channels: r.channels, top };
     };

@@ -1,22 +1,79 @@
 /**
  * The comparison's SIMD kernels (kernels.wat) and the WebAssembly memory they
- * work in. A comparison leases one memory for its two large buffers — image
- * A, copied in as inflated, and the diff image's scanlines — so that undoing
- * A's Up filter and drawing the diff image's grey levels run 16 bytes at a
- * time (in JavaScript they cost more than inflating). Every other reader
- * sees the same bytes through Buffer views of that memory.
+ * work in. A comparison leases one memory for its large buffers — image A,
+ * copied in as inflated, B's rows the rules read, the marks, the cells and
+ * the diff image's scanlines — so that undoing A's Up filter, drawing the
+ * diff image's grey levels and laying the marks over them run 16 bytes at a
+ * time (in JavaScript they cost more than inflating), and pixelmatch's rules
+ * skip equal pixels 16 bytes at a time. Every other reader sees the same
+ * bytes through Buffer views of that memory.
  *
  * Where WebAssembly SIMD is missing, or an image is too large for one
  * memory, leaseKernels answers null and the callers keep their JavaScript
  * loops, which give the same bytes (test/compare/pixelKernels.test.ts).
  */
 import { wasmBase64 } from './generated/pixelKernels';
+import type { CellGrid } from './regions';
 
 interface KernelExports {
   memory: WebAssembly.Memory;
   unfilterUp(at: number, stride: number, n: number): void;
   levelsRgb(src: number, n: number, dst: number, base: number): void;
   levelsRgba(src: number, n: number, dst: number, base: number): void;
+  overlayMarks(marks: number, out: number, n: number, changed: number, aa: number): void;
+  setupRules(
+    aData: number,
+    aStride: number,
+    bData: number,
+    bStride: number,
+    channels: number,
+    width: number,
+    height: number,
+    maxDelta: number,
+    includeAA: number,
+    marks: number,
+    rowMarked: number,
+    cellCount: number,
+    cellMinX: number,
+    cellMinY: number,
+    cellMaxX: number,
+    cellMaxY: number,
+    cellSize: number,
+    cellCols: number,
+    ignore: number,
+    ignoreCount: number,
+    lumaA: number,
+    lumaB: number,
+  ): void;
+  rulesRows(rows: number, n: number): void;
+  changedCount(): number;
+  antialiasedCount(): number;
+}
+
+/** What the rules kernel reads and writes, every buffer in the lease's memory (engine.ts sets it up). */
+export interface KernelRulesSetup {
+  a: { data: Uint8Array; stride: number };
+  b: { data: Uint8Array; stride: number };
+  channels: 3 | 4;
+  width: number;
+  height: number;
+  maxDelta: number;
+  includeAA: boolean;
+  /** width × height: row y's marks at y × width. */
+  marks: Uint8Array;
+  /** One byte a row, zeroed: set to 1 where the row got a mark. */
+  rowMarked: Uint8Array;
+  cells: CellGrid;
+  /** The ignored rectangles as (x, y, width, height) quads. */
+  ignore: Int32Array;
+  /** Each image's cache of brightness rows, lumaCacheBytes(width) each (emptied here). */
+  lumaA: Uint8Array;
+  lumaB: Uint8Array;
+}
+
+/** Bytes of one image's cache of brightness rows in the rules kernel: 8 row tags, then 8 rows of f64. */
+export function lumaCacheBytes(width: number): number {
+  return 32 + 8 * 8 * width;
 }
 
 /** A leased memory's largest size (a 1280 × 16,000 RGBA capture and its diff image need ~100 MB). */
@@ -44,24 +101,24 @@ function kernelModule(): WebAssembly.Module | null {
 }
 
 /** Buffers of one comparison in kernel memory, and the kernels over them. */
-export class KernelLease {
-  /** One view per size asked for, in order. Valid until release(). */
-  readonly regions: Buffer[];
+export class KernelLease<K extends string = string> {
+  /** One view per size asked for, under its name. Valid until release(). */
+  readonly regions: Record<K, Buffer>;
   private released = false;
 
   constructor(
     private readonly k: KernelExports,
-    sizes: number[],
+    sizes: Record<K, number>,
   ) {
     let at = GAP;
-    const starts = sizes.map((size) => {
-      const start = at;
-      at = Math.ceil((at + size + GAP) / 16) * 16;
-      return start;
-    });
+    const starts: Array<[K, number, number]> = [];
+    for (const name of Object.keys(sizes) as K[]) {
+      starts.push([name, at, sizes[name]]);
+      at = Math.ceil((at + sizes[name] + GAP) / 16) * 16;
+    }
     const pages = Math.ceil(at / PAGE) - k.memory.buffer.byteLength / PAGE;
     if (pages > 0) k.memory.grow(pages); // before any view is made: growing detaches the old buffer
-    this.regions = sizes.map((size, i) => Buffer.from(k.memory.buffer, starts[i], size));
+    this.regions = Object.fromEntries(starts.map(([name, start, size]) => [name, Buffer.from(k.memory.buffer, start, size)])) as Record<K, Buffer>;
   }
 
   /** Whether `view` lies in this lease's memory. */
@@ -79,6 +136,53 @@ export class KernelLease {
     (channels === 3 ? this.k.levelsRgb : this.k.levelsRgba)(src.byteOffset + at, pixels, dst.byteOffset + dstAt, base);
   }
 
+  /** Marks over grey levels (diffImage.ts drawRows): out[outAt + x] becomes `changed` where marks[x] is 1, `aa` where it is 2, for x below n. */
+  overlayMarks(marks: Uint8Array, out: Uint8Array, outAt: number, n: number, changed: number, aa: number): void {
+    this.k.overlayMarks(marks.byteOffset, out.byteOffset + outAt, n, changed, aa);
+  }
+
+  /** Sets up the rules kernel (pixelmatch's rules, rowRules.ts runRowRules) for one comparison; its tally starts at 0. */
+  setupRules(r: KernelRulesSetup): void {
+    const at = (view: Uint8Array | Int32Array) => view.byteOffset;
+    const c = r.cells;
+    r.lumaA.fill(0xff, 0, 32); // every row tag -1: no row cached
+    r.lumaB.fill(0xff, 0, 32);
+    this.k.setupRules(
+      at(r.a.data),
+      r.a.stride,
+      at(r.b.data),
+      r.b.stride,
+      r.channels,
+      r.width,
+      r.height,
+      r.maxDelta,
+      r.includeAA ? 1 : 0,
+      at(r.marks),
+      at(r.rowMarked),
+      at(c.count),
+      at(c.minX),
+      at(c.minY),
+      at(c.maxX),
+      at(c.maxY),
+      c.size,
+      c.cols,
+      at(r.ignore),
+      r.ignore.length / 4,
+      at(r.lumaA),
+      at(r.lumaB),
+    );
+  }
+
+  /** The rules on `n` rows of the list `rows` (in kernel memory) from index `from`; their rows of B must be in place. */
+  rulesRows(rows: Int32Array, from: number, n: number): void {
+    this.k.rulesRows(rows.byteOffset + from * 4, n);
+  }
+
+  /** Changed and anti-aliased pixels marked since setupRules. */
+  rulesTally(): { changed: number; antialiased: number } {
+    return { changed: this.k.changedCount(), antialiased: this.k.antialiasedCount() };
+  }
+
   /** Ends the lease: the memory may serve the next comparison, so no view of it may be read after this. */
   release(): void {
     if (this.released) return;
@@ -91,8 +195,8 @@ export class KernelLease {
  * Kernel memory with one region per size, or null where the kernels cannot
  * run or the sizes are too large (the caller then uses its own buffers).
  */
-export function leaseKernels(sizes: number[]): KernelLease | null {
-  const total = sizes.reduce((n, s) => n + s + 2 * GAP, GAP);
+export function leaseKernels<K extends string>(sizes: Record<K, number>): KernelLease<K> | null {
+  const total = (Object.values(sizes) as number[]).reduce((n, s) => n + s + 2 * GAP, GAP);
   if (total > MAX_LEASE_BYTES) return null;
   const module = kernelModule();
   if (!module) return null;
@@ -100,7 +204,7 @@ export function leaseKernels(sizes: number[]): KernelLease | null {
   idle = null;
   try {
     k ??= new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
-    return new KernelLease(k, sizes);
+    return new KernelLease<K>(k, sizes);
   } catch {
     return null; // the memory could not grow (out of memory): JavaScript's buffers instead
   }

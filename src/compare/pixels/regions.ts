@@ -31,6 +31,21 @@ export function newCellGrid(width: number, height: number, size = CELL): CellGri
   return { size, cols, rows, count: new Int32Array(n), minX: new Int32Array(n), minY: new Int32Array(n), maxX: new Int32Array(n), maxY: new Int32Array(n) };
 }
 
+/** Bytes of the five arrays of a grid over width × height (cellGridIn). */
+export function cellGridBytes(width: number, height: number, size = CELL): number {
+  return 5 * 4 * Math.max(1, Math.ceil(width / size)) * Math.max(1, Math.ceil(height / size));
+}
+
+/** A grid whose arrays are views of `memory` (cellGridBytes long, 4-byte aligned), zeroed. */
+export function cellGridIn(width: number, height: number, memory: Uint8Array, size = CELL): CellGrid {
+  const cols = Math.max(1, Math.ceil(width / size));
+  const rows = Math.max(1, Math.ceil(height / size));
+  const n = cols * rows;
+  memory.fill(0, 0, 20 * n);
+  const at = (k: number) => new Int32Array(memory.buffer, memory.byteOffset + k * 4 * n, n);
+  return { size, cols, rows, count: at(0), minX: at(1), minY: at(2), maxX: at(3), maxY: at(4) };
+}
+
 /** Records a changed pixel. */
 export function markCell(grid: CellGrid, x: number, y: number): void {
   const i = Math.floor(y / grid.size) * grid.cols + Math.floor(x / grid.size);

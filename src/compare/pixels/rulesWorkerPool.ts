@@ -91,6 +91,31 @@ export function rulesWorker(start: boolean): RulesWorker | null {
   return running;
 }
 
+/**
+ * Shared buffers jobs' bands were copied into, kept for the next jobs: a
+ * fresh 8 MB SharedArrayBuffer costs more in page faults than copying into
+ * it. At most two (a job's A and B) of at most KEEP_BAND_BYTES each.
+ */
+const idleBands: SharedArrayBuffer[] = [];
+const KEEP_BAND_BYTES = 64 * 1024 * 1024;
+
+/** A shared buffer of `bytes` for a job's band; release() it once the worker has answered (or failed). */
+export function bandBuffer(bytes: number): { view: Uint8Array; release(): void } {
+  const at = idleBands.findIndex((buffer) => buffer.byteLength >= bytes);
+  const buffer = at >= 0 ? idleBands.splice(at, 1)[0] : new SharedArrayBuffer(bytes);
+  let released = false;
+  return {
+    view: new Uint8Array(buffer, 0, bytes),
+    release() {
+      if (released || buffer.byteLength > KEEP_BAND_BYTES) return;
+      released = true;
+      idleBands.push(buffer);
+      idleBands.sort((p, q) => q.byteLength - p.byteLength);
+      idleBands.length = Math.min(idleBands.length, 2);
+    },
+  };
+}
+
 /** Stops the worker (tests; a process may also just exit). The next large comparison starts another. */
 export async function stopRulesWorker(): Promise<void> {
   const worker = running;
