@@ -8,7 +8,7 @@
 import { comparePngBytes, stopRulesWorker, type PixelComparison } from '../../src/compare/pixels';
 import * as pool from '../../src/compare/pixels/rulesWorkerPool';
 import { RulesWorker } from '../../src/compare/pixels/rulesWorkerPool';
-import type { RulesJob } from '../../src/compare/pixels/rowRules';
+import type { KernelRulesJob, RulesJob } from '../../src/compare/pixels/rowRules';
 import { blank, clone, disc, fillRect, noise, pixelmatchCount, pngOf, strokes, type Rgba } from './pixelFixtures';
 
 afterEach(async () => {
@@ -38,28 +38,38 @@ function summary(c: PixelComparison) {
   return { result: { ...c.result, diffImage: null }, diff: c.diffPng?.toString('base64') };
 }
 
-test('a comparison shared with the worker equals the one-thread comparison and pixelmatch', async () => {
-  const [a, b] = reflowedPair();
-  for (const colorType of [2, 6] as const) {
-    const pa = pngOf(a, colorType, [2, 2, 2, 4, 1]);
-    const pb = pngOf(b, colorType, [2, 2, 2, 4, 1]);
-    const alone = await comparePngBytes(pa, pb, { rulesWorker: 'never', diffImage: true });
-    const shared = await comparePngBytes(pa, pb, { rulesWorker: 'always', diffImage: true });
-    expect(alone.result.changedPixels).toBe(pixelmatchCount(a, b, { threshold: 0 }));
-    expect(alone.result.changedPixels).toBeGreaterThan(10_000);
-    expect(alone.result.antiAliasedPixels).toBeGreaterThan(0);
-    expect(summary(shared)).toEqual(summary(alone));
-    // includeAA and a threshold go through the worker too.
-    const aaAlone = await comparePngBytes(pa, pb, { rulesWorker: 'never', includeAA: true, threshold: 0.1, ignore: [{ x: 0, y: 0, width: 100, height: 300 }] });
-    const aaShared = await comparePngBytes(pa, pb, {
-      rulesWorker: 'always',
-      includeAA: true,
-      threshold: 0.1,
-      ignore: [{ x: 0, y: 0, width: 100, height: 300 }],
-    });
-    expect(aaShared.result).toEqual(aaAlone.result);
-  }
-});
+test.each(['auto', 'never'] as const)(
+  'a comparison shared with the worker equals the one-thread comparison and pixelmatch (wasmKernels %s)',
+  async (wasmKernels) => {
+    const [a, b] = reflowedPair();
+    for (const colorType of [2, 6] as const) {
+      const pa = pngOf(a, colorType, [2, 2, 2, 4, 1]);
+      const pb = pngOf(b, colorType, [2, 2, 2, 4, 1]);
+      const alone = await comparePngBytes(pa, pb, { rulesWorker: 'never', diffImage: true, wasmKernels });
+      const shared = await comparePngBytes(pa, pb, { rulesWorker: 'always', diffImage: true, wasmKernels });
+      expect(alone.result.changedPixels).toBe(pixelmatchCount(a, b, { threshold: 0 }));
+      expect(alone.result.changedPixels).toBeGreaterThan(10_000);
+      expect(alone.result.antiAliasedPixels).toBeGreaterThan(0);
+      expect(summary(shared)).toEqual(summary(alone));
+      // includeAA and a threshold go through the worker too.
+      const aaAlone = await comparePngBytes(pa, pb, {
+        rulesWorker: 'never',
+        includeAA: true,
+        threshold: 0.1,
+        ignore: [{ x: 0, y: 0, width: 100, height: 300 }],
+        wasmKernels,
+      });
+      const aaShared = await comparePngBytes(pa, pb, {
+        wasmKernels,
+        rulesWorker: 'always',
+        includeAA: true,
+        threshold: 0.1,
+        ignore: [{ x: 0, y: 0, width: 100, height: 300 }],
+      });
+      expect(aaShared.result).toEqual(aaAlone.result);
+    }
+  },
+);
 
 test('images of different sizes and formats share their rows the same way', async () => {
   const [a, b] = reflowedPair();
@@ -90,22 +100,27 @@ test('comparisons at once share the one worker and each gets its own result', as
   expect(together.map(summary)).toEqual(alone);
 });
 
-test('chunks the worker took but did not finish are run by the caller', async () => {
+test.each(['auto', 'never'] as const)('chunks the worker took but did not finish are run by the caller (wasmKernels %s)', async (wasmKernels) => {
   const [a, b] = reflowedPair();
   const pa = pngOf(a, 2);
   const pb = pngOf(b, 2);
-  const alone = await comparePngBytes(pa, pb, { rulesWorker: 'never', diffImage: true });
+  const alone = await comparePngBytes(pa, pb, { rulesWorker: 'never', diffImage: true, wasmKernels });
   let claimed = 0;
-  // A worker that takes the first three chunks from the shared counter, then fails.
+  let kinds = '';
+  // A worker that takes the first three chunks from the shared counter, then fails: a job over shared bands, or over kernel memory.
+  const takeThreeAndFail = (job: { counter: Int32Array }, kind: string) => {
+    kinds += kind;
+    claimed = Atomics.add(job.counter, 0, 3) === 0 ? 3 : 0;
+    return Promise.reject(new Error('the pixel rules worker exited (code 1)'));
+  };
   const failing = {
     ready: true,
-    run(job: Omit<RulesJob, 'id'>) {
-      claimed = Atomics.add(job.counter, 0, 3) === 0 ? 3 : 0;
-      return Promise.reject(new Error('the pixel rules worker exited (code 1)'));
-    },
+    run: (job: Omit<RulesJob, 'id'>) => takeThreeAndFail(job, 'band'),
+    runInKernel: (job: Omit<KernelRulesJob, 'id'>) => takeThreeAndFail(job, 'kernel'),
   } as unknown as RulesWorker;
   jest.spyOn(pool, 'rulesWorker').mockReturnValue(failing);
-  const recovered = await comparePngBytes(pa, pb, { rulesWorker: 'always', diffImage: true });
+  const recovered = await comparePngBytes(pa, pb, { rulesWorker: 'always', diffImage: true, wasmKernels });
+  expect(kinds).toBe(wasmKernels === 'auto' ? 'kernel' : 'band');
   expect(claimed).toBe(3);
   expect(summary(recovered)).toEqual(summary(alone));
 });

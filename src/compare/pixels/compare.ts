@@ -276,6 +276,9 @@ function leaseFor(pngA: PngForCompare, pngB: PngForCompare, diffBytes: number, i
     ignore: ignoreCount * 16,
     lumaA: lumaCacheBytes(width),
     lumaB: lumaCacheBytes(width),
+    workerCells: cellGridBytes(width, height),
+    workerLumaA: lumaCacheBytes(width),
+    workerLumaB: lumaCacheBytes(width),
   });
 }
 

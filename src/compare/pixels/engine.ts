@@ -13,9 +13,9 @@
  */
 import { maxDeltaFor } from './pixelRules';
 import { rowsEqual, unfilterAll, unfilterInPlace, type Raster } from './raster';
-import type { KernelLease } from './kernels';
+import { rulesOffsets, type KernelLease, type KernelRulesSetup } from './kernels';
 import { cellGridIn, mergeCells, newCellGrid, type CellGrid } from './regions';
-import { runRowRules, sharedChunks, type Rect, type RowChunks, type RowRulesInput, type RowRulesTally, type RulesJob } from './rowRules';
+import { runRowRules, sharedChunks, type Rect, type RowRulesInput, type RowRulesTally, type RulesJob } from './rowRules';
 import { bandBuffer, rulesWorker, type RulesWorker } from './rulesWorkerPool';
 
 export type { Rect } from './rowRules';
@@ -53,9 +53,12 @@ export interface EngineOptions {
  * (at B's stride, copied in as the rules need them), the marks (width ×
  * height) and a byte per row saying which rows have any, the cell grid
  * (cellGridBytes), the rows list (4 bytes a row), the ignored rectangles
- * (16 bytes each) and each image's brightness rows (lumaCacheBytes).
+ * (16 bytes each) and each image's brightness rows (lumaCacheBytes); and the
+ * rules worker's own cells and brightness rows, for when it shares the rows.
  */
-export type KernelRulesMemory = KernelLease<'b' | 'marks' | 'rowMarked' | 'cells' | 'rows' | 'ignore' | 'lumaA' | 'lumaB'>;
+export type KernelRulesMemory = KernelLease<
+  'b' | 'marks' | 'rowMarked' | 'cells' | 'rows' | 'ignore' | 'lumaA' | 'lumaB' | 'workerCells' | 'workerLumaA' | 'workerLumaB'
+>;
 
 export interface EngineResult {
   /** The compared area: the overlap of the two images. */
@@ -178,13 +181,14 @@ export class PixelSides {
       : (y: number) => (marks[y] = new Uint8Array(width));
     const cells = memory ? cellGridIn(width, height, memory.regions.cells) : newCellGrid(width, height);
     const readyAround = (y: number) => this.bRows(y - 2, y + 2);
-    const rulesHere = (rows: ArrayLike<number>, chunks?: RowChunks): RowRulesTally =>
-      memory
-        ? this.rulesInKernel(memory, input, rows, marks, cells, chunks)
-        : runRowRules(input, rows, markRow, cells, chunks ? undefined : readyAround, chunks);
     const worker = this.rulesWorkerFor(differing.length * width, options.rulesWorker ?? 'auto');
+    if (memory) {
+      const tally = worker ? await this.sharedInKernel(worker, memory, input, differing, markRow, cells) : this.rulesInKernel(memory, input, differing, cells);
+      for (let y = 0; y < height; y++) if (memory.regions.rowMarked[y]) marks[y] = memory.regions.marks.subarray(y * width, (y + 1) * width);
+      return { width, height, changedPixels: tally.changed, antiAliasedPixels: tally.antialiased, marks, cells };
+    }
     if (!worker) {
-      const tally = rulesHere(differing);
+      const tally = runRowRules(input, differing, markRow, cells, readyAround);
       return { width, height, changedPixels: tally.changed, antiAliasedPixels: tally.antialiased, marks, cells };
     }
     const rows = Int32Array.from(differing);
@@ -198,7 +202,7 @@ export class PixelSides {
       () => bands.forEach((band) => band.release()),
       () => bands.forEach((band) => band.release()),
     );
-    const here = rulesHere(rows, sharedChunks(counter, rows.length, CHUNK_ROWS, taken));
+    const here = runRowRules(input, rows, markRow, cells, undefined, sharedChunks(counter, rows.length, CHUNK_ROWS, taken));
     let changed = here.changed;
     let antialiased = here.antialiased;
     if (taken.indexOf(0) >= 0) {
@@ -223,20 +227,13 @@ export class PixelSides {
   }
 
   /**
-   * The rules on this thread in the kernel (kernels.wat rulesRows), chunk by
-   * chunk — those `chunks` hands out, or all rows CHUNK_ROWS at a time (a
-   * long call would keep running the kernel's first, unoptimised code) —
-   * each chunk's rows of B (two above and below) made ready and copied into
-   * kernel memory first. The kernel's marks become the rows of `marks`.
+   * Sets up this thread's rules kernel for the rows `rows` (copied into the
+   * kernel's rows list). `copyRowsOfB(from, to)` makes the rows of B that
+   * list[from] … list[to - 1] read (two above and below) ready and copies
+   * them into kernel memory; `run(from, to)` does that, then runs the rules
+   * on those rows.
    */
-  private rulesInKernel(
-    memory: KernelRulesMemory,
-    input: RowRulesInput,
-    rows: ArrayLike<number>,
-    marks: Array<Uint8Array | undefined>,
-    cells: CellGrid,
-    chunks?: RowChunks,
-  ): RowRulesTally {
+  private kernelRules(memory: KernelRulesMemory, input: RowRulesInput, rows: ArrayLike<number>, cells: CellGrid) {
     const { b, width, height } = this;
     const { regions } = memory;
     const list = new Int32Array(regions.rows.buffer, regions.rows.byteOffset, rows.length);
@@ -244,7 +241,7 @@ export class PixelSides {
     const ignore = new Int32Array(regions.ignore.buffer, regions.ignore.byteOffset, input.ignore.length * 4);
     input.ignore.forEach((r, i) => ignore.set([r.x, r.y, r.width, r.height], i * 4));
     regions.rowMarked.fill(0);
-    memory.setupRules({
+    const setup: KernelRulesSetup = {
       a: { data: this.a.data, stride: this.a.stride },
       b: { data: regions.b.subarray(0), stride: b.stride },
       channels: this.a.channels,
@@ -258,9 +255,10 @@ export class PixelSides {
       ignore,
       lumaA: regions.lumaA,
       lumaB: regions.lumaB,
-    });
+    };
+    memory.rules.setup(rulesOffsets(setup));
     const copied = new Uint8Array(height);
-    const run = (from: number, to: number) => {
+    const copyRowsOfB = (from: number, to: number) => {
       for (let i = from; i < to; i++) {
         const last = Math.min(height - 1, list[i] + 2);
         for (let y = Math.max(0, list[i] - 2); y <= last; y++) {
@@ -270,15 +268,72 @@ export class PixelSides {
           copied[y] = 1;
         }
       }
-      memory.rulesRows(list, from, to - from);
     };
-    if (chunks) {
-      for (let k = chunks.next(); k >= 0; k = chunks.next()) run(k * chunks.size, Math.min(list.length, (k + 1) * chunks.size));
-    } else {
-      for (let from = 0; from < list.length; from += CHUNK_ROWS) run(from, Math.min(list.length, from + CHUNK_ROWS));
+    const run = (from: number, to: number) => {
+      copyRowsOfB(from, to);
+      memory.rules.rows(list.byteOffset + from * 4, to - from);
+    };
+    return { setup, list, copyRowsOfB, run };
+  }
+
+  /**
+   * The rules on this thread in the kernel (kernels.wat rulesRows),
+   * CHUNK_ROWS rows a call: one long call would keep running the kernel's
+   * first, unoptimised code.
+   */
+  private rulesInKernel(memory: KernelRulesMemory, input: RowRulesInput, rows: ArrayLike<number>, cells: CellGrid): RowRulesTally {
+    const { run } = this.kernelRules(memory, input, rows, cells);
+    for (let from = 0; from < rows.length; from += CHUNK_ROWS) run(from, Math.min(rows.length, from + CHUNK_ROWS));
+    return memory.rules.tally();
+  }
+
+  /**
+   * The rules shared with the rules worker in kernel memory: every row of B
+   * the rules read is copied in first, then both threads run the rules
+   * kernel over the same memory, taking chunks from one counter; the worker
+   * keeps its own cells (merged here) and brightness rows, and its marks land
+   * in the shared marks. Chunks the worker took but did not finish are run
+   * here, in JavaScript.
+   */
+  private async sharedInKernel(
+    worker: RulesWorker,
+    memory: KernelRulesMemory,
+    input: RowRulesInput,
+    differing: number[],
+    markRow: (y: number) => Uint8Array,
+    cells: CellGrid,
+  ): Promise<RowRulesTally> {
+    const { width, height } = this;
+    const { regions } = memory;
+    const kernel = this.kernelRules(memory, input, differing, cells);
+    kernel.copyRowsOfB(0, differing.length);
+    const workerCells = cellGridIn(width, height, regions.workerCells);
+    const offsets = rulesOffsets({ ...kernel.setup, cells: workerCells, lumaA: regions.workerLumaA, lumaB: regions.workerLumaB });
+    const counter = new Int32Array(new SharedArrayBuffer(4));
+    const taken = new Uint8Array(Math.ceil(differing.length / CHUNK_ROWS));
+    const away = worker.runInKernel({
+      kind: 'kernel',
+      memory: memory.memory,
+      offsets,
+      rows: kernel.list.byteOffset,
+      count: differing.length,
+      counter,
+      chunkRows: CHUNK_ROWS,
+    });
+    away.catch(() => undefined); // awaited below only when the worker took a chunk (it writes nothing before)
+    const chunks = sharedChunks(counter, differing.length, CHUNK_ROWS, taken);
+    for (let k = chunks.next(); k >= 0; k = chunks.next()) kernel.run(k * CHUNK_ROWS, Math.min(differing.length, (k + 1) * CHUNK_ROWS));
+    const tally = memory.rules.tally();
+    if (taken.indexOf(0) < 0) return tally;
+    try {
+      const reply = await away;
+      mergeCells(cells, workerCells);
+      return { changed: tally.changed + reply.tally.changed, antialiased: tally.antialiased + reply.tally.antialiased };
+    } catch {
+      const left = differing.filter((_, i) => !taken[Math.floor(i / CHUNK_ROWS)]);
+      const rest = runRowRules(input, left, markRow, cells);
+      return { changed: tally.changed + rest.changed, antialiased: tally.antialiased + rest.antialiased };
     }
-    for (let y = 0; y < height; y++) if (regions.rowMarked[y]) marks[y] = regions.marks.subarray(y * width, (y + 1) * width);
-    return memory.rulesTally();
   }
 
   /**

@@ -8,6 +8,10 @@
  * skip equal pixels 16 bytes at a time. Every other reader sees the same
  * bytes through Buffer views of that memory.
  *
+ * The memory is shared (a SharedArrayBuffer underneath): the rules worker
+ * runs the same rules kernel over the same memory (rulesKernelOver), so a
+ * large comparison's rows are shared without copying either image.
+ *
  * Where WebAssembly SIMD is missing, or an image is too large for one
  * memory, leaseKernels answers null and the callers keep their JavaScript
  * loops, which give the same bytes (test/compare/pixelKernels.test.ts).
@@ -16,41 +20,17 @@ import { wasmBase64 } from './generated/pixelKernels';
 import type { CellGrid } from './regions';
 
 interface KernelExports {
-  memory: WebAssembly.Memory;
   unfilterUp(at: number, stride: number, n: number): void;
   levelsRgb(src: number, n: number, dst: number, base: number): void;
   levelsRgba(src: number, n: number, dst: number, base: number): void;
   overlayMarks(marks: number, out: number, n: number, changed: number, aa: number): void;
-  setupRules(
-    aData: number,
-    aStride: number,
-    bData: number,
-    bStride: number,
-    channels: number,
-    width: number,
-    height: number,
-    maxDelta: number,
-    includeAA: number,
-    marks: number,
-    rowMarked: number,
-    cellCount: number,
-    cellMinX: number,
-    cellMinY: number,
-    cellMaxX: number,
-    cellMaxY: number,
-    cellSize: number,
-    cellCols: number,
-    ignore: number,
-    ignoreCount: number,
-    lumaA: number,
-    lumaB: number,
-  ): void;
+  setupRules(...args: number[]): void;
   rulesRows(rows: number, n: number): void;
   changedCount(): number;
   antialiasedCount(): number;
 }
 
-/** What the rules kernel reads and writes, every buffer in the lease's memory (engine.ts sets it up). */
+/** What the rules kernel reads and writes, every buffer in one kernel memory (engine.ts sets it up). */
 export interface KernelRulesSetup {
   a: { data: Uint8Array; stride: number };
   b: { data: Uint8Array; stride: number };
@@ -66,28 +46,63 @@ export interface KernelRulesSetup {
   cells: CellGrid;
   /** The ignored rectangles as (x, y, width, height) quads. */
   ignore: Int32Array;
-  /** Each image's cache of brightness rows, lumaCacheBytes(width) each (emptied here). */
+  /** Each image's cache of brightness rows, lumaCacheBytes(width) each (emptied by the set-up). */
   lumaA: Uint8Array;
   lumaB: Uint8Array;
 }
+
+/** The same, as byte offsets in the memory: what crosses to the rules worker. */
+export type KernelRulesOffsets = number[];
 
 /** Bytes of one image's cache of brightness rows in the rules kernel: 8 row tags, then 8 rows of f64. */
 export function lumaCacheBytes(width: number): number {
   return 32 + 8 * 8 * width;
 }
 
-/** A leased memory's largest size (a 1280 × 16,000 RGBA capture and its diff image need ~100 MB). */
+/** The offsets of a set-up, in the order kernels.wat setupRules takes them. */
+export function rulesOffsets(r: KernelRulesSetup): KernelRulesOffsets {
+  const c = r.cells;
+  const at = (view: Uint8Array | Int32Array) => view.byteOffset;
+  return [
+    at(r.a.data),
+    r.a.stride,
+    at(r.b.data),
+    r.b.stride,
+    r.channels,
+    r.width,
+    r.height,
+    r.maxDelta,
+    r.includeAA ? 1 : 0,
+    at(r.marks),
+    at(r.rowMarked),
+    at(c.count),
+    at(c.minX),
+    at(c.minY),
+    at(c.maxX),
+    at(c.maxY),
+    c.size,
+    c.cols,
+    at(r.ignore),
+    r.ignore.length / 4,
+    at(r.lumaA),
+    at(r.lumaB),
+  ];
+}
+/** Where the two brightness caches' offsets sit in KernelRulesOffsets (each cache's 32 bytes of row tags are emptied at set-up). */
+const LUMA_OFFSETS = [20, 21];
+
+/** A leased memory's largest size (a pair of 1280 × 16,000 RGBA captures, the marks and the diff image need ~210 MB). */
 const MAX_LEASE_BYTES = 1024 * 1024 * 1024;
+const PAGE = 65536;
 /** A memory larger than this is dropped after its comparison rather than kept (WebAssembly memory never shrinks). */
 const KEEP_BYTES = 128 * 1024 * 1024;
-const PAGE = 65536;
 /** Regions start 64 bytes apart at least, 16-byte aligned, so no vector load reaches across two of them. */
 const GAP = 64;
 
-/** The compiled module: undefined until first asked for, null where it cannot run (no WebAssembly SIMD). */
+/** The compiled module: undefined until first asked for, null where it cannot run (no WebAssembly SIMD or shared memory). */
 let compiled: WebAssembly.Module | null | undefined;
-/** An instance kept between comparisons (its memory already grown: no page faults for the next one of a similar size). */
-let idle: KernelExports | null = null;
+/** A memory kept between comparisons (already grown: no page faults for the next one of a similar size). */
+let idle: WebAssembly.Memory | null = null;
 
 function kernelModule(): WebAssembly.Module | null {
   if (compiled === undefined) {
@@ -100,14 +115,52 @@ function kernelModule(): WebAssembly.Module | null {
   return compiled;
 }
 
+function instantiate(memory: WebAssembly.Memory): KernelExports {
+  return new WebAssembly.Instance(kernelModule()!, { env: { memory } }).exports as unknown as KernelExports;
+}
+
+/** pixelmatch's rules in the kernel over one memory (an instance of its own: its tally and set-up are its own). */
+export class RulesKernel {
+  private readonly k: KernelExports;
+
+  constructor(readonly memory: WebAssembly.Memory) {
+    this.k = instantiate(memory);
+  }
+
+  /** Sets up the rules for one comparison; the tally starts at 0. */
+  setup(offsets: KernelRulesOffsets): void {
+    for (const i of LUMA_OFFSETS) new Uint8Array(this.memory.buffer, offsets[i], 32).fill(0xff); // every row tag -1: nothing cached
+    this.k.setupRules(...offsets);
+  }
+
+  /** The rules on `n` rows of the i32 list at byte offset `rowsAt`; their rows of B (two above and below) must be in place. */
+  rows(rowsAt: number, n: number): void {
+    this.k.rulesRows(rowsAt, n);
+  }
+
+  /** Changed and anti-aliased pixels marked since the set-up. */
+  tally(): { changed: number; antialiased: number } {
+    return { changed: this.k.changedCount(), antialiased: this.k.antialiasedCount() };
+  }
+}
+
+/** The rules kernel over a memory another thread leased (the rules worker), or null where the kernels cannot run. */
+export function rulesKernelOver(memory: WebAssembly.Memory): RulesKernel | null {
+  return kernelModule() ? new RulesKernel(memory) : null;
+}
+
 /** Buffers of one comparison in kernel memory, and the kernels over them. */
 export class KernelLease<K extends string = string> {
   /** One view per size asked for, under its name. Valid until release(). */
   readonly regions: Record<K, Buffer>;
+  /** The rules kernel of this thread over this memory. */
+  readonly rules: RulesKernel;
+  private readonly k: KernelExports;
+  private readonly buffer: SharedArrayBuffer;
   private released = false;
 
   constructor(
-    private readonly k: KernelExports,
+    readonly memory: WebAssembly.Memory,
     sizes: Record<K, number>,
   ) {
     let at = GAP;
@@ -116,14 +169,17 @@ export class KernelLease<K extends string = string> {
       starts.push([name, at, sizes[name]]);
       at = Math.ceil((at + sizes[name] + GAP) / 16) * 16;
     }
-    const pages = Math.ceil(at / PAGE) - k.memory.buffer.byteLength / PAGE;
-    if (pages > 0) k.memory.grow(pages); // before any view is made: growing detaches the old buffer
-    this.regions = Object.fromEntries(starts.map(([name, start, size]) => [name, Buffer.from(k.memory.buffer, start, size)])) as Record<K, Buffer>;
+    const pages = Math.ceil(at / PAGE) - memory.buffer.byteLength / PAGE;
+    if (pages > 0) memory.grow(pages); // before any view is made: views are of the buffer as it is then
+    this.buffer = memory.buffer as unknown as SharedArrayBuffer;
+    this.regions = Object.fromEntries(starts.map(([name, start, size]) => [name, Buffer.from(this.buffer, start, size)])) as Record<K, Buffer>;
+    this.rules = new RulesKernel(memory);
+    this.k = instantiate(memory);
   }
 
   /** Whether `view` lies in this lease's memory. */
   owns(view: Uint8Array): boolean {
-    return !this.released && view.buffer === this.k.memory.buffer;
+    return !this.released && view.buffer === this.buffer;
   }
 
   /** Undoes the Up filter of `n` bytes at view[at], the row above `stride` bytes before (stride of at least 16). */
@@ -141,53 +197,11 @@ export class KernelLease<K extends string = string> {
     this.k.overlayMarks(marks.byteOffset, out.byteOffset + outAt, n, changed, aa);
   }
 
-  /** Sets up the rules kernel (pixelmatch's rules, rowRules.ts runRowRules) for one comparison; its tally starts at 0. */
-  setupRules(r: KernelRulesSetup): void {
-    const at = (view: Uint8Array | Int32Array) => view.byteOffset;
-    const c = r.cells;
-    r.lumaA.fill(0xff, 0, 32); // every row tag -1: no row cached
-    r.lumaB.fill(0xff, 0, 32);
-    this.k.setupRules(
-      at(r.a.data),
-      r.a.stride,
-      at(r.b.data),
-      r.b.stride,
-      r.channels,
-      r.width,
-      r.height,
-      r.maxDelta,
-      r.includeAA ? 1 : 0,
-      at(r.marks),
-      at(r.rowMarked),
-      at(c.count),
-      at(c.minX),
-      at(c.minY),
-      at(c.maxX),
-      at(c.maxY),
-      c.size,
-      c.cols,
-      at(r.ignore),
-      r.ignore.length / 4,
-      at(r.lumaA),
-      at(r.lumaB),
-    );
-  }
-
-  /** The rules on `n` rows of the list `rows` (in kernel memory) from index `from`; their rows of B must be in place. */
-  rulesRows(rows: Int32Array, from: number, n: number): void {
-    this.k.rulesRows(rows.byteOffset + from * 4, n);
-  }
-
-  /** Changed and anti-aliased pixels marked since setupRules. */
-  rulesTally(): { changed: number; antialiased: number } {
-    return { changed: this.k.changedCount(), antialiased: this.k.antialiasedCount() };
-  }
-
   /** Ends the lease: the memory may serve the next comparison, so no view of it may be read after this. */
   release(): void {
     if (this.released) return;
     this.released = true;
-    if (!idle && this.k.memory.buffer.byteLength <= KEEP_BYTES) idle = this.k;
+    if (!idle && this.buffer.byteLength <= KEEP_BYTES) idle = this.memory;
   }
 }
 
@@ -197,14 +211,12 @@ export class KernelLease<K extends string = string> {
  */
 export function leaseKernels<K extends string>(sizes: Record<K, number>): KernelLease<K> | null {
   const total = (Object.values(sizes) as number[]).reduce((n, s) => n + s + 2 * GAP, GAP);
-  if (total > MAX_LEASE_BYTES) return null;
-  const module = kernelModule();
-  if (!module) return null;
-  let k = idle;
+  if (total > MAX_LEASE_BYTES || !kernelModule()) return null;
+  let memory = idle;
   idle = null;
   try {
-    k ??= new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
-    return new KernelLease<K>(k, sizes);
+    memory ??= new WebAssembly.Memory({ initial: 1, maximum: MAX_LEASE_BYTES / PAGE, shared: true });
+    return new KernelLease<K>(memory, sizes);
   } catch {
     return null; // the memory could not grow (out of memory): JavaScript's buffers instead
   }

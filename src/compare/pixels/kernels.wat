@@ -10,7 +10,8 @@
 ;;     steps in the same order, so every pixel falls the same way
 ;; test/compare/pixelKernels.test.ts holds them to that on random and real data.
 (module
-  (memory (export "memory") 1)
+  ;; Shared, so the rules worker's instance works in the comparison's own memory (kernels.ts).
+  (import "env" "memory" (memory 1 16384 shared))
   ;; Up filter undone in place: n bytes at $at, each plus the byte $stride before it.
   ;; Needs stride >= 16: the 16 bytes read above must all lie in the row above.
   (func (export "unfilterUp") (param $at i32) (param $stride i32) (param $n i32)

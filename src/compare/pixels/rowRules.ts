@@ -4,6 +4,7 @@
  * half of rows to the worker), and the messages between them.
  */
 import { RowCache, colourDelta, isAntialiased, type PixelView } from './pixelRules';
+import type { KernelRulesOffsets } from './kernels';
 import { markCell, type CellGrid } from './regions';
 
 export interface Rect {
@@ -154,6 +155,24 @@ export interface RulesJob {
 }
 
 /**
+ * A job over kernel memory (kernels.ts): the worker runs the rules kernel
+ * over the comparison's own shared memory, set up with `offsets` (its own
+ * cells and brightness caches, the rest shared: its rows' marks land where
+ * the calling thread reads them), on chunks of the i32 rows list at byte
+ * offset `rows` (`count` rows) taken from `counter`.
+ */
+export interface KernelRulesJob {
+  id: number;
+  kind: 'kernel';
+  memory: WebAssembly.Memory;
+  offsets: KernelRulesOffsets;
+  rows: number;
+  count: number;
+  counter: Int32Array;
+  chunkRows: number;
+}
+
+/**
  * The worker's answer: the tally, the marks of the job's rows (one buffer,
  * row y's marks at (y - top) × width, `markedRows` listing the rows that have
  * any) and the cells of its changed pixels; or what went wrong.
@@ -167,4 +186,5 @@ export type RulesReply =
       markedRows: Int32Array;
       cells: CellGrid;
     }
+  | { id: number; kind: 'kernel'; tally: RowRulesTally }
   | { id: number; error: string };

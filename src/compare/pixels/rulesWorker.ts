@@ -1,14 +1,35 @@
 /**
  * The rules worker's program (a worker thread's entry, never imported by the
  * server): it runs pixelmatch's rules on the rows a job sends and answers
- * with the marks and cells. scripts/build-workers.js bundles it into a
+ * with the marks and cells — or, for a job over kernel memory, runs the
+ * rules kernel in that shared memory and answers with the tally. scripts/build-workers.js bundles it into a
  * string (generated/rulesWorker.ts) that rulesWorkerPool.ts starts with
  * `eval`, so dist/, the bundles and the tests all start the same code
  * without a file to find.
  */
 import { parentPort } from 'worker_threads';
+import { rulesKernelOver, type RulesKernel } from './kernels';
 import { newCellGrid } from './regions';
-import { runRowRules, sharedChunks, type RulesJob, type RulesReply } from './rowRules';
+import { runRowRules, sharedChunks, type KernelRulesJob, type RulesJob, type RulesReply } from './rowRules';
+
+/** The rules kernel over the last memory a job came with (a comparison's lease is often the next one's too). */
+let kernel: RulesKernel | null = null;
+
+/** A kernel job: the rules kernel over the comparison's shared memory, chunk by chunk from the shared counter. */
+function answerInKernel(job: KernelRulesJob): RulesReply {
+  if (!kernel || kernel.memory !== job.memory) kernel = rulesKernelOver(job.memory);
+  if (!kernel) throw new Error('the pixel kernels cannot run in this thread');
+  const chunks = sharedChunks(job.counter, job.count, job.chunkRows);
+  let k = chunks.next();
+  // Nothing is written to the memory before a chunk is taken: a caller that took every chunk does not wait for this answer.
+  if (k < 0) return { id: job.id, kind: 'kernel', tally: { changed: 0, antialiased: 0 } };
+  kernel.setup(job.offsets);
+  for (; k >= 0; k = chunks.next()) {
+    const from = k * job.chunkRows;
+    kernel.rows(job.rows + from * 4, Math.min(job.chunkRows, job.count - from));
+  }
+  return { id: job.id, kind: 'kernel', tally: kernel.tally() };
+}
 
 function answer(job: RulesJob): { reply: RulesReply; transfer: ArrayBuffer[] } {
   const { input, rows } = job;
@@ -45,9 +66,13 @@ function answer(job: RulesJob): { reply: RulesReply; transfer: ArrayBuffer[] } {
 
 const port = parentPort;
 if (port) {
-  port.on('message', (job: RulesJob) => {
+  port.on('message', (job: RulesJob | KernelRulesJob) => {
     try {
-      const { reply, transfer } = answer(job);
+      if ('kind' in job && job.kind === 'kernel') {
+        port.postMessage(answerInKernel(job));
+        return;
+      }
+      const { reply, transfer } = answer(job as RulesJob);
       port.postMessage(reply, transfer);
     } catch (err) {
       port.postMessage({ id: job.id, error: err instanceof Error ? err.stack || err.message : String(err) } satisfies RulesReply);

@@ -10,9 +10,11 @@
  */
 import { Worker } from 'worker_threads';
 import { source } from './generated/rulesWorker';
-import type { RulesJob, RulesReply } from './rowRules';
+import type { KernelRulesJob, RulesJob, RulesReply } from './rowRules';
 
 type Answer = Exclude<RulesReply, { error: string }>;
+type KernelAnswer = Extract<Answer, { kind: 'kernel' }>;
+type BandAnswer = Exclude<Answer, { kind: 'kernel' }>;
 
 /** Failures after which this process stops starting the worker. */
 const MAX_FAILURES = 2;
@@ -43,11 +45,19 @@ export class RulesWorker {
     this.worker.on('exit', (code) => this.end(new Error(`the pixel rules worker exited (code ${code})`)));
   }
 
-  /** Runs a job (its id is set here); `transfer` lists buffers handed over rather than copied. */
-  run(job: Omit<RulesJob, 'id'>, transfer: ArrayBuffer[] = []): Promise<Answer> {
+  /** Runs a job over shared bands (its id is set here); `transfer` lists buffers handed over rather than copied. */
+  run(job: Omit<RulesJob, 'id'>, transfer: ArrayBuffer[] = []): Promise<BandAnswer> {
+    return this.post({ ...job, id: this.nextId++ }, transfer) as Promise<BandAnswer>;
+  }
+
+  /** Runs a job over kernel memory (its id is set here): the answer is the worker's tally; its marks and cells are in that memory. */
+  runInKernel(job: Omit<KernelRulesJob, 'id'>): Promise<KernelAnswer> {
+    return this.post({ ...job, id: this.nextId++ }, []) as Promise<KernelAnswer>;
+  }
+
+  private post(full: RulesJob | KernelRulesJob, transfer: ArrayBuffer[]): Promise<Answer> {
     if (this.gone) return Promise.reject(new Error('the pixel rules worker is gone'));
-    const id = this.nextId++;
-    const full: RulesJob = { ...job, id };
+    const id = full.id;
     return new Promise<Answer>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       // Held open while a job is out: the caller awaits nothing else.
