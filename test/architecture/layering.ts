@@ -75,8 +75,6 @@ export const ALLOWED_STATE: Record<string, string> = {
     'cwdWarningLogged: the unmarked-cwd warning is logged to stderr once per process (test/foundation/runRoot.test.ts asserts it of the module)',
   'src/compare/pixels/kernels.ts':
     'compiled, idle: the pixel kernels compiled once per process, and one kernel memory kept between comparisons, already grown, so the next one does not fault its pages in again (test/compare/pixelKernels.test.ts)',
-  'src/compare/pixels/rulesWorker.ts':
-    'kernel: in the rules worker thread (its own module instance), the rules kernel over the last shared kernel memory a job came with, kept for the next job over the same memory (test/compare/rulesWorker.test.ts)',
   'src/compare/pixels/rulesWorkerPool.ts':
     'running, failures, idleBands: the one pixel rules worker thread of the process, kept between comparisons (starting one costs ~30 ms), how often it failed, and the shared buffers of its last job kept for the next (test/compare/rulesWorker.test.ts)',
 };

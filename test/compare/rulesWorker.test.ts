@@ -125,6 +125,34 @@ test.each(['auto', 'never'] as const)('chunks the worker took but did not finish
   expect(summary(recovered)).toEqual(summary(alone));
 });
 
+test('the worker runs the rules kernel in the comparison’s own memory: given every chunk, it gives the one-thread result', async () => {
+  const [a, b] = reflowedPair();
+  for (const colorType of [2, 6] as const) {
+    const pa = pngOf(a, colorType, [2, 2, 1]);
+    const pb = pngOf(b, colorType, [2, 4, 2]);
+    const alone = await comparePngBytes(pa, pb, { rulesWorker: 'never', diffImage: true, ignore: [{ x: 10, y: 10, width: 50, height: 200 }] });
+    const real = RulesWorker.prototype.runInKernel;
+    let workerTally = 0;
+    // The calling thread waits (Atomics.wait) until the worker has taken every chunk, so the worker's kernel does all the rows.
+    const spy = jest.spyOn(RulesWorker.prototype, 'runInKernel').mockImplementation(function (this: RulesWorker, job: Omit<KernelRulesJob, 'id'>) {
+      const answer = real.call(this, job).then((reply) => {
+        workerTally = reply.tally.changed + reply.tally.antialiased;
+        return reply;
+      });
+      const chunks = Math.ceil(job.count / job.chunkRows);
+      const nap = new Int32Array(new SharedArrayBuffer(4));
+      const until = Date.now() + 10_000;
+      while (Atomics.load(job.counter, 0) < chunks && Date.now() < until) Atomics.wait(nap, 0, 0, 2);
+      return answer;
+    });
+    const shared = await comparePngBytes(pa, pb, { rulesWorker: 'always', diffImage: true, ignore: [{ x: 10, y: 10, width: 50, height: 200 }] });
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(workerTally).toBe(alone.result.changedPixels + alone.result.antiAliasedPixels);
+    expect(summary(shared)).toEqual(summary(alone));
+    spy.mockRestore();
+  }
+});
+
 test('a job the worker cannot run is refused with the reason, and the worker keeps serving', async () => {
   const worker = pool.rulesWorker(true)!;
   const bad = { input: null, rows: new Int32Array([0]), counter: new Int32Array(new SharedArrayBuffer(4)), chunkRows: 1 } as unknown as Omit<RulesJob, 'id'>;

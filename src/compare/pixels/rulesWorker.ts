@@ -8,16 +8,17 @@
  * without a file to find.
  */
 import { parentPort } from 'worker_threads';
-import { rulesKernelOver, type RulesKernel } from './kernels';
+import { rulesKernelOver } from './kernels';
 import { newCellGrid } from './regions';
 import { runRowRules, sharedChunks, type KernelRulesJob, type RulesJob, type RulesReply } from './rowRules';
 
-/** The rules kernel over the last memory a job came with (a comparison's lease is often the next one's too). */
-let kernel: RulesKernel | null = null;
-
-/** A kernel job: the rules kernel over the comparison's shared memory, chunk by chunk from the shared counter. */
+/**
+ * A kernel job: the rules kernel over the comparison's shared memory, chunk
+ * by chunk from the shared counter. An instance per job (tens of
+ * microseconds), so this thread never holds a memory the comparison let go.
+ */
 function answerInKernel(job: KernelRulesJob): RulesReply {
-  if (!kernel || kernel.memory !== job.memory) kernel = rulesKernelOver(job.memory);
+  const kernel = rulesKernelOver(job.memory);
   if (!kernel) throw new Error('the pixel kernels cannot run in this thread');
   const chunks = sharedChunks(job.counter, job.count, job.chunkRows);
   let k = chunks.next();
