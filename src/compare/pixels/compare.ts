@@ -3,7 +3,7 @@
  *
  * Byte-identical files are unchanged without decoding (the sizes, then the
  * bytes). Otherwise both are inflated (large ones at once, one on the thread
- * pool), A goes to kernel memory (kernels.ts), the rows that differ are found
+ * pool) into kernel memory (kernels.ts), the rows that differ are found
  * (engine.ts), and pixelmatch's rules run on those rows: the changed-pixel
  * count is pixelmatch's at the same threshold. Images
  * of different sizes are aligned at the top left; the overlap is compared
@@ -261,7 +261,7 @@ async function readBoth(labels: { a: string; b: string }, bufA: Buffer, bufB: Bu
   return [await inflatingA, pngB];
 }
 
-/** Kernel memory for a comparison: A, B's rows, the diff image's scanlines and what the rules write (engine.ts KernelRulesMemory). */
+/** Kernel memory for a comparison: A, B, the diff image's scanlines and what the rules write (engine.ts KernelRulesMemory). */
 function leaseFor(pngA: PngForCompare, pngB: PngForCompare, diffBytes: number, ignoreCount: number) {
   const width = Math.min(pngA.width, pngB.width);
   const height = Math.min(pngA.height, pngB.height);
@@ -295,12 +295,14 @@ async function compareRasters(
   checked: ReturnType<typeof checkOptions>,
 ): Promise<PixelComparison> {
   if (kernels) {
-    // A's inflated rows move into kernel memory, where they are unfiltered and drawn 16 bytes at a time.
+    // Both images move into kernel memory, where they are unfiltered, compared and drawn 16 bytes at a time.
     kernels.regions.a.set(pngA.filtered!);
     pngA = { ...pngA, filtered: kernels.regions.a };
+    kernels.regions.b.set((pngB.filtered ?? pngB.pixels)!);
+    pngB = pngB.filtered ? { ...pngB, filtered: kernels.regions.b } : { ...pngB, pixels: kernels.regions.b };
   }
   let rasterA = rasterOf(pngA, kernels);
-  let rasterB = rasterOf(pngB);
+  let rasterB = rasterOf(pngB, kernels);
   if (rasterA.channels !== rasterB.channels) {
     rasterA = asRgba(rasterA);
     rasterB = asRgba(rasterB);

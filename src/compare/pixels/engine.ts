@@ -49,15 +49,15 @@ export interface EngineOptions {
 }
 
 /**
- * The lease a comparison's rules run in, A already in it: room for B's rows
- * (at B's stride, copied in as the rules need them), the marks (width ×
- * height) and a byte per row saying which rows have any, the cell grid
- * (cellGridBytes), the rows list (4 bytes a row), the ignored rectangles
- * (16 bytes each) and each image's brightness rows (lumaCacheBytes); and the
- * rules worker's own cells and brightness rows, for when it shares the rows.
+ * The lease a comparison's rules run in, A and B already in it: room for
+ * the marks (width × height) and a byte per row saying which rows have any,
+ * the cell grid (cellGridBytes), the rows list (4 bytes a row), the ignored
+ * rectangles (16 bytes each) and each image's brightness rows
+ * (lumaCacheBytes); and the rules worker's own cells and brightness rows,
+ * for when it shares the rows.
  */
 export type KernelRulesMemory = KernelLease<
-  'b' | 'marks' | 'rowMarked' | 'cells' | 'rows' | 'ignore' | 'lumaA' | 'lumaB' | 'workerCells' | 'workerLumaA' | 'workerLumaB'
+  'marks' | 'rowMarked' | 'cells' | 'rows' | 'ignore' | 'lumaA' | 'lumaB' | 'workerCells' | 'workerLumaA' | 'workerLumaB'
 >;
 
 export interface EngineResult {
@@ -174,7 +174,7 @@ export class PixelSides {
       ignore: options.ignore,
     };
     const marks: Array<Uint8Array | undefined> = new Array(height);
-    const memory = options.kernelMemory && options.kernelMemory === this.a.kernels ? options.kernelMemory : null;
+    const memory = options.kernelMemory && options.kernelMemory === this.a.kernels && options.kernelMemory === this.b.kernels ? options.kernelMemory : null;
     const scratch = memory?.regions.marks;
     const markRow = scratch
       ? (y: number) => (marks[y] = scratch.subarray(y * width, (y + 1) * width).fill(0))
@@ -228,10 +228,9 @@ export class PixelSides {
 
   /**
    * Sets up this thread's rules kernel for the rows `rows` (copied into the
-   * kernel's rows list). `copyRowsOfB(from, to)` makes the rows of B that
-   * list[from] … list[to - 1] read (two above and below) ready and copies
-   * them into kernel memory; `run(from, to)` does that, then runs the rules
-   * on those rows.
+   * kernel's rows list). `readyRowsOfB(from, to)` makes the rows of B that
+   * list[from] … list[to - 1] read (two above and below) ready; `run(from,
+   * to)` does that, then runs the rules on those rows.
    */
   private kernelRules(memory: KernelRulesMemory, input: RowRulesInput, rows: ArrayLike<number>, cells: CellGrid) {
     const { b, width, height } = this;
@@ -243,7 +242,7 @@ export class PixelSides {
     regions.rowMarked.fill(0);
     const setup: KernelRulesSetup = {
       a: { data: this.a.data, stride: this.a.stride },
-      b: { data: regions.b.subarray(0), stride: b.stride },
+      b: { data: b.data, stride: b.stride },
       channels: this.a.channels,
       width,
       height,
@@ -257,23 +256,14 @@ export class PixelSides {
       lumaB: regions.lumaB,
     };
     memory.rules.setup(rulesOffsets(setup));
-    const copied = new Uint8Array(height);
-    const copyRowsOfB = (from: number, to: number) => {
-      for (let i = from; i < to; i++) {
-        const last = Math.min(height - 1, list[i] + 2);
-        for (let y = Math.max(0, list[i] - 2); y <= last; y++) {
-          if (copied[y]) continue;
-          this.bRow(y);
-          regions.b.set(b.data.subarray(y * b.stride, y * b.stride + b.rowBytes), y * b.stride);
-          copied[y] = 1;
-        }
-      }
+    const readyRowsOfB = (from: number, to: number) => {
+      for (let i = from; i < to; i++) this.bRows(list[i] - 2, list[i] + 2);
     };
     const run = (from: number, to: number) => {
-      copyRowsOfB(from, to);
+      readyRowsOfB(from, to);
       memory.rules.rows(list.byteOffset + from * 4, to - from);
     };
-    return { setup, list, copyRowsOfB, run };
+    return { setup, list, readyRowsOfB, run };
   }
 
   /**
@@ -289,7 +279,7 @@ export class PixelSides {
 
   /**
    * The rules shared with the rules worker in kernel memory: every row of B
-   * the rules read is copied in first, then both threads run the rules
+   * the rules read is made ready first, then both threads run the rules
    * kernel over the same memory, taking chunks from one counter; the worker
    * keeps its own cells (merged here) and brightness rows, and its marks land
    * in the shared marks. Chunks the worker took but did not finish are run
@@ -306,7 +296,7 @@ export class PixelSides {
     const { width, height } = this;
     const { regions } = memory;
     const kernel = this.kernelRules(memory, input, differing, cells);
-    kernel.copyRowsOfB(0, differing.length);
+    kernel.readyRowsOfB(0, differing.length);
     const workerCells = cellGridIn(width, height, regions.workerCells);
     const offsets = rulesOffsets({ ...kernel.setup, cells: workerCells, lumaA: regions.workerLumaA, lumaB: regions.workerLumaB });
     const counter = new Int32Array(new SharedArrayBuffer(4));
