@@ -348,7 +348,7 @@
   ;; The brightness of every pixel of row y of the image at $data, as f64s, kept in one of the 8 rows
   ;; of the cache at $cache (slot y mod 8; pixelRules.ts RowCache.lumas): where the row starts.
   (func $lumaRow (param $data i32) (param $stride i32) (param $cache i32) (param $y i32) (result i32)
-    (local $slot i32) (local $row i32) (local $p i32) (local $end i32) (local $out i32)
+    (local $slot i32) (local $row i32) (local $p i32) (local $end i32) (local $out i32) (local $v v128)
     (local.set $slot (i32.and (local.get $y) (i32.const 7)))
     (local.set $row (i32.add (i32.add (local.get $cache) (i32.const 32))
                              (i32.mul (local.get $slot) (i32.shl (global.get $width) (i32.const 3)))))
@@ -368,7 +368,33 @@
             (local.set $out (i32.add (local.get $out) (i32.const 8)))
             (br $each4))))
       (else
-        ;; Opaque RGB: $luma's sum, written out here (a call per pixel costs more than the sum).
+        ;; Opaque RGB: $luma's sum, written out here (a call per pixel costs more than the sum), four
+        ;; pixels at a time in two f64x2 lanes each (the same products and sums, in the same order).
+        (block $done4px
+          (loop $four
+            (br_if $done4px (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
+            (local.set $v (v128.load (local.get $p)))
+            (v128.store (local.get $out)
+              (f64x2.add
+                (f64x2.add
+                  (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.shuffle 0 16 16 16 3 16 16 16 16 16 16 16 16 16 16 16 (local.get $v) (v128.const i64x2 0 0)))
+                             (v128.const f64x2 0.29889531 0.29889531))
+                  (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.shuffle 1 16 16 16 4 16 16 16 16 16 16 16 16 16 16 16 (local.get $v) (v128.const i64x2 0 0)))
+                             (v128.const f64x2 0.58662247 0.58662247)))
+                (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.shuffle 2 16 16 16 5 16 16 16 16 16 16 16 16 16 16 16 (local.get $v) (v128.const i64x2 0 0)))
+                           (v128.const f64x2 0.11448223 0.11448223))))
+            (v128.store offset=16 (local.get $out)
+              (f64x2.add
+                (f64x2.add
+                  (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.shuffle 6 16 16 16 9 16 16 16 16 16 16 16 16 16 16 16 (local.get $v) (v128.const i64x2 0 0)))
+                             (v128.const f64x2 0.29889531 0.29889531))
+                  (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.shuffle 7 16 16 16 10 16 16 16 16 16 16 16 16 16 16 16 (local.get $v) (v128.const i64x2 0 0)))
+                             (v128.const f64x2 0.58662247 0.58662247)))
+                (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.shuffle 8 16 16 16 11 16 16 16 16 16 16 16 16 16 16 16 (local.get $v) (v128.const i64x2 0 0)))
+                           (v128.const f64x2 0.11448223 0.11448223))))
+            (local.set $p (i32.add (local.get $p) (i32.const 12)))
+            (local.set $out (i32.add (local.get $out) (i32.const 32)))
+            (br $four)))
         (block $done3
           (loop $each3
             (br_if $done3 (i32.ge_u (local.get $p) (local.get $end)))

@@ -104,7 +104,9 @@ function clusterLevel(g: CellGrid): PixelCluster[] {
   for (let k = 0; k < m; k++) parent[k] = k;
   for (let k = 0; k < m; k++) {
     const r = Math.floor(marked[k] / g.cols);
-    const c = marked[k] % g.cols;
+    const c = marked[k] - r * g.cols;
+    // k's root, kept up to date here: only joins made for k change it (earlier cells are done).
+    let root = find(parent, k);
     // Earlier cells only: rows above within the gap, and the same row to the left.
     for (let dr = -GAP_CELLS; dr <= 0; dr++) {
       const rr = r + dr;
@@ -115,9 +117,13 @@ function clusterLevel(g: CellGrid): PixelCluster[] {
         if (cc < 0 || cc >= g.cols) continue;
         const other = slot[rr * g.cols + cc];
         if (other < 0) continue;
-        const ra = find(parent, k);
         const rb = find(parent, other);
-        if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+        if (rb === root) continue;
+        // The smaller index is the root of the joined set.
+        if (rb < root) {
+          parent[root] = rb;
+          root = rb;
+        } else parent[rb] = root;
       }
     }
   }
