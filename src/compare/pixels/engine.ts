@@ -10,6 +10,9 @@
  * nor compared pixel by pixel. Pixels of B's equal rows are copied from A
  * only where the anti-aliasing rule or a tile needs them. Many differing
  * rows (a reflow) are shared with the rules worker (rulesWorkerPool.ts).
+ * When both images lie in kernel memory (kernels.ts) the rules run in the
+ * kernel, on this thread and in the worker alike; otherwise in JavaScript
+ * (rowRules.ts), with the same marks, counts and cells.
  */
 import { maxDeltaFor } from './pixelRules';
 import { rowsEqual, unfilterAll, unfilterInPlace, type Raster } from './raster';
@@ -157,10 +160,12 @@ export class PixelSides {
 
   /**
    * pixelmatch's rules on the differing rows. In a large comparison (see
-   * SPLIT_PIXELS) the rules worker shares the rows: both images' band of
-   * differing rows goes to shared memory, and this thread and the worker take
-   * chunks of rows from one counter until none is left. Chunks the worker
-   * took but could not finish (it failed, or went away) are run here.
+   * SPLIT_PIXELS) the rules worker shares the rows: this thread and the
+   * worker take chunks of rows from one counter until none is left, in the
+   * kernel memory both images already lie in (sharedInKernel), or else over
+   * copies of both images' band of differing rows in shared memory. Chunks
+   * the worker took but could not finish (it failed, or went away) are run
+   * here.
    */
   async compare(differing: number[], options: EngineOptions): Promise<EngineResult> {
     const { width, height } = this;
