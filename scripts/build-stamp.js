@@ -30,8 +30,9 @@ const GROUPS = {
     'src/compare/pixels/rowRules.ts',
     'src/compare/pixels/pixelRules.ts',
     'src/compare/pixels/regions.ts',
-    // The pixel kernels' WebAssembly text (assembled by the same script).
+    // The pixel kernels' WebAssembly text (assembled by the same script) and their loader, which the worker imports.
     'src/compare/pixels/kernels.wat',
+    'src/compare/pixels/kernels.ts',
     'scripts/build-injected.js',
     'scripts/build-report-page.js',
     'scripts/build-workers.js',
