@@ -307,7 +307,7 @@
   ;; Whether (x, y) of the image at $data has 3 or more neighbours identical to it, the edge counting as one.
   (func $hasManySiblings (param $data i32) (param $stride i32) (param $x i32) (param $y i32) (result i32)
     (local $x0 i32) (local $y0 i32) (local $x2 i32) (local $y2 i32) (local $centre i32) (local $same i32) (local $nx i32)
-    (local $row0 i32) (local $row1 i32) (local $row2 i32) (local $c i32) (local $mask i32)
+    (local $row0 i32) (local $row1 i32) (local $row2 i32) (local $c i32) (local $mask i32) (local $p0 i32) (local $p1 i32) (local $p2 i32)
     (local.set $c (global.get $channels))
     (local.set $x0 (select (i32.sub (local.get $x) (i32.const 1)) (i32.const 0) (i32.gt_s (local.get $x) (i32.const 0))))
     (local.set $y0 (select (i32.sub (local.get $y) (i32.const 1)) (i32.const 0) (i32.gt_s (local.get $y) (i32.const 0))))
@@ -322,6 +322,23 @@
     (local.set $centre (i32.and (i32.load (i32.add (local.get $row1) (i32.mul (local.get $x) (local.get $c)))) (local.get $mask)))
     (local.set $same (i32.or (i32.or (i32.eq (local.get $x) (local.get $x0)) (i32.eq (local.get $x) (local.get $x2)))
                              (i32.or (i32.eq (local.get $y) (local.get $y0)) (i32.eq (local.get $y) (local.get $y2)))))
+    ;; Inside the image: the 8 neighbours counted at once ($p0, $p1, $p2: column x - 1 of rows y - 1, y, y + 1).
+    (if (i32.eqz (local.get $same))
+      (then
+        (local.set $p0 (i32.add (local.get $row0) (i32.mul (local.get $x0) (local.get $c))))
+        (local.set $p1 (i32.add (local.get $row1) (i32.mul (local.get $x0) (local.get $c))))
+        (local.set $p2 (i32.add (local.get $row2) (i32.mul (local.get $x0) (local.get $c))))
+        (return (i32.gt_u
+          (i32.add (i32.add (i32.add (i32.eq (i32.and (i32.load (i32.add (local.get $p0) (i32.const 0))) (local.get $mask)) (local.get $centre))
+        (i32.eq (i32.and (i32.load (i32.add (local.get $p0) (local.get $c))) (local.get $mask)) (local.get $centre)))
+        (i32.add (i32.eq (i32.and (i32.load (i32.add (local.get $p0) (i32.shl (local.get $c) (i32.const 1)))) (local.get $mask)) (local.get $centre))
+        (i32.eq (i32.and (i32.load (i32.add (local.get $p1) (i32.const 0))) (local.get $mask)) (local.get $centre))))
+        (i32.add (i32.add (i32.eq (i32.and (i32.load (i32.add (local.get $p1) (i32.shl (local.get $c) (i32.const 1)))) (local.get $mask)) (local.get $centre))
+        (i32.eq (i32.and (i32.load (i32.add (local.get $p2) (i32.const 0))) (local.get $mask)) (local.get $centre)))
+        (i32.add (i32.eq (i32.and (i32.load (i32.add (local.get $p2) (local.get $c))) (local.get $mask)) (local.get $centre))
+        (i32.eq (i32.and (i32.load (i32.add (local.get $p2) (i32.shl (local.get $c) (i32.const 1)))) (local.get $mask)) (local.get $centre)))))
+          (i32.const 2)))))
+    ;; At an edge (which counts as one): the neighbours there are.
     (local.set $nx (local.get $x0))
     (block $none
       (loop $column
@@ -412,7 +429,7 @@
     (local $x0 i32) (local $y0 i32) (local $x2 i32) (local $y2 i32) (local $nx i32) (local $ny i32) (local $c i32)
     (local $row0 i32) (local $row1 i32) (local $row2 i32) (local $lumas i32)
     (local $centre f64) (local $delta f64) (local $min f64) (local $max f64) (local $zeroes i32)
-    (local $minX i32) (local $minY i32) (local $maxX i32) (local $maxY i32)
+    (local $minX i32) (local $minY i32) (local $maxX i32) (local $maxY i32) (local $at i32)
     (local.set $c (global.get $channels))
     (local.set $x0 (select (i32.sub (local.get $x) (i32.const 1)) (i32.const 0) (i32.gt_s (local.get $x) (i32.const 0))))
     (local.set $y0 (select (i32.sub (local.get $y) (i32.const 1)) (i32.const 0) (i32.gt_s (local.get $y) (i32.const 0))))
@@ -426,7 +443,102 @@
     (local.set $centre (f64.load (i32.add (local.get $row1) (i32.shl (local.get $x) (i32.const 3)))))
     (local.set $zeroes (i32.or (i32.or (i32.eq (local.get $x) (local.get $x0)) (i32.eq (local.get $x) (local.get $x2)))
                                (i32.or (i32.eq (local.get $y) (local.get $y0)) (i32.eq (local.get $y) (local.get $y2)))))
-    ;; The 8 neighbours in pixelmatch's order: column by column, top to bottom.
+    (block $decided
+    ;; Inside the image: the 8 neighbours written out, in pixelmatch's order (column by column, top
+    ;; to bottom); $at is column x - 1's offset in a brightness row.
+    (if (i32.eqz (local.get $zeroes))
+      (then
+        (local.set $at (i32.shl (local.get $x0) (i32.const 3)))
+        (local.set $delta (f64.sub (local.get $centre) (f64.load offset=0 (i32.add (local.get $row0) (local.get $at)))))
+        (if (f64.eq (local.get $delta) (f64.const 0))
+          (then
+            (local.set $zeroes (i32.add (local.get $zeroes) (i32.const 1)))
+            (if (i32.gt_s (local.get $zeroes) (i32.const 2)) (then (return (i32.const 0)))))
+          (else
+            (if (f64.lt (local.get $delta) (local.get $min))
+              (then (local.set $min (local.get $delta)) (local.set $minX (local.get $x0)) (local.set $minY (local.get $y0)))
+              (else
+                (if (f64.gt (local.get $delta) (local.get $max))
+                  (then (local.set $max (local.get $delta)) (local.set $maxX (local.get $x0)) (local.set $maxY (local.get $y0))))))))
+        (local.set $delta (f64.sub (local.get $centre) (f64.load offset=0 (i32.add (local.get $row1) (local.get $at)))))
+        (if (f64.eq (local.get $delta) (f64.const 0))
+          (then
+            (local.set $zeroes (i32.add (local.get $zeroes) (i32.const 1)))
+            (if (i32.gt_s (local.get $zeroes) (i32.const 2)) (then (return (i32.const 0)))))
+          (else
+            (if (f64.lt (local.get $delta) (local.get $min))
+              (then (local.set $min (local.get $delta)) (local.set $minX (local.get $x0)) (local.set $minY (local.get $y)))
+              (else
+                (if (f64.gt (local.get $delta) (local.get $max))
+                  (then (local.set $max (local.get $delta)) (local.set $maxX (local.get $x0)) (local.set $maxY (local.get $y))))))))
+        (local.set $delta (f64.sub (local.get $centre) (f64.load offset=0 (i32.add (local.get $row2) (local.get $at)))))
+        (if (f64.eq (local.get $delta) (f64.const 0))
+          (then
+            (local.set $zeroes (i32.add (local.get $zeroes) (i32.const 1)))
+            (if (i32.gt_s (local.get $zeroes) (i32.const 2)) (then (return (i32.const 0)))))
+          (else
+            (if (f64.lt (local.get $delta) (local.get $min))
+              (then (local.set $min (local.get $delta)) (local.set $minX (local.get $x0)) (local.set $minY (local.get $y2)))
+              (else
+                (if (f64.gt (local.get $delta) (local.get $max))
+                  (then (local.set $max (local.get $delta)) (local.set $maxX (local.get $x0)) (local.set $maxY (local.get $y2))))))))
+        (local.set $delta (f64.sub (local.get $centre) (f64.load offset=8 (i32.add (local.get $row0) (local.get $at)))))
+        (if (f64.eq (local.get $delta) (f64.const 0))
+          (then
+            (local.set $zeroes (i32.add (local.get $zeroes) (i32.const 1)))
+            (if (i32.gt_s (local.get $zeroes) (i32.const 2)) (then (return (i32.const 0)))))
+          (else
+            (if (f64.lt (local.get $delta) (local.get $min))
+              (then (local.set $min (local.get $delta)) (local.set $minX (local.get $x)) (local.set $minY (local.get $y0)))
+              (else
+                (if (f64.gt (local.get $delta) (local.get $max))
+                  (then (local.set $max (local.get $delta)) (local.set $maxX (local.get $x)) (local.set $maxY (local.get $y0))))))))
+        (local.set $delta (f64.sub (local.get $centre) (f64.load offset=8 (i32.add (local.get $row2) (local.get $at)))))
+        (if (f64.eq (local.get $delta) (f64.const 0))
+          (then
+            (local.set $zeroes (i32.add (local.get $zeroes) (i32.const 1)))
+            (if (i32.gt_s (local.get $zeroes) (i32.const 2)) (then (return (i32.const 0)))))
+          (else
+            (if (f64.lt (local.get $delta) (local.get $min))
+              (then (local.set $min (local.get $delta)) (local.set $minX (local.get $x)) (local.set $minY (local.get $y2)))
+              (else
+                (if (f64.gt (local.get $delta) (local.get $max))
+                  (then (local.set $max (local.get $delta)) (local.set $maxX (local.get $x)) (local.set $maxY (local.get $y2))))))))
+        (local.set $delta (f64.sub (local.get $centre) (f64.load offset=16 (i32.add (local.get $row0) (local.get $at)))))
+        (if (f64.eq (local.get $delta) (f64.const 0))
+          (then
+            (local.set $zeroes (i32.add (local.get $zeroes) (i32.const 1)))
+            (if (i32.gt_s (local.get $zeroes) (i32.const 2)) (then (return (i32.const 0)))))
+          (else
+            (if (f64.lt (local.get $delta) (local.get $min))
+              (then (local.set $min (local.get $delta)) (local.set $minX (local.get $x2)) (local.set $minY (local.get $y0)))
+              (else
+                (if (f64.gt (local.get $delta) (local.get $max))
+                  (then (local.set $max (local.get $delta)) (local.set $maxX (local.get $x2)) (local.set $maxY (local.get $y0))))))))
+        (local.set $delta (f64.sub (local.get $centre) (f64.load offset=16 (i32.add (local.get $row1) (local.get $at)))))
+        (if (f64.eq (local.get $delta) (f64.const 0))
+          (then
+            (local.set $zeroes (i32.add (local.get $zeroes) (i32.const 1)))
+            (if (i32.gt_s (local.get $zeroes) (i32.const 2)) (then (return (i32.const 0)))))
+          (else
+            (if (f64.lt (local.get $delta) (local.get $min))
+              (then (local.set $min (local.get $delta)) (local.set $minX (local.get $x2)) (local.set $minY (local.get $y)))
+              (else
+                (if (f64.gt (local.get $delta) (local.get $max))
+                  (then (local.set $max (local.get $delta)) (local.set $maxX (local.get $x2)) (local.set $maxY (local.get $y))))))))
+        (local.set $delta (f64.sub (local.get $centre) (f64.load offset=16 (i32.add (local.get $row2) (local.get $at)))))
+        (if (f64.eq (local.get $delta) (f64.const 0))
+          (then
+            (local.set $zeroes (i32.add (local.get $zeroes) (i32.const 1)))
+            (if (i32.gt_s (local.get $zeroes) (i32.const 2)) (then (return (i32.const 0)))))
+          (else
+            (if (f64.lt (local.get $delta) (local.get $min))
+              (then (local.set $min (local.get $delta)) (local.set $minX (local.get $x2)) (local.set $minY (local.get $y2)))
+              (else
+                (if (f64.gt (local.get $delta) (local.get $max))
+                  (then (local.set $max (local.get $delta)) (local.set $maxX (local.get $x2)) (local.set $maxY (local.get $y2))))))))
+        (br $decided)))
+    ;; At an edge: the neighbours there are, in the same order.
     (local.set $nx (local.get $x0))
     (block $columns_done
       (loop $column
@@ -455,7 +567,7 @@
             (local.set $lumas (select (local.get $row1) (local.get $row2) (i32.eq (local.get $ny) (local.get $y))))
             (br $row)))
         (local.set $nx (i32.add (local.get $nx) (i32.const 1)))
-        (br $column)))
+        (br $column))))
     (if (i32.or (f64.eq (local.get $min) (f64.const 0)) (f64.eq (local.get $max) (f64.const 0))) (then (return (i32.const 0))))
     (if (call $hasManySiblings (local.get $data) (local.get $stride) (local.get $minX) (local.get $minY))
       (then
