@@ -425,9 +425,11 @@
     (local.get $row))
 
   ;; Whether (x, y) of the image at $data looks like anti-aliasing, $other being the other image (pixelRules.ts isAntialiased).
-  (func $isAntialiased (param $data i32) (param $stride i32) (param $cache i32) (param $other i32) (param $otherStride i32) (param $x i32) (param $y i32) (result i32)
+  ;; $row0, $row1, $row2: the brightness rows (lumaRow) of rows y - 1, y, y + 1, clamped to the image.
+  (func $isAntialiased (param $data i32) (param $stride i32) (param $row0 i32) (param $row1 i32) (param $row2 i32)
+    (param $other i32) (param $otherStride i32) (param $x i32) (param $y i32) (result i32)
     (local $x0 i32) (local $y0 i32) (local $x2 i32) (local $y2 i32) (local $nx i32) (local $ny i32) (local $c i32)
-    (local $row0 i32) (local $row1 i32) (local $row2 i32) (local $lumas i32)
+    (local $lumas i32)
     (local $centre f64) (local $delta f64) (local $min f64) (local $max f64) (local $zeroes i32)
     (local $minX i32) (local $minY i32) (local $maxX i32) (local $maxY i32) (local $at i32)
     (local.set $c (global.get $channels))
@@ -437,9 +439,6 @@
       (i32.lt_s (local.get $x) (i32.sub (global.get $width) (i32.const 1)))))
     (local.set $y2 (select (i32.add (local.get $y) (i32.const 1)) (i32.sub (global.get $height) (i32.const 1))
       (i32.lt_s (local.get $y) (i32.sub (global.get $height) (i32.const 1)))))
-    (local.set $row0 (call $lumaRow (local.get $data) (local.get $stride) (local.get $cache) (local.get $y0)))
-    (local.set $row1 (call $lumaRow (local.get $data) (local.get $stride) (local.get $cache) (local.get $y)))
-    (local.set $row2 (call $lumaRow (local.get $data) (local.get $stride) (local.get $cache) (local.get $y2)))
     (local.set $centre (f64.load (i32.add (local.get $row1) (i32.shl (local.get $x) (i32.const 3)))))
     (local.set $zeroes (i32.or (i32.or (i32.eq (local.get $x) (local.get $x0)) (i32.eq (local.get $x) (local.get $x2)))
                                (i32.or (i32.eq (local.get $y) (local.get $y0)) (i32.eq (local.get $y) (local.get $y2)))))
@@ -622,6 +621,8 @@
   (func (export "rulesRows") (param $rows i32) (param $n i32)
     (local $k i32) (local $y i32) (local $x i32) (local $p i32) (local $rowA i32) (local $rowB i32) (local $rowBytes i32)
     (local $markRow i32) (local $marked i32) (local $delta f64) (local $c i32)
+    (local $lumaRowsOf i32) (local $y0 i32) (local $y2 i32) (local $a0 i32) (local $a1 i32) (local $a2 i32) (local $b0 i32) (local $b1 i32) (local $b2 i32)
+    (local.set $lumaRowsOf (i32.const -1))
     (local.set $c (global.get $channels))
     (local.set $rowBytes (i32.mul (global.get $width) (local.get $c)))
     (block $rows_done
@@ -660,10 +661,23 @@
               (if (if (result i32) (global.get $includeAA)
                     (then (i32.const 0))
                     (else
-                      (if (result i32) (call $isAntialiased (global.get $aData) (global.get $aStride) (global.get $lumaA)
+                      (if (i32.ne (local.get $lumaRowsOf) (local.get $y))
+                        (then
+                          ;; The first anti-aliasing test of this row: its brightness rows, for every test in the row.
+                          (local.set $lumaRowsOf (local.get $y))
+                          (local.set $y0 (select (i32.sub (local.get $y) (i32.const 1)) (i32.const 0) (i32.gt_s (local.get $y) (i32.const 0))))
+                          (local.set $y2 (select (i32.add (local.get $y) (i32.const 1)) (i32.sub (global.get $height) (i32.const 1))
+                            (i32.lt_s (local.get $y) (i32.sub (global.get $height) (i32.const 1)))))
+                          (local.set $a0 (call $lumaRow (global.get $aData) (global.get $aStride) (global.get $lumaA) (local.get $y0)))
+                          (local.set $a1 (call $lumaRow (global.get $aData) (global.get $aStride) (global.get $lumaA) (local.get $y)))
+                          (local.set $a2 (call $lumaRow (global.get $aData) (global.get $aStride) (global.get $lumaA) (local.get $y2)))
+                          (local.set $b0 (call $lumaRow (global.get $bData) (global.get $bStride) (global.get $lumaB) (local.get $y0)))
+                          (local.set $b1 (call $lumaRow (global.get $bData) (global.get $bStride) (global.get $lumaB) (local.get $y)))
+                          (local.set $b2 (call $lumaRow (global.get $bData) (global.get $bStride) (global.get $lumaB) (local.get $y2)))))
+                      (if (result i32) (call $isAntialiased (global.get $aData) (global.get $aStride) (local.get $a0) (local.get $a1) (local.get $a2)
                                                             (global.get $bData) (global.get $bStride) (local.get $x) (local.get $y))
                         (then (i32.const 1))
-                        (else (call $isAntialiased (global.get $bData) (global.get $bStride) (global.get $lumaB)
+                        (else (call $isAntialiased (global.get $bData) (global.get $bStride) (local.get $b0) (local.get $b1) (local.get $b2)
                                                    (global.get $aData) (global.get $aStride) (local.get $x) (local.get $y))))))
                 (then
                   (i32.store8 (i32.add (local.get $markRow) (local.get $x)) (i32.const 2))
