@@ -18,7 +18,7 @@ import { maxDeltaFor } from './pixelRules';
 import { rowsEqual, unfilterAll, unfilterInPlace, type Raster } from './raster';
 import { rulesOffsets, type KernelLease, type KernelRulesSetup } from './kernels';
 import { cellGridIn, mergeCells, newCellGrid, type CellGrid } from './regions';
-import { runRowRules, sharedChunks, type Rect, type RowRulesInput, type RowRulesTally, type RulesJob } from './rowRules';
+import { runRowRules, sharedChunks, type Rect, type RowChunks, type RowRulesInput, type RowRulesTally, type RulesJob } from './rowRules';
 import { bandBuffer, rulesWorker, type RulesWorker } from './rulesWorkerPool';
 
 export type { Rect } from './rowRules';
@@ -197,38 +197,65 @@ export class PixelSides {
       return { width, height, changedPixels: tally.changed, antiAliasedPixels: tally.antialiased, marks, cells };
     }
     const rows = Int32Array.from(differing);
-    const counter = new Int32Array(new SharedArrayBuffer(4));
-    const chunkCount = Math.ceil(rows.length / CHUNK_ROWS);
-    const taken = new Uint8Array(chunkCount);
     const bands: Array<{ release(): void }> = [];
-    const away = worker.run({ input: this.sharedBand(input, differing, bands), rows, counter, chunkRows: CHUNK_ROWS });
-    // The bands go back once the worker is done with them; the answer is awaited below only when the worker took a chunk.
-    away.then(
-      () => bands.forEach((band) => band.release()),
-      () => bands.forEach((band) => band.release()),
-    );
-    const here = runRowRules(input, rows, markRow, cells, undefined, sharedChunks(counter, rows.length, CHUNK_ROWS, taken));
-    let changed = here.changed;
-    let antialiased = here.antialiased;
-    if (taken.indexOf(0) >= 0) {
-      try {
-        const reply = await away;
+    const tally = await this.shareRows(
+      input,
+      differing,
+      markRow,
+      cells,
+      (counter) => {
+        const away = worker.run({ input: this.sharedBand(input, differing, bands), rows, counter, chunkRows: CHUNK_ROWS });
+        // The bands go back once the worker is done with them.
+        const release = () => bands.forEach((band) => band.release());
+        away.then(release, release);
+        return away;
+      },
+      (chunks) => runRowRules(input, rows, markRow, cells, undefined, chunks),
+      (reply) => {
         mergeCells(cells, reply.cells);
-        for (const y of reply.markedRows) {
-          const row = new Uint8Array(reply.marks, (y - reply.top) * width, width);
-          if (scratch) markRow(y).set(row);
-          else marks[y] = row;
-        }
-        changed += reply.tally.changed;
-        antialiased += reply.tally.antialiased;
-      } catch {
-        const left = differing.filter((_, i) => !taken[Math.floor(i / CHUNK_ROWS)]);
-        const tally = runRowRules(input, left, markRow, cells);
-        changed += tally.changed;
-        antialiased += tally.antialiased;
-      }
+        for (const y of reply.markedRows) marks[y] = new Uint8Array(reply.marks, (y - reply.top) * width, width);
+      },
+    );
+    return { width, height, changedPixels: tally.changed, antiAliasedPixels: tally.antialiased, marks, cells };
+  }
+
+  /**
+   * The differing rows shared with the rules worker, in chunks of CHUNK_ROWS
+   * taken from one counter: `post(counter)` sends the worker its job,
+   * `here(chunks)` runs this thread's chunks and gives their tally, and
+   * `merge(reply)` takes in the marks and cells of the worker's answer. The
+   * answer is awaited only when the worker took a chunk; chunks it took but
+   * did not finish (it failed, or went away) are run here, in JavaScript.
+   */
+  private async shareRows<Reply extends { tally: RowRulesTally }>(
+    input: RowRulesInput,
+    differing: number[],
+    markRow: (y: number) => Uint8Array,
+    cells: CellGrid,
+    post: (counter: Int32Array) => Promise<Reply>,
+    here: (chunks: RowChunks) => RowRulesTally,
+    merge: (reply: Reply) => void,
+  ): Promise<RowRulesTally> {
+    const counter = new Int32Array(new SharedArrayBuffer(4));
+    const taken = new Uint8Array(Math.ceil(differing.length / CHUNK_ROWS));
+    const away = post(counter);
+    away.catch(() => undefined); // awaited below only when the worker took a chunk
+    const tally = here(sharedChunks(counter, differing.length, CHUNK_ROWS, taken));
+    if (taken.indexOf(0) < 0) return tally;
+    let rest: RowRulesTally;
+    try {
+      const reply = await away;
+      merge(reply);
+      rest = reply.tally;
+    } catch {
+      rest = runRowRules(
+        input,
+        differing.filter((_, i) => !taken[Math.floor(i / CHUNK_ROWS)]),
+        markRow,
+        cells,
+      );
     }
-    return { width, height, changedPixels: changed, antiAliasedPixels: antialiased, marks, cells };
+    return { changed: tally.changed + rest.changed, antialiased: tally.antialiased + rest.antialiased };
   }
 
   /**
@@ -287,8 +314,8 @@ export class PixelSides {
    * the rules read is made ready first, then both threads run the rules
    * kernel over the same memory, taking chunks from one counter; the worker
    * keeps its own cells (merged here) and brightness rows, and its marks land
-   * in the shared marks. Chunks the worker took but did not finish are run
-   * here, in JavaScript.
+   * in the shared marks (the worker writes nothing before it takes a chunk,
+   * so a caller that took every chunk does not wait for it).
    */
   private async sharedInKernel(
     worker: RulesWorker,
@@ -304,31 +331,27 @@ export class PixelSides {
     kernel.readyRowsOfB(0, differing.length);
     const workerCells = cellGridIn(width, height, regions.workerCells);
     const offsets = rulesOffsets({ ...kernel.setup, cells: workerCells, lumaA: regions.workerLumaA, lumaB: regions.workerLumaB });
-    const counter = new Int32Array(new SharedArrayBuffer(4));
-    const taken = new Uint8Array(Math.ceil(differing.length / CHUNK_ROWS));
-    const away = worker.runInKernel({
-      kind: 'kernel',
-      memory: memory.memory,
-      offsets,
-      rows: kernel.list.byteOffset,
-      count: differing.length,
-      counter,
-      chunkRows: CHUNK_ROWS,
-    });
-    away.catch(() => undefined); // awaited below only when the worker took a chunk (it writes nothing before)
-    const chunks = sharedChunks(counter, differing.length, CHUNK_ROWS, taken);
-    for (let k = chunks.next(); k >= 0; k = chunks.next()) kernel.run(k * CHUNK_ROWS, Math.min(differing.length, (k + 1) * CHUNK_ROWS));
-    const tally = memory.rules.tally();
-    if (taken.indexOf(0) < 0) return tally;
-    try {
-      const reply = await away;
-      mergeCells(cells, workerCells);
-      return { changed: tally.changed + reply.tally.changed, antialiased: tally.antialiased + reply.tally.antialiased };
-    } catch {
-      const left = differing.filter((_, i) => !taken[Math.floor(i / CHUNK_ROWS)]);
-      const rest = runRowRules(input, left, markRow, cells);
-      return { changed: tally.changed + rest.changed, antialiased: tally.antialiased + rest.antialiased };
-    }
+    return this.shareRows(
+      input,
+      differing,
+      markRow,
+      cells,
+      (counter) =>
+        worker.runInKernel({
+          kind: 'kernel',
+          memory: memory.memory,
+          offsets,
+          rows: kernel.list.byteOffset,
+          count: differing.length,
+          counter,
+          chunkRows: CHUNK_ROWS,
+        }),
+      (chunks) => {
+        for (let k = chunks.next(); k >= 0; k = chunks.next()) kernel.run(k * CHUNK_ROWS, Math.min(differing.length, (k + 1) * CHUNK_ROWS));
+        return memory.rules.tally();
+      },
+      () => mergeCells(cells, workerCells),
+    );
   }
 
   /**
