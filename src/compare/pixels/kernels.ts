@@ -46,7 +46,7 @@ export interface KernelRulesSetup {
   cells: CellGrid;
   /** The ignored rectangles as (x, y, width, height) quads. */
   ignore: Int32Array;
-  /** Each image's cache of brightness rows, lumaCacheBytes(width) each (emptied by the set-up). */
+  /** Each image's cache of brightness rows, lumaCacheBytes(width) each (the kernel's set-up empties them). */
   lumaA: Uint8Array;
   lumaB: Uint8Array;
 }
@@ -88,8 +88,6 @@ export function rulesOffsets(r: KernelRulesSetup): KernelRulesOffsets {
     at(r.lumaB),
   ];
 }
-/** Where the two brightness caches' offsets sit in KernelRulesOffsets (each cache's 32 bytes of row tags are emptied at set-up). */
-const LUMA_OFFSETS = [20, 21];
 
 /** A leased memory's largest size (a pair of 1280 × 16,000 RGBA captures, the marks and the diff image need ~210 MB). */
 const MAX_LEASE_BYTES = 1024 * 1024 * 1024;
@@ -123,13 +121,12 @@ function instantiate(memory: WebAssembly.Memory): KernelExports {
 export class RulesKernel {
   private readonly k: KernelExports;
 
-  constructor(readonly memory: WebAssembly.Memory) {
+  constructor(memory: WebAssembly.Memory) {
     this.k = instantiate(memory);
   }
 
-  /** Sets up the rules for one comparison; the tally starts at 0. */
+  /** Sets up the rules for one comparison: the tally starts at 0, the brightness caches empty. */
   setup(offsets: KernelRulesOffsets): void {
-    for (const i of LUMA_OFFSETS) new Uint8Array(this.memory.buffer, offsets[i], 32).fill(0xff); // every row tag -1: nothing cached
     this.k.setupRules(...offsets);
   }
 

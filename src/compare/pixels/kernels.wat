@@ -205,7 +205,7 @@
   ;; Where everything lies: each image's pixel (x, y) at data + y × stride + x × channels; row y's
   ;; marks at marks + y × width (zeroed by its first mark, which also sets the byte rowMarked + y);
   ;; the cell grid's five i32 arrays; the ignored rectangles as i32 quads (x, y, width, height);
-  ;; each image's brightness rows (lumaRow): 8 i32 row tags (-1: empty), then 8 rows of f64.
+  ;; each image's brightness rows (lumaRow): 8 i32 row tags (-1: empty; emptied here), then 8 rows of f64.
   (func (export "setupRules")
     (param $ad i32) (param $as i32) (param $bd i32) (param $bs i32) (param $ch i32) (param $w i32) (param $h i32)
     (param $md f64) (param $aa i32) (param $marksAt i32) (param $markedAt i32)
@@ -221,6 +221,9 @@
     (global.set $cellSize (local.get $cs)) (global.set $cellCols (local.get $cols))
     (global.set $ignore (local.get $ig)) (global.set $ignoreCount (local.get $ign))
     (global.set $lumaA (local.get $la)) (global.set $lumaB (local.get $lb))
+    ;; Both brightness caches emptied: every row tag -1.
+    (memory.fill (local.get $la) (i32.const 0xff) (i32.const 32))
+    (memory.fill (local.get $lb) (i32.const 0xff) (i32.const 32))
     (global.set $changed (i32.const 0)) (global.set $antialiased (i32.const 0)))
 
   (func (export "changedCount") (result i32) (global.get $changed))
