@@ -7,7 +7,7 @@
  * its tile is transparent.
  */
 import { encodePng } from './encodePng';
-import type { PixelSides } from './engine';
+import type { PixelSides, Rect } from './engine';
 import type { Raster } from './raster';
 
 export interface TileOptions {
@@ -17,11 +17,8 @@ export interface TileOptions {
   maxSide?: number;
 }
 
-export interface TileBox {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
+/** The box a tile shows, in device pixels. */
+export interface TileBox extends Rect {
   /** Device pixels per tile pixel along each axis (1: not scaled). */
   scale: number;
 }
