@@ -5,9 +5,11 @@
  * at rest. A finite animation keeps the page busy until it ends (a chart that
  * grows in with element.animate is captured grown); an endless one keeps it
  * busy until the settle's bound. CSS animations and transitions never get here:
- * the freeze sheet stops them.
+ * the freeze sheet stops them. Each shadow root is asked too: a document's
+ * getAnimations() and querySelectorAll() stop at its shadow roots.
  */
 import type { Scheduler } from './scheduler';
+import type { ShadowRoots } from './shadowRoots';
 
 export interface AnimationCounts {
   /** Animations that end later than now. */
@@ -27,6 +29,7 @@ export function installAnimationSync(
   win: Window & typeof globalThis,
   scheduler: Scheduler,
   define: (target: object, name: string, value: unknown) => void,
+  shadows: ShadowRoots,
 ): AnimationSync {
   const animationStarts = new WeakMap<Animation, number>();
   const elementPrototype = win.Element?.prototype;
@@ -41,9 +44,10 @@ export function installAnimationSync(
     });
   }
 
-  const syncWebAnimations = (doc: Document, counts: AnimationCounts) => {
-    if (typeof doc.getAnimations !== 'function') return;
-    for (const animation of doc.getAnimations()) {
+  const syncWebAnimations = (scopes: Array<Document | ShadowRoot>, counts: AnimationCounts) => {
+    const all = new Set<Animation>();
+    for (const scope of scopes) if (typeof scope.getAnimations === 'function') for (const animation of scope.getAnimations()) all.add(animation);
+    for (const animation of all) {
       let started = animationStarts.get(animation);
       if (started === undefined) {
         // Not started through animate(): it starts now, on the virtual clock (its real progress so far is a race).
@@ -61,15 +65,15 @@ export function installAnimationSync(
     }
   };
 
-  const syncSmil = (doc: Document, counts: AnimationCounts) => {
-    const roots = Array.from(doc.querySelectorAll('svg')).filter((svg) => !svg.ownerSVGElement);
+  const syncSmil = (scopes: Array<Document | ShadowRoot>, counts: AnimationCounts) => {
+    const roots = scopes.flatMap((scope) => Array.from(scope.querySelectorAll('svg'))).filter((svg) => !svg.ownerSVGElement);
     if (!roots.length) return;
     const seconds = scheduler.now / 1000;
     for (const svg of roots) {
       svg.pauseAnimations();
       svg.setCurrentTime(seconds);
     }
-    for (const element of Array.from(doc.querySelectorAll(SMIL_ELEMENTS)) as SVGAnimationElement[]) {
+    for (const element of scopes.flatMap((scope) => Array.from(scope.querySelectorAll(SMIL_ELEMENTS))) as SVGAnimationElement[]) {
       if (typeof element.getStartTime !== 'function') continue;
       let begin: number;
       try {
@@ -99,8 +103,9 @@ export function installAnimationSync(
       const counts: AnimationCounts = { finite: 0, endless: 0 };
       const doc = win.document;
       if (!doc) return counts;
-      syncWebAnimations(doc, counts);
-      syncSmil(doc, counts);
+      const scopes = [doc, ...shadows.connected()];
+      syncWebAnimations(scopes, counts);
+      syncSmil(scopes, counts);
       return counts;
     },
   };

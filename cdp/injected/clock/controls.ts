@@ -14,6 +14,7 @@
 import { Scheduler } from './scheduler';
 import { seededRandom } from './random';
 import { installAnimationSync } from './animations';
+import { installShadowRoots } from './shadowRoots';
 import { activityOf, atRest, busyTimer, restartsQuiet, type Activity } from './activity';
 import type { TimerJob } from './scheduler';
 import type { VirtualClockConfig } from './config';
@@ -60,6 +61,10 @@ export interface ClockControls {
   run(options: RunOptions): Promise<RunReport>;
   /** Makes a `run` under way hand back at its next step (the capture saw a request start). */
   interrupt(): void;
+  /** Adopts the freeze's sheet (`css`) in the document and every shadow root, now and for roots made later. */
+  freeze(css: string): void;
+  /** Takes a shadow root no page script could show (a closed one declared in the HTML, found over the protocol). */
+  shadowRoot(root: ShadowRoot): void;
   now(): number;
 }
 
@@ -172,8 +177,10 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
 
   if (config.randomSeed !== null) define(win.Math, 'random', seededRandom(config.randomSeed));
 
+  // Every shadow root, for the freeze sheet, the change watch, the animations and the media.
+  const shadows = installShadowRoots(win, define);
   // Web Animations (CSS ones are already stopped by the freeze sheet) and SVG animations follow virtual time.
-  const animations = installAnimationSync(win, scheduler, define);
+  const animations = installAnimationSync(win, scheduler, define, shadows);
 
   // Media do not play on a virtual clock: autoplay is taken off every element before it could start
   // (a mutation observer runs before any media data arrives), and play() is refused as an autoplay policy would.
@@ -185,14 +192,19 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
     const stopAutoplay = (root: ParentNode) => {
       for (const media of Array.from(root.querySelectorAll('video[autoplay], audio[autoplay]')) as HTMLMediaElement[]) media.autoplay = false;
     };
-    new win.MutationObserver((records) => {
+    const autoplayWatch = new win.MutationObserver((records) => {
       for (const record of records) {
         for (const node of Array.from(record.addedNodes)) {
           if (node instanceof MediaElement) node.autoplay = false;
           if ((node as ParentNode).querySelectorAll) stopAutoplay(node as ParentNode);
         }
       }
-    }).observe(win.document, { childList: true, subtree: true });
+    });
+    autoplayWatch.observe(win.document, { childList: true, subtree: true });
+    shadows.onRoot((root) => {
+      stopAutoplay(root);
+      autoplayWatch.observe(root, { childList: true, subtree: true });
+    });
   }
 
   // What changed the page, and when: the rest rule's quiet window counts from the last change.
@@ -206,11 +218,15 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
     if (restartsQuiet(attributing ? scheduler.sourceOf(attributing.job) : null, rule.horizonMs)) quietSince = scheduler.now;
   };
   let changes: MutationObserver | null = null;
+  const changeOptions: MutationObserverInit = { childList: true, subtree: true, attributes: true, characterData: true };
   const watchChanges = () => {
     if (changes || !win.document) return;
     changes = new RealMutationObserver((records) => noteChanges(records.length));
-    changes.observe(win.document, { childList: true, subtree: true, attributes: true, characterData: true });
+    changes.observe(win.document, changeOptions);
+    // A shadow tree's changes count as the document's: each root is watched too, from when it is known.
+    for (const root of shadows.all()) changes.observe(root, changeOptions);
   };
+  shadows.onRoot((root) => changes?.observe(root, changeOptions));
   const runTimer = async (job: TimerJob) => {
     const run = scheduler.take(job);
     attributing = { job, changed: false };
@@ -353,7 +369,8 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
     const doc = win.document;
     if (!doc) return;
     const settled: Array<Promise<void>> = [];
-    for (const media of Array.from(doc.querySelectorAll('video, audio')) as HTMLMediaElement[]) {
+    const scopes: ParentNode[] = [doc, ...shadows.connected()];
+    for (const media of scopes.flatMap((scope) => Array.from(scope.querySelectorAll('video, audio'))) as HTMLMediaElement[]) {
       media.autoplay = false;
       media.pause();
       settled.push(firstFrame(media));
@@ -401,6 +418,13 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
     },
     interrupt() {
       interrupted = true;
+    },
+    freeze(css: string) {
+      shadows.discover();
+      shadows.freeze(css);
+    },
+    shadowRoot(root: ShadowRoot) {
+      shadows.record(root);
     },
     now: () => scheduler.now,
   };

@@ -4,7 +4,9 @@
  * run until the page is at rest (src/browser/page/pageClock.ts), then wait for
  * fonts and (when asked) for the network to go idle.
  *
- * The sheet is a constructed stylesheet adopted by the document: a page's
+ * The sheet is a constructed stylesheet adopted by the document and by every
+ * shadow root (a document's sheet stops at a shadow root; the virtual clock
+ * knows each root, cdp/injected/clock/shadowRoots.ts): a page's
  * Content-Security-Policy does not block it, and it adds no node to the DOM
  * the a11y snapshot or trace reads.
  */
@@ -21,6 +23,9 @@ export const FREEZE_CSS = '*, *::before, *::after { animation: none !important; 
 
 async function adoptFreezeSheet(frame: Frame): Promise<void> {
   await frame.evaluate((css) => {
+    // The virtual clock's document knows every shadow root, closed ones its scripts made included (cdp/injected/clock/shadowRoots.ts).
+    const clock = (window as unknown as Record<string, { freeze?: (css: string) => void } | undefined>).__designPlaybookClock;
+    if (clock?.freeze) return clock.freeze(css);
     const key = '__designPlaybookFreezeSheet';
     const holder = window as unknown as Record<string, CSSStyleSheet | HTMLStyleElement | undefined>;
     const existing = holder[key];
@@ -30,7 +35,12 @@ async function adoptFreezeSheet(frame: Frame): Promise<void> {
         sheet.replaceSync(css);
         holder[key] = sheet;
       }
-      if (!document.adoptedStyleSheets.includes(sheet)) document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+      // Without the clock (a frame in another process): the document and its open shadow roots, as they stand.
+      const scopes: Array<Document | ShadowRoot> = [document];
+      for (let scope = scopes.pop(); scope; scope = scopes.pop()) {
+        if (!scope.adoptedStyleSheets.includes(sheet)) scope.adoptedStyleSheets = [...scope.adoptedStyleSheets, sheet];
+        for (const element of Array.from(scope.querySelectorAll('*'))) if (element.shadowRoot) scopes.push(element.shadowRoot);
+      }
       return;
     }
     // Documents without constructed sheets (old engines): a <style> element.
@@ -91,14 +101,16 @@ export async function applyFreeze(page: Page, freeze: Freeze, signal?: AbortSign
   await onSettledDocument(
     page,
     () =>
-      Promise.all(
-        page.frames().map((frame) =>
+      Promise.all([
+        ...page.frames().map((frame) =>
           adoptFreezeSheet(frame).catch((err) => {
             // A detached or navigating subframe is not worth failing the capture for; the main frame is.
             if (frame === page.mainFrame()) throw err;
           }),
         ),
-      ),
+        // Closed roots declared in the HTML reach the clock (and so the sheet) only this way.
+        clock?.revealDeclaredShadowRoots(),
+      ]),
     signal,
     () => (replaced = true),
   );

@@ -24,6 +24,9 @@
  *
  * The time constants of these rules (FRAME_MS, REST_HORIZON_MS,
  * QUIET_WINDOW_MS, FAST_CHUNK_MS) are in src/common/time.ts with every other of src/.
+ * - `afterAction(page, signal)`: after each input action, ACTION_STEP_MS of
+ *   page time passes at once (paced to the wall clock only while a request
+ *   is in flight), so actions never share an instant.
  * - between those, nothing moves: the capture's bytes are taken with time
  *   standing still.
  */
@@ -32,8 +35,10 @@ import type { CdpSession } from '../../../cdp/types';
 import { source as virtualClockSource } from '../../../cdp/generated/virtualClock';
 import type { RunOptions, RunReport, VirtualClockConfig } from '../../../cdp/injected/virtualClock';
 import { describeActivity } from '../../../cdp/injected/clock/activity';
+import { revealDeclaredClosedRoots } from '../../../cdp/declaredShadowRoots';
 import { classifyProtocolError } from '../../../cdp/failureKinds';
 import {
+  ACTION_STEP_MS,
   DEFAULT_SETTLE_MAX_MS,
   FAST_CHUNK_MS,
   FRAME_MS,
@@ -68,9 +73,12 @@ export class PageClock {
   /** The frames whose fast runs are under way, so a request that starts can interrupt them. */
   private readonly running = new Set<Frame>();
   private settles = 0;
+  /** The documents (loader ids) already searched for closed shadow roots declared in their HTML. */
+  private readonly searchedDocuments = new Set<string>();
 
   private constructor(
     private readonly page: Page,
+    private readonly session: CdpSession,
     readonly config: VirtualClockConfig,
     private readonly settleMaxMs: number,
   ) {
@@ -86,7 +94,7 @@ export class PageClock {
       rest: { horizonMs: REST_HORIZON_MS, quietMs: QUIET_WINDOW_MS },
     };
     // Listening before the first request: the settle must know every request in flight.
-    const clock = new PageClock(page, config, settleMaxMs);
+    const clock = new PageClock(page, session, config, settleMaxMs);
     // New-document scripts only run for a session that has the Page domain enabled.
     // Sent back to back (a session answers in order): the domain is on before the script is added.
     // Not run in the blank document the page holds now: nothing there needs time, and compiling
@@ -106,6 +114,15 @@ export class PageClock {
     return clocks.get(page);
   }
 
+  /**
+   * Hands each frame's clock the closed shadow roots its HTML declared, which
+   * no page script can show it (cdp/declaredShadowRoots.ts: once a document,
+   * and only where the HTML declares one).
+   */
+  async revealDeclaredShadowRoots(): Promise<void> {
+    await revealDeclaredClosedRoots(this.session, this.searchedDocuments);
+  }
+
   /** Moves every frame's clock forward by `ms` (frames in tree order, one after another). */
   async advance(ms: number): Promise<void> {
     for (const frame of this.page.frames()) await advanceFrame(frame, ms, frame === this.page.mainFrame());
@@ -123,6 +140,18 @@ export class PageClock {
       const ahead = started + passed - Date.now();
       if (ahead > 0) await sleep(ahead);
     }
+  }
+
+  /**
+   * The time an input action takes (ACTION_STEP_MS): leapt at once, what
+   * falls due running in order; while a request of the page is in flight,
+   * paced to the wall clock as the settle is, so the response's handlers
+   * keep their timing relative to the page's timers.
+   */
+  async actionStep(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw signal.reason;
+    if (this.network.holding().length > 0) await this.pass(ACTION_STEP_MS, signal);
+    else await this.advance(ACTION_STEP_MS);
   }
 
   /**
@@ -242,6 +271,11 @@ export async function letTimePass(page: Page, ms: number, signal?: AbortSignal):
   const clock = clocks.get(page);
   if (clock) await clock.pass(ms, signal);
   else await sleepUnless(ms, signal);
+}
+
+/** After an input action: the page's time moves on by the action's step (ACTION_STEP_MS) when it has a clock; on the wall clock, time passes by itself. */
+export async function afterAction(page: Page, signal?: AbortSignal): Promise<void> {
+  await clocks.get(page)?.actionStep(signal);
 }
 
 /** `ms` of real time, or less when `signal` fires first (rejecting with its reason). */
