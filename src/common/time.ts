@@ -97,6 +97,17 @@ export const QUIET_WINDOW_MS = 1_000;
  * how far a run can go on past one it heard of late.
  */
 export const FAST_CHUNK_MS = 500;
+/**
+ * The page time each input action takes (click, hover, focus, fill, type,
+ * press, select_option), passed after it and before the next: real input
+ * always takes time, so no two actions read the same Date.now(), and what
+ * the page deferred (a timeout, a frame) runs between them, in order, as it
+ * would for a person. Leapt at once, not paced: it costs no wall time (a
+ * request in flight paces it, as the settle's). Longer than a few frames
+ * (Playwright's own pace between actions) and shorter than the usual
+ * debounce, so a debounced search still sees one burst of typing.
+ */
+export const ACTION_STEP_MS = 50;
 
 // ------------------------------------------------------- polls and graces
 

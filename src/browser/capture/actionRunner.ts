@@ -20,7 +20,9 @@
  *   so under the virtual clock the same capture ends at the same instant and
  *   nothing waits on a frame that never comes; the stable check's frame is
  *   FRAME_MS of virtual time there, and the next real animation frame (in the
- *   selector world) on the wall clock.
+ *   selector world) on the wall clock;
+ * - an input action takes page time (afterAction, ACTION_STEP_MS) after it
+ *   acts, so two actions never read the same instant.
  *
  * The page runtime answers in typed codes (`{code: 'not-visible', preview}`,
  * `{code: 'intercepted', hit}`); this module words them, as Playwright's call
@@ -39,7 +41,7 @@ import type { FillProblem, MissingState, Needs, PointProblem } from '../../../cd
 import { stateWaitSelector, type ActionKind, type ActionOf, type CaptureAction } from '../../contract/actions';
 import { InputNavigations } from './inputNavigations';
 import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_POLL_MS, withDeadline, FRAME_MS } from '../../common/time';
-import { letTimePass, PageClock } from '../page/pageClock';
+import { afterAction, letTimePass, PageClock } from '../page/pageClock';
 import { CaptureProgress } from './progress';
 import { EvidenceError } from '../../common/errors';
 
@@ -131,7 +133,13 @@ export async function runOneAction(
   const progress = CaptureProgress.share(capture, budgetMs);
   const ctx: Ctx = { page, session: session ?? own!, progress };
   const run = runOf(action);
-  const work = navigations && run.input ? navigations.around(() => run.run(ctx, action), progress.deadline) : run.run(ctx, action);
+  const work = (async () => {
+    if (!run.input) return run.run(ctx, action);
+    const navigated = navigations ? await navigations.around(() => run.run(ctx, action), progress.deadline) : (await run.run(ctx, action), false);
+    // An input action takes page time, as real input does (ACTION_STEP_MS): what it set off runs before the
+    // next. Not on a document it replaced: the new one's time starts with its own settle.
+    if (!navigated) await afterAction(page, progress.signal);
+  })();
   const overrun = new Error(`did not finish within the ${budgetMs} ms action budget`);
   try {
     await withDeadline(work, budgetMs + ACTION_GUARD_GRACE_MS, () => {

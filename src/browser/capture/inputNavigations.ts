@@ -47,16 +47,20 @@ export class InputNavigations {
     return navigations;
   }
 
-  /** Runs the action; if it started a main-frame navigation, waits for the new document (at most until the action's `deadline`). */
-  async around(act: () => Promise<void>, deadline: number): Promise<void> {
+  /**
+   * Runs the action; if it started a main-frame navigation, waits for the new
+   * document (at most until the action's `deadline`). Answers whether it did.
+   */
+  async around(act: () => Promise<void>, deadline: number): Promise<boolean> {
     this.pending = false;
     await act();
     await sleep(0);
-    if (!this.pending) return;
+    if (!this.pending) return false;
     await withDeadline(new Promise<void>((resolve) => (this.wake = resolve)), Math.min(ACTION_NAVIGATION_SETTLE_MS, Math.max(1, deadline - Date.now())), {
       orElse: undefined,
     });
     this.wake = null;
+    return true;
   }
 
   stop(): void {
