@@ -61,8 +61,8 @@ export interface ClockControls {
   run(options: RunOptions): Promise<RunReport>;
   /** Makes a `run` under way hand back at its next step (the capture saw a request start). */
   interrupt(): void;
-  /** Adopts the freeze's sheet (`css`) in the document and every shadow root, now and for roots made later. */
-  freeze(css: string): void;
+  /** Adopts the freeze's sheet (`css`) in the document and every shadow root, now and for roots made later; false where the document cannot adopt sheets. */
+  freeze(css: string): boolean;
   /** Takes a shadow root no page script could show (a closed one declared in the HTML, found over the protocol). */
   shadowRoot(root: ShadowRoot): void;
   now(): number;
@@ -421,7 +421,7 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
     },
     freeze(css: string) {
       shadows.discover();
-      shadows.freeze(css);
+      return shadows.freeze(css);
     },
     shadowRoot(root: ShadowRoot) {
       shadows.record(root);

@@ -27,8 +27,8 @@ export interface ShadowRoots {
   connected(): ShadowRoot[];
   /** Finds open roots no script made (declarative), in the document and in every root. */
   discover(): void;
-  /** Adopts `css` as one constructed sheet in the document and every root, now and for roots made later. */
-  freeze(css: string): void;
+  /** Adopts `css` as one constructed sheet in the document and every root, now and for roots made later; false where the document cannot adopt sheets. */
+  freeze(css: string): boolean;
   /** Records a root the page could not show (a closed one declared in the HTML, found over the protocol: cdp/declaredShadowRoots.ts). */
   record(root: ShadowRoot): void;
   /** Called with each root as it is recorded (the rest rule watches it for changes). */
@@ -114,12 +114,13 @@ export function installShadowRoots(win: Window & typeof globalThis, define: (tar
     },
     freeze(css: string) {
       if (!sheet) {
-        if (typeof RealCSSStyleSheet !== 'function' || !documentDescriptor?.set) return;
+        if (typeof RealCSSStyleSheet !== 'function' || !documentDescriptor?.set) return false;
         sheet = new RealCSSStyleSheet();
         sheet.replaceSync(css);
       }
       adopt(win.document);
       for (const root of roots) adopt(root);
+      return true;
     },
     record(root: ShadowRoot) {
       if (root instanceof win.ShadowRoot) record(root);

@@ -24,8 +24,8 @@ export const FREEZE_CSS = '*, *::before, *::after { animation: none !important; 
 async function adoptFreezeSheet(frame: Frame): Promise<void> {
   await frame.evaluate((css) => {
     // The virtual clock's document knows every shadow root, closed ones its scripts made included (cdp/injected/clock/shadowRoots.ts).
-    const clock = (window as unknown as Record<string, { freeze?: (css: string) => void } | undefined>).__designPlaybookClock;
-    if (clock?.freeze) return clock.freeze(css);
+    const clock = (window as unknown as Record<string, { freeze?: (css: string) => boolean } | undefined>).__designPlaybookClock;
+    if (clock?.freeze?.(css)) return;
     const key = '__designPlaybookFreezeSheet';
     const holder = window as unknown as Record<string, CSSStyleSheet | HTMLStyleElement | undefined>;
     const existing = holder[key];
