@@ -15,7 +15,11 @@
  * the aria snapshots are byte-identical.
  *
  *   node bench/framework-apps/build.js            (once: builds the apps outside the repo)
- *   node bench/framework-apps.js [DIR] [--executable PATH]
+ *   node bench/framework-apps.js [DIR] [--match RE] [--executable PATH]
+ * DIR holds one folder per app (default: where build.js writes); any folder
+ * of apps whose page has a text box to add an item and a checkbox in each
+ * item works, TodoMVC's examples/ among them (an app's page is the first of
+ * ENTRIES that exists).
  */
 const fs = require('fs');
 const os = require('os');
@@ -29,16 +33,21 @@ const { comparePngs, serveStatic } = require('./lib/pixelDiff');
 const BIN = path.join(__dirname, '..', 'dist', 'src', 'bin.js');
 const argv = process.argv.slice(2);
 const option = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : null);
-const DIR = path.resolve(argv.find((a, i) => !a.startsWith('--') && argv[i - 1] !== '--executable') || path.join(os.tmpdir(), 'framework-apps'));
+const DIR = path.resolve(
+  argv.find((a, i) => !a.startsWith('--') && !['--executable', '--match'].includes(argv[i - 1])) || path.join(os.tmpdir(), 'framework-apps'),
+);
 const EXECUTABLE = option('--executable');
+const MATCH = option('--match') ? new RegExp(option('--match')) : null;
 const VIEWPORT = { width: 480, height: 400, devicePixelRatio: 1, colorScheme: 'light' };
 const PLAYWRIGHT_SETTLE_MS = 2_500;
+/** By role, so apps that name their input and checkboxes differently (TodoMVC's GWT and web-components apps) are driven alike. */
+const INPUT = 'role=textbox >> nth=0';
 const ACTIONS = [
-  { do: 'fill', selector: '.new-todo', value: 'Buy milk' },
-  { do: 'press', selector: '.new-todo', key: 'Enter' },
-  { do: 'fill', selector: '.new-todo', value: 'Walk the dog' },
-  { do: 'press', selector: '.new-todo', key: 'Enter' },
-  { do: 'click', selector: '.toggle >> nth=0' },
+  { do: 'fill', selector: INPUT, value: 'Buy milk' },
+  { do: 'press', selector: INPUT, key: 'Enter' },
+  { do: 'fill', selector: INPUT, value: 'Walk the dog' },
+  { do: 'press', selector: INPUT, key: 'Enter' },
+  { do: 'click', selector: 'role=listitem >> role=checkbox >> nth=0' },
 ];
 
 async function startOurs() {
@@ -89,7 +98,10 @@ async function playwrightSide(browser, url) {
   const context = await browser.newContext({ viewport: { width: VIEWPORT.width, height: VIEWPORT.height }, deviceScaleFactor: 1, colorScheme: 'light' });
   try {
     const page = await context.newPage();
-    await page.goto(url, { waitUntil: 'load' });
+    // networkidle: an app that boots through require.js binds its input after
+    // the load event; a person waits for it, and Playwright typing into the
+    // box before it is bound loses the first item (ours rests first).
+    await page.goto(url, { waitUntil: 'networkidle' });
     for (const a of ACTIONS) {
       if (a.do === 'fill') await page.fill(a.selector, a.value);
       else if (a.do === 'press') await page.press(a.selector, a.key);
@@ -102,26 +114,33 @@ async function playwrightSide(browser, url) {
   }
 }
 
+/** Where an app's page is: a built one first (TodoMVC's examples keep theirs in dist/ and the like), else its index.html. */
+const ENTRIES = ['dist/browser/index.html', 'dist/index.html', 'todomvc/dist/index.html', 'www/index.html', 'index.html', 'web/index.html'];
+const entryOf = (app) => ENTRIES.find((e) => fs.existsSync(path.join(DIR, app, e)));
+
 async function main() {
-  if (!fs.existsSync(path.join(DIR, 'todo.css'))) {
-    console.error(`no built apps in ${DIR}: run node bench/framework-apps/build.js first`);
+  if (!fs.existsSync(DIR)) {
+    console.error(`no apps in ${DIR}: run node bench/framework-apps/build.js first`);
     process.exit(2);
   }
   const apps = fs
     .readdirSync(DIR)
-    .filter((d) => fs.existsSync(path.join(DIR, d, 'index.html')))
-    .sort();
+    .map((app) => ({ app, entry: entryOf(app) }))
+    .filter((a) => a.entry && (!MATCH || MATCH.test(a.app)))
+    .sort((a, b) => a.app.localeCompare(b.app));
   const executable = EXECUTABLE || runtimeDefault();
-  const server = await serveStatic([DIR]);
+  // The folder's parent is the site root, so an app that names its assets from the root (TodoMVC's Ember app: /examples/emberjs/…) finds them.
+  const server = await serveStatic([path.dirname(DIR)]);
   const [ours, pw] = await Promise.all([startOurs(), chromium.launch({ executablePath: executable, args: ['--no-sandbox'] })]);
   console.log(`engine: ${label(executable)}; ${apps.length} apps; actions: fill, Enter, fill, Enter, tick the first`);
   const rows = [];
-  for (const app of apps) {
-    const url = server.url(`${app}/index.html`);
+  for (const { app, entry } of apps) {
+    const url = server.url(`${path.basename(DIR)}/${app}/${entry}`);
     const row = { app };
     try {
-      const first = await playwrightSide(pw, url);
+      const first = await playwrightSide(pw, url).catch((err) => ({ error: `playwright: ${err.message}` }));
       const [png, tree] = [await ours.capture(url, 'screenshot'), await ours.capture(url, 'a11y tree')];
+      if (first.error) throw new Error(`${first.error} (ours captured it: ${(tree.match(/- listitem/g) || []).length} list items)`);
       const second = await playwrightSide(pw, url);
       const pixels = comparePngs(png, first.png);
       row.unstable = comparePngs(first.png, second.png).verdict !== 'identical' || first.tree !== second.tree;
