@@ -9,6 +9,7 @@ import type { Browser } from 'puppeteer-core';
 import { traceCallOf } from '../../../contract/actions';
 import { TraceRecorder } from '../../../../cdp/trace/recorder';
 import type { CaptureTypeModule } from './types';
+import { secretPlaceholder } from '../../../common/secrets';
 
 /** "HeadlessChrome/156.0.1.2" or "Chrome/156…" -> "156.0.1.2". */
 function versionNumber(product: string): string {
@@ -30,7 +31,7 @@ function identityOf(browser: Browser): Promise<[string, string]> {
 }
 
 export const interactionTraceCapture: CaptureTypeModule = {
-  async start({ browser, cdp, request }) {
+  async start({ browser, cdp, request, secrets }) {
     const viewport = request.viewport;
     const [product, userAgent] = await identityOf(browser);
     const recorder = await TraceRecorder.start(
@@ -43,7 +44,7 @@ export const interactionTraceCapture: CaptureTypeModule = {
         browserVersion: versionNumber(product),
         userAgent,
       },
-      { pageIsBlank: true },
+      { pageIsBlank: true, ...(secrets ? { secrets: secrets.entries().map(([name, value]) => ({ value, mask: secretPlaceholder(name) })) } : {}) },
     );
     return {
       navigate: (url, run) => recorder.navigation(url, run),
