@@ -14,65 +14,20 @@ import { PuppeteerCaptureProvider } from '../../src/browser/capture/puppeteerPro
 import { secretForms, secretStore } from '../../src/common/secrets';
 import { zipEntries } from '../../src/boundary/secretGuard';
 import { decodePng } from '../../src/png/decode';
-import { CHROMIUM_PATH, servePages, type PageServer } from '../helpers/browser';
+import { CHROMIUM_PATH, type PageServer } from '../helpers/browser';
+import { BEARER, PASSWORD, SESSION_COOKIE, USER, serveLoginApp } from './loginApp';
 import { makeRunFixture, listFiles, type RunFixture } from '../foundation/fixtures';
 
 jest.setTimeout(120_000);
 
-const PASSWORD = 'Tr0ub4dor&3-pass word';
-const USER = 'alice.secret-user@example.com';
-const BEARER = 'tok-9f3a1c77e2b04d5a';
-const SESSION_COOKIE = 'sess-51d0c0ffee7e4a2b';
 const secrets = secretStore({ APP_PASSWORD: PASSWORD, APP_USER: USER });
-
-const LOGIN = `<!doctype html>
-<html><head><title>Sign in</title><style>
-  body { margin: 0; font: 16px sans-serif; }
-  input { position: absolute; left: 20px; width: 300px; height: 30px; box-sizing: border-box; font: 16px sans-serif; }
-  #user { top: 20px; } #password { top: 70px; } #go { position: absolute; left: 20px; top: 120px; }
-</style></head>
-<body data-state="login">
-  <form method="post" action="/login">
-    <input id="user" name="user" type="text" aria-label="User">
-    <input id="password" name="password" type="password" aria-label="Password">
-    <button id="go" type="submit">Sign in</button>
-  </form>
-  <script>
-    fetch('/api/me', { headers: { Authorization: 'Bearer ' + location.hash.slice(1) } });
-  </script>
-</body></html>`;
-
-const ECHO = `<!doctype html><html><body data-state="echo">
-  <input id="user" type="text" aria-label="User"><p id="hello"></p>
-  <script>document.getElementById('user').addEventListener('input', (e) => { document.getElementById('hello').textContent = 'Hello ' + e.target.value; });</script>
-</body></html>`;
 
 let pages: PageServer;
 let provider: PuppeteerCaptureProvider;
 let fx: RunFixture;
 
 beforeAll(async () => {
-  pages = await servePages(__dirname, {
-    '/login.html': (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': `session=${SESSION_COOKIE}; Path=/` });
-      res.end(LOGIN);
-    },
-    '/echo.html': (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(ECHO);
-    },
-    '/api/me': (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"me":"someone"}');
-    },
-    '/login': (req, res) => {
-      req.resume();
-      req.on('end', () => {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<!doctype html><body data-state="signed-in"><h1>Welcome</h1></body>');
-      });
-    },
-  });
+  pages = await serveLoginApp();
   provider = new PuppeteerCaptureProvider({ flags: () => ({ executablePath: CHROMIUM_PATH }), env: { ...process.env } });
 });
 

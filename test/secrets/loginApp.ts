@@ -1,0 +1,59 @@
+/**
+ * The test app for secrets (test/secrets/): a login page with a text field
+ * and a password field posting a form, which fetches an API with a bearer
+ * token (from its URL's fragment) and sets a session cookie; and a page that
+ * echoes what is typed. Served on 127.0.0.1.
+ */
+import { servePages, type PageServer } from '../helpers/browser';
+
+export const PASSWORD = 'Tr0ub4dor&3-pass word';
+export const USER = 'alice.secret-user@example.com';
+export const BEARER = 'tok-9f3a1c77e2b04d5a';
+export const SESSION_COOKIE = 'sess-51d0c0ffee7e4a2b';
+
+const LOGIN = `<!doctype html>
+<html><head><title>Sign in</title><style>
+  body { margin: 0; font: 16px sans-serif; }
+  input { position: absolute; left: 20px; width: 300px; height: 30px; box-sizing: border-box; font: 16px sans-serif; }
+  #user { top: 20px; } #password { top: 70px; } #go { position: absolute; left: 20px; top: 120px; }
+</style></head>
+<body data-state="login">
+  <form method="post" action="/login">
+    <input id="user" name="user" type="text" aria-label="User">
+    <input id="password" name="password" type="password" aria-label="Password">
+    <button id="go" type="submit">Sign in</button>
+  </form>
+  <script>
+    fetch('/api/me', { headers: { Authorization: 'Bearer ' + location.hash.slice(1) } });
+  </script>
+</body></html>`;
+
+const ECHO = `<!doctype html><html><body data-state="echo">
+  <input id="user" type="text" aria-label="User"><p id="hello"></p>
+  <script>document.getElementById('user').addEventListener('input', (e) => { document.getElementById('hello').textContent = 'Hello ' + e.target.value; });</script>
+</body></html>`;
+
+/** The app's pages and its API. */
+export function serveLoginApp(): Promise<PageServer> {
+  return servePages(__dirname, {
+    '/login.html': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': `session=${SESSION_COOKIE}; Path=/` });
+      res.end(LOGIN);
+    },
+    '/echo.html': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(ECHO);
+    },
+    '/api/me': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"me":"someone"}');
+    },
+    '/login': (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<!doctype html><body data-state="signed-in"><h1>Welcome</h1></body>');
+      });
+    },
+  });
+}
