@@ -52,7 +52,7 @@ export function serveLoginApp(): Promise<PageServer> {
       req.resume();
       req.on('end', () => {
         res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<!doctype html><body data-state="signed-in"><h1>Welcome</h1></body>');
+        res.end('<!doctype html><body data-state="signed-in"><h1 style="margin-top: 200px">Welcome</h1></body>');
       });
     },
   });

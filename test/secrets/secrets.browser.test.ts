@@ -14,7 +14,8 @@ import { PuppeteerCaptureProvider } from '../../src/browser/capture/puppeteerPro
 import { secretForms, secretStore } from '../../src/common/secrets';
 import { zipEntries } from '../../src/boundary/secretGuard';
 import { decodePng } from '../../src/png/decode';
-import { CHROMIUM_PATH, type PageServer } from '../helpers/browser';
+import { CHROMIUM_PATH, launchTestBrowser, type PageServer } from '../helpers/browser';
+import type { Browser } from 'puppeteer-core';
 import { BEARER, PASSWORD, SESSION_COOKIE, USER, serveLoginApp } from './loginApp';
 import { makeRunFixture, listFiles, type RunFixture } from '../foundation/fixtures';
 
@@ -134,6 +135,62 @@ test('trace: a sign-in is captured with neither value in any entry: actions by n
   expect(network).not.toContain(BEARER);
   expect(network).not.toContain(SESSION_COOKIE);
   expect(trace).not.toContain(SESSION_COOKIE);
+});
+
+/** The [r, g, b] of each point of a JPEG, decoded by the browser. */
+async function jpegPixels(browser: Browser, jpeg: Buffer, points: Array<[number, number]>): Promise<number[][]> {
+  const page = await browser.newPage();
+  try {
+    return await page.evaluate(
+      async (src, pts) => {
+        const img = new Image();
+        img.src = src;
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.width;
+        canvas.height = img.height;
+        const ctx = canvas.getContext('2d')!;
+        ctx.drawImage(img, 0, 0);
+        return pts.map(([x, y]) => [...ctx.getImageData(x, y, 1, 1).data.slice(0, 3)]);
+      },
+      `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+      points,
+    );
+  } finally {
+    await page.close();
+  }
+}
+
+test('trace: no frame of the film strip shows the text of either field, and the fields are painted over once a secret is typed', async () => {
+  const actions = [...FILL_BOTH, { do: 'wait', ms: 100 }, { do: 'click', selector: '#go' }, { do: 'wait_for_state', state: 'signed-in' }];
+  const result = await executeCapturePlan(args('interaction trace', 'evidence/strip.trace.zip', actions), { provider, env: {}, secrets });
+  expect(result).toMatchObject({ result: 'captured', error: '' });
+  const entries = new Map(zipEntries(fs.readFileSync(result.written_path)).map((e) => [e.name, e.bytes]));
+  const frames = entries
+    .get('trace.trace')!
+    .toString()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .filter((e) => e.type === 'screencast-frame');
+  expect(frames.length).toBeGreaterThan(1);
+  // Points along where each field draws its text (inside its border).
+  const points: Array<[number, number]> = [];
+  for (const y of [35, 85]) for (let x = 26; x < 300; x += 6) points.push([x, y]);
+  const browser = await launchTestBrowser();
+  let painted = 0;
+  try {
+    for (const frame of frames) {
+      const name = frame.sha1 ?? frame.file;
+      const pixels = await jpegPixels(browser, (entries.get(`resources/${name}`) ?? entries.get(name))!, points);
+      const dark = pixels.filter(([r, g, b]) => r < 120 && g < 120 && b < 120);
+      expect(dark).toEqual([]);
+      if (pixels.some(([r, g, b]) => r > 200 && g < 80 && b > 200)) painted++;
+    }
+  } finally {
+    await browser.close();
+  }
+  expect(painted).toBeGreaterThan(0);
 });
 
 test('trace without secrets: the credential headers are masked all the same', async () => {

@@ -5,9 +5,11 @@
  * - checkPageTextForSecrets: a page that shows a value outside its field
  *   (echoes it in its text) fails the capture closed, before anything is
  *   taken: a screenshot would show it in pixels, which no byte scan finds;
- * - maskSecretFields: before a screenshot, every field holding a value is
- *   painted over with a solid box over its bounding box, as Playwright's
- *   `mask` option paints (MASK_COLOR), and the boxes are removed after.
+ * - maskSecretFields: every field holding a value is painted over with a
+ *   solid box over its bounding box, as Playwright's `mask` option paints
+ *   (MASK_COLOR): for a screenshot, removed after the shot; in a trace, from
+ *   before a secret is typed (every text field then) and after each action,
+ *   so the film strip never shows a value.
  *
  * Both run in an isolated world of their own, so the page's scripts neither
  * see the values handed in nor change what is read. The byte scan before the
@@ -83,16 +85,20 @@ export async function checkPageTextForSecrets(cdp: CdpSession, secrets: SecretSt
 
 /**
  * Paints a box over every input, textarea and editable element (open shadow
- * roots included) whose value holds one of `values`; answers how many.
+ * roots included) whose value holds one of `values` (every one of them with
+ * `everyField`), after removing the boxes painted before, in one task (so no
+ * frame shows the fields between the two); answers how many it painted.
  */
-const PAINT_OVER = `function (values, color, marker) {
-  const holds = (text) => typeof text === 'string' && values.some((v) => text.includes(v));
+const PAINT_OVER = `function (values, color, marker, everyField) {
+  for (const box of document.querySelectorAll('[' + marker + ']')) box.remove();
+  const holds = (text) => everyField || (typeof text === 'string' && values.some((v) => text.includes(v)));
   const found = [];
   const visit = (root) => {
     for (const el of root.querySelectorAll('*')) {
       const tag = el.tagName;
-      if ((tag === 'INPUT' || tag === 'TEXTAREA') && holds(el.value)) found.push(el);
-      else if (el.isContentEditable && el.parentElement && !el.parentElement.isContentEditable && holds(el.innerText)) found.push(el);
+      if (tag === 'TEXTAREA' || (tag === 'INPUT' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'hidden', 'range', 'color', 'file'].includes(el.type))) {
+        if (holds(el.value)) found.push(el);
+      } else if (el.isContentEditable && el.parentElement && !el.parentElement.isContentEditable && holds(el.innerText)) found.push(el);
       if (el.shadowRoot) visit(el.shadowRoot);
     }
   };
@@ -100,6 +106,7 @@ const PAINT_OVER = `function (values, color, marker) {
   const html = document.documentElement;
   // Document coordinates, or html's own when it is the boxes' containing block.
   const origin = getComputedStyle(html).position === 'static' ? { left: -scrollX, top: -scrollY } : html.getBoundingClientRect();
+  let painted = 0;
   for (const el of found) {
     for (const r of el.getClientRects()) {
       const box = document.createElement('div');
@@ -108,9 +115,10 @@ const PAINT_OVER = `function (values, color, marker) {
         'background:' + color + ';left:' + (r.left - origin.left) + 'px;top:' + (r.top - origin.top) + 'px;' +
         'width:' + r.width + 'px;height:' + r.height + 'px';
       html.appendChild(box);
+      painted++;
     }
   }
-  return found.length;
+  return painted;
 }`;
 
 const UNPAINT = `function (marker) {
@@ -120,15 +128,16 @@ const UNPAINT = `function (marker) {
 const MASK_MARKER = 'data-design-playbook-mask';
 
 /**
- * Paints over the fields holding a loaded secret's value in the main frame;
- * answers the function that removes the boxes again (a no-op when none was
- * painted).
+ * Paints over the fields of the main frame holding a loaded secret's value
+ * (every text field with `everyField`: before a secret is typed, so no frame
+ * shows it going in), replacing the boxes painted before; answers the
+ * function that removes them again.
  */
-export async function maskSecretFields(cdp: CdpSession, secrets: SecretStore): Promise<() => Promise<void>> {
+export async function maskSecretFields(cdp: CdpSession, secrets: SecretStore, options: { everyField?: boolean } = {}): Promise<() => Promise<void>> {
   const values = secrets.entries().map(([, value]) => value);
   if (!values.length) return async () => undefined;
   const [main] = await frameIds(cdp);
-  const painted = await callInWorld<number>(cdp, main, PAINT_OVER, [values, MASK_COLOR, MASK_MARKER]);
+  const painted = await callInWorld<number>(cdp, main, PAINT_OVER, [values, MASK_COLOR, MASK_MARKER, options.everyField === true]);
   if (!painted) return async () => undefined;
   return async () => {
     await callInWorld(cdp, main, UNPAINT, [MASK_MARKER]).catch(() => undefined);
