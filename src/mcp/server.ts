@@ -44,7 +44,7 @@ import { echoJson } from '../contract/captureContract';
 import { isPlainObject } from '../contract/argumentValues';
 import { dropNullKey, UNNAMED_PROTOCOL_VERSION } from '../contract/compatibility';
 import { log } from '../common/log';
-import type { SecretStore } from '../common/secrets';
+import { maskSecretValues, type SecretStore } from '../common/secrets';
 import { packageVersion } from '../common/version';
 
 /**
@@ -195,8 +195,9 @@ export function createServer(provider: CaptureProvider, options: ServerOptions =
       }
     } catch (err) {
       // Not a refusal: something broke. Logged for the operator, answered as a tool error.
-      const message = err instanceof Error ? err.message : String(err);
-      log(`tool call failed: ${err instanceof Error ? err.stack : message}`);
+      // No secret's value in the log or the answer, whatever the fault quoted.
+      const message = maskSecretValues(err instanceof Error ? err.message : String(err), options.secrets);
+      log(`tool call failed: ${maskSecretValues(err instanceof Error ? (err.stack ?? message) : message, options.secrets)}`);
       return { isError: true, content: [{ type: 'text', text: message }] };
     }
     return {
