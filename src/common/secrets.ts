@@ -163,12 +163,17 @@ export interface SecretForm {
   bytes: Buffer;
 }
 
+const MIN_BASE64_FORM = 8;
+
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /**
  * The base64 text of `value` wherever it starts in a longer base64 stream:
  * for each of the three byte alignments, the characters that depend on the
- * value's bytes alone (shorter than 4 characters: not searched).
+ * value's bytes alone. Shorter than MIN_BASE64_FORM characters they are not
+ * searched: a run that short turns up by chance in the base64 a page embeds
+ * (fonts, images in CSS), and the guard would fail captures closed for
+ * nothing; a value of 9 characters or more is searched at every alignment.
  */
 function base64Forms(value: Buffer): Buffer[] {
   const forms: Buffer[] = [];
@@ -176,7 +181,7 @@ function base64Forms(value: Buffer): Buffer[] {
     const b64 = Buffer.concat([Buffer.alloc(pad), value]).toString('base64');
     const whole = Math.floor((pad + value.length) / 3) * 4;
     const text = b64.slice(pad ? 4 : 0, whole);
-    if (text.length >= 4) forms.push(Buffer.from(text), Buffer.from(text.replace(/\+/g, '-').replace(/\//g, '_')));
+    if (text.length >= MIN_BASE64_FORM) forms.push(Buffer.from(text), Buffer.from(text.replace(/\+/g, '-').replace(/\//g, '_')));
   }
   return forms;
 }
