@@ -17,6 +17,7 @@ import { decodePng } from '../../src/png/decode';
 import { CHROMIUM_PATH, launchTestBrowser, type PageServer } from '../helpers/browser';
 import type { Browser } from 'puppeteer-core';
 import { BEARER, PASSWORD, SESSION_COOKIE, USER, serveLoginApp } from './loginApp';
+import { startTraceViewer } from '../trace/viewer';
 import { makeRunFixture, listFiles, type RunFixture } from '../foundation/fixtures';
 
 jest.setTimeout(120_000);
@@ -219,4 +220,35 @@ test.each([
   expect(result.error).toContain('nothing was written');
   expect(listFiles(fx.evidence)).toEqual([]);
   expect(leaks(JSON.stringify(result))).toEqual([]);
+});
+
+test("Playwright's trace viewer opens a masked sign-in: the actions by the secrets' names, the fields as masked", async () => {
+  const result = await executeCapturePlan(args('interaction trace', 'evidence/viewer.trace.zip', FILL_BOTH), { provider, env: {}, secrets });
+  expect(result).toMatchObject({ result: 'captured', error: '' });
+  const viewer = await startTraceViewer(result.written_path);
+  const browser = await launchTestBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(viewer.url, { waitUntil: 'load' });
+    await page.waitForFunction(() => document.querySelectorAll('.actions-tree-view .tree-view-entry').length >= 3, { timeout: 60_000 });
+    const titles = await page.$$eval('.actions-tree-view .tree-view-entry', (entries) =>
+      entries.map((e) => (e.querySelector('.action-title-method')?.textContent ?? '').trim()),
+    );
+    expect(titles).toEqual(['Navigate', 'Fill "<secret APP_USER>"', 'Type "<secret APP_PASSWORD>"']);
+    // The last action's After snapshot, as the viewer renders it.
+    await (await page.$$('.actions-tree-view .tree-view-entry'))[2].click();
+    for (const tab of await page.$$('.snapshot-tab .tabbed-pane-tab')) if ((await tab.evaluate((el) => el.textContent?.trim())) === 'After') await tab.click();
+    let values: string[] = [];
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      const frame = await (await page.$('iframe.snapshot-visible'))?.contentFrame();
+      if (!frame || !frame.url().includes('phase=after')) continue;
+      values = await frame.$$eval('input', (inputs) => inputs.map((i) => (i as HTMLInputElement).value)).catch(() => []);
+      if (values.length === 2 && values[0]) break;
+    }
+    expect(values).toEqual(['<secret APP_USER>', '\u2022'.repeat(PASSWORD.length)]);
+  } finally {
+    await browser.close();
+    await viewer.close();
+  }
 });
