@@ -33,12 +33,21 @@ const ECHO = `<!doctype html><html><body data-state="echo">
   <script>document.getElementById('user').addEventListener('input', (e) => { document.getElementById('hello').textContent = 'Hello ' + e.target.value; });</script>
 </body></html>`;
 
+/** A rich-text field (an editable element): its text is the field's own, not the page's. */
+const EDITOR = `<!doctype html><html><body data-state="editor" style="margin:0">
+  <div id="note" contenteditable="true" aria-label="Note" style="position:absolute;left:20px;top:20px;width:300px;height:40px;font:16px sans-serif"></div>
+</body></html>`;
+
 /** The app's pages and its API. */
 export function serveLoginApp(): Promise<PageServer> {
   return servePages(__dirname, {
     '/login.html': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': `session=${SESSION_COOKIE}; Path=/` });
       res.end(LOGIN);
+    },
+    '/editor.html': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(EDITOR);
     },
     '/echo.html': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });

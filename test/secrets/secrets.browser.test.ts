@@ -252,3 +252,23 @@ test("Playwright's trace viewer opens a masked sign-in: the actions by the secre
     await viewer.close();
   }
 });
+
+test.each([
+  ['screenshot', 'evidence/editor.png'],
+  ['a11y tree', 'evidence/editor.json'],
+])('%s of a secret typed into an editable element: its own field, so captured, and masked', async (type, artifact) => {
+  const result = await executeCapturePlan(args(type, artifact, [{ do: 'fill', selector: '#note', secret: 'APP_USER' }], pages.url('/editor.html')), {
+    provider,
+    env: {},
+    secrets,
+  });
+  expect(result).toMatchObject({ result: 'captured', error: '' });
+  expect(leaks(JSON.stringify(result))).toEqual([]);
+  if (type === 'screenshot') {
+    const { header, pixels } = decodePng(fs.readFileSync(result.written_path));
+    const at = 40 * header.rowBytes + 100 * header.pixelBytes;
+    expect([...pixels.subarray(at, at + 3)]).toEqual([255, 0, 255]);
+  } else {
+    expect(fs.readFileSync(result.written_path, 'utf8')).toContain('<secret APP_USER>');
+  }
+});

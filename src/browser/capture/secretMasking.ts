@@ -67,19 +67,33 @@ async function callInWorld<T>(cdp: CdpSession, frameId: string, fn: string, args
   return reply.exceptionDetails ? undefined : reply.result.value;
 }
 
-/** The page's text as a person reads it: the title and the rendered text of the body (field values are not in it). */
+/**
+ * The page's text as a person reads it: the title and the rendered text of
+ * the body (input and textarea values are not in it), and the text of each
+ * editable element, which is a field of its own.
+ */
 const PAGE_TEXT = `function () {
-  return [document.title, document.body ? document.body.innerText : ''].join('\\n');
+  const fields = [];
+  for (const el of document.querySelectorAll('[contenteditable]')) {
+    if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) fields.push(el.innerText);
+  }
+  return { text: [document.title, document.body ? document.body.innerText : ''].join('\\n'), fields };
 }`;
+
+const occurrences = (text: string, value: string) => text.split(value).length - 1;
 
 /** Throws SecretOnPage when a frame's text holds a loaded secret's value. */
 export async function checkPageTextForSecrets(cdp: CdpSession, secrets: SecretStore): Promise<void> {
   const entries = secrets.entries();
   if (!entries.length) return;
   for (const frameId of await frameIds(cdp)) {
-    const text = await callInWorld<string>(cdp, frameId, PAGE_TEXT, []).catch(() => undefined);
-    if (typeof text !== 'string') continue;
-    for (const [name, value] of entries) if (text.includes(value)) throw new SecretOnPage(name, "in the page's text");
+    const read = await callInWorld<{ text: string; fields: string[] }>(cdp, frameId, PAGE_TEXT, []).catch(() => undefined);
+    if (!read || typeof read.text !== 'string') continue;
+    for (const [name, value] of entries) {
+      // Shown more often than the editable fields hold it: some of it is outside them.
+      const inFields = read.fields.reduce((n, field) => n + occurrences(field, value), 0);
+      if (occurrences(read.text, value) > inFields) throw new SecretOnPage(name, "in the page's text");
+    }
   }
 }
 
