@@ -69,7 +69,7 @@ export const probeCaptureProvider = findCaptureProvider;
  */
 export function executeCapturePlan(
   args: unknown,
-  options: { provider?: CaptureProvider; env?: NodeJS.ProcessEnv } & PerformOptions = {},
+  options: { provider?: CaptureProvider; env?: NodeJS.ProcessEnv; secrets?: SecretStore } & PerformOptions = {},
 ): Promise<CaptureResult> {
   return executeWithProvider(args, { secrets, ...options, provider: options.provider ?? providers.active() });
 }
@@ -94,9 +94,9 @@ function compareToolOn(env: NodeJS.ProcessEnv = process.env): boolean {
   return compareToolFlag || (value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase()));
 }
 
-/** The MCP server over `provider` (default: the active one); `compareTool` defaults to the setting. */
-export function createServer(provider: CaptureProvider = providers.active(), options: { compareTool?: boolean } = {}): Server {
-  return createServerFor(provider, { compareTool: options.compareTool ?? compareToolOn(), secrets });
+/** The MCP server over `provider` (default: the active one); `compareTool` and `secrets` default to the settings. */
+export function createServer(provider: CaptureProvider = providers.active(), options: { compareTool?: boolean; secrets?: SecretStore } = {}): Server {
+  return createServerFor(provider, { compareTool: options.compareTool ?? compareToolOn(), secrets: options.secrets ?? secrets });
 }
 
 /**
