@@ -29,7 +29,7 @@ const LOGIN = `<!doctype html>
 </body></html>`;
 
 const ECHO = `<!doctype html><html><body data-state="echo">
-  <input id="user" type="text" aria-label="User"><p id="hello"></p>
+  <input id="user" type="text" aria-label="User"><p id="hello"></p><button id="clear" onclick="document.getElementById('hello').textContent = ''">Clear</button>
   <script>document.getElementById('user').addEventListener('input', (e) => { document.getElementById('hello').textContent = 'Hello ' + e.target.value; });</script>
 </body></html>`;
 

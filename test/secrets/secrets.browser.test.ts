@@ -272,3 +272,19 @@ test.each([
     expect(fs.readFileSync(result.written_path, 'utf8')).toContain('<secret APP_USER>');
   }
 });
+
+test('trace of a page that echoes the secret and then clears it fails closed at the action that showed it (the film strip would have it)', async () => {
+  const actions = [
+    { do: 'fill', selector: '#user', secret: 'APP_USER' },
+    { do: 'click', selector: '#clear' },
+  ];
+  const result = await executeCapturePlan(args('interaction trace', 'evidence/echo-cleared.trace.zip', actions, pages.url('/echo.html')), {
+    provider,
+    env: {},
+    secrets,
+  });
+  expect(result.result).toBe('failed');
+  expect(result.error).toContain("actions[0] fill '#user' failed: secret APP_USER is shown on the page outside its field");
+  expect(listFiles(fx.evidence)).toEqual([]);
+  expect(leaks(JSON.stringify(result))).toEqual([]);
+});

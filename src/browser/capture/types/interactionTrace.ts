@@ -10,7 +10,7 @@ import { traceCallOf } from '../../../contract/actions';
 import { TraceRecorder } from '../../../../cdp/trace/recorder';
 import type { CaptureTypeModule } from './types';
 import { secretPlaceholder } from '../../../common/secrets';
-import { maskSecretFields } from '../secretMasking';
+import { checkPageTextForSecrets, maskSecretFields } from '../secretMasking';
 
 /** "HeadlessChrome/156.0.1.2" or "Chrome/156…" -> "156.0.1.2". */
 function versionNumber(product: string): string {
@@ -57,10 +57,12 @@ export const interactionTraceCapture: CaptureTypeModule = {
         const typesSecret = 'secret' in action && action.secret !== undefined;
         if (typesSecret) await maskSecretFields(cdp, secrets, { everyField: true });
         masking ||= typesSecret;
-        return recorder.action(traceCallOf(action), async () => {
+        await recorder.action(traceCallOf(action), async () => {
           await run();
           if (masking) await maskSecretFields(cdp, secrets).catch(() => undefined);
         });
+        // The strip shows every state between actions: a page that echoed a secret along the way fails closed now.
+        if (masking) await checkPageTextForSecrets(cdp, secrets);
       },
       async finish(taken) {
         return { bytes: await recorder.finish(taken) };
