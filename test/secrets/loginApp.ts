@@ -38,6 +38,13 @@ const EDITOR = `<!doctype html><html><body data-state="editor" style="margin:0">
   <div id="note" contenteditable="true" aria-label="Note" style="position:absolute;left:20px;top:20px;width:300px;height:40px;font:16px sans-serif"></div>
 </body></html>`;
 
+/** A page that copies what is typed into a field of a same-origin frame. */
+const FRAMED = `<!doctype html><html><body data-state="framed" style="margin:0">
+  <input id="user" aria-label="User" style="position:absolute;left:20px;top:20px;width:300px;height:30px">
+  <iframe id="frame" src="/frame-field.html" style="position:absolute;left:20px;top:100px;width:300px;height:80px;border:0"></iframe>
+  <script>document.getElementById('user').addEventListener('input', (e) => { frames[0].document.getElementById('copy').value = e.target.value; });</script>
+</body></html>`;
+
 /** The app's pages and its API. */
 export function serveLoginApp(): Promise<PageServer> {
   return servePages(__dirname, {
@@ -48,6 +55,16 @@ export function serveLoginApp(): Promise<PageServer> {
     '/editor.html': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(EDITOR);
+    },
+    '/framed.html': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(FRAMED);
+    },
+    '/frame-field.html': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        '<!doctype html><body style="margin:0"><input id="copy" aria-label="Copy" style="position:absolute;left:10px;top:10px;width:200px;height:30px"></body>',
+      );
     },
     '/echo.html': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });

@@ -288,3 +288,21 @@ test('trace of a page that echoes the secret and then clears it fails closed at 
   expect(listFiles(fx.evidence)).toEqual([]);
   expect(leaks(JSON.stringify(result))).toEqual([]);
 });
+
+test('screenshot: a field of a same-origin frame holding the value is painted over too', async () => {
+  const result = await executeCapturePlan(
+    args('screenshot', 'evidence/framed.png', [{ do: 'fill', selector: '#user', secret: 'APP_USER' }], pages.url('/framed.html')),
+    {
+      provider,
+      env: {},
+      secrets,
+    },
+  );
+  expect(result).toMatchObject({ result: 'captured', error: '' });
+  const { header, pixels } = decodePng(fs.readFileSync(result.written_path));
+  const pixel = (x: number, y: number) => [...pixels.subarray(y * header.rowBytes + x * header.pixelBytes, y * header.rowBytes + x * header.pixelBytes + 3)];
+  expect(pixel(100, 35)).toEqual([255, 0, 255]);
+  // The frame's field: at (20 + 10, 100 + 10) in the page, 200 x 30.
+  expect(pixel(100, 125)).toEqual([255, 0, 255]);
+  expect(leaks(JSON.stringify(result))).toEqual([]);
+});

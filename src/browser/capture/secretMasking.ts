@@ -142,18 +142,23 @@ const UNPAINT = `function (marker) {
 const MASK_MARKER = 'data-design-playbook-mask';
 
 /**
- * Paints over the fields of the main frame holding a loaded secret's value
- * (every text field with `everyField`: before a secret is typed, so no frame
- * shows it going in), replacing the boxes painted before; answers the
- * function that removes them again.
+ * Paints over the fields of every frame this session reaches holding a
+ * loaded secret's value (every text field with `everyField`: before a secret
+ * is typed, so no frame shows it going in), replacing the boxes painted
+ * before; answers the function that removes them again.
  */
 export async function maskSecretFields(cdp: CdpSession, secrets: SecretStore, options: { everyField?: boolean } = {}): Promise<() => Promise<void>> {
   const values = secrets.entries().map(([, value]) => value);
   if (!values.length) return async () => undefined;
-  const [main] = await frameIds(cdp);
-  const painted = await callInWorld<number>(cdp, main, PAINT_OVER, [values, MASK_COLOR, MASK_MARKER, options.everyField === true]);
-  if (!painted) return async () => undefined;
+  const painted: string[] = [];
+  const [main, ...subframes] = await frameIds(cdp);
+  for (const frameId of [main, ...subframes]) {
+    const paint = callInWorld<number>(cdp, frameId, PAINT_OVER, [values, MASK_COLOR, MASK_MARKER, options.everyField === true]);
+    // The main frame's failure fails the capture; a subframe this session cannot enter (out of process, gone) is left.
+    const count = frameId === main ? await paint : await paint.catch(() => 0);
+    if (count) painted.push(frameId);
+  }
   return async () => {
-    await callInWorld(cdp, main, UNPAINT, [MASK_MARKER]).catch(() => undefined);
+    for (const frameId of painted) await callInWorld(cdp, frameId, UNPAINT, [MASK_MARKER]).catch(() => undefined);
   };
 }
