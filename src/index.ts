@@ -26,6 +26,8 @@ export {
 export { writeTarget, readArtifact, CONTAINMENT_CODES, CONTAINMENT_MESSAGES, type ContainmentCode } from './boundary/containment';
 export { resolveRunRoot, RUN_MARKERS } from './boundary/runRoot';
 export { ToolInputError } from './common/errors';
+// Secrets by name (docs/secrets.md): a library caller passes a store as executeCapturePlan's `secrets`.
+export { loadSecrets, secretStore, SecretsFileError, type SecretStore } from './common/secrets';
 export { captureResultSchema, type CaptureResult } from './contract/result';
 export type { CapturePlanArguments, CapturePlanAction, CaptureViewport } from './contract/publicTypes';
 export type { CaptureType } from './contract/captureTypes';

@@ -1,3 +1,4 @@
+import { traceHeaderValue } from './redaction';
 import type { CdpHandlers, CdpSession } from '../types';
 import type { TraceClock } from './clock';
 import type { HarHeader, ResourceSnapshot } from './format';
@@ -248,7 +249,7 @@ function toHarHeaders(headers: Record<string, string>): HarHeader[] {
   const out: HarHeader[] = [];
   for (const [name, value] of Object.entries(headers)) {
     // CDP joins repeated headers with newlines; HAR lists them one by one.
-    for (const part of String(value).split('\n')) out.push({ name, value: part });
+    for (const part of String(value).split('\n')) out.push({ name, value: traceHeaderValue(name, part) });
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { Screencast } from './screencast';
 import { Snapshotter, type CapturedSnapshot, type FrameTreeNode, type WalkOptions } from './snapshotter';
 import { SubtreeReferencer } from './subtreeReferences';
 import { writeTraceZip } from './writer';
+import type { TraceSecret } from './redaction';
 
 export type { TraceCall } from './traceCalls';
 
@@ -22,8 +23,10 @@ export interface TraceContextOptions {
   userAgent?: string;
 }
 
-/** Knobs for tests; the provider needs none. */
+/** Knobs for tests, and the secrets to mask (the provider's only one). */
 export interface TraceRecorderTuning {
+  /** Values kept out of the archive, each shown as its mask (redaction.ts). */
+  secrets?: readonly TraceSecret[];
   clock?: TraceClock;
   stepTimeoutMs?: number;
   /**
@@ -55,6 +58,7 @@ export class TraceRecorder {
   /** Trace time the last call ended (its `after` event), or recording began. */
   private lastCallEnded = 0;
   private state: 'recording' | 'finished' | 'disposed' = 'recording';
+  private secrets: readonly TraceSecret[] = [];
 
   private network!: NetworkCapture;
   private screencast!: Screencast;
@@ -89,6 +93,7 @@ export class TraceRecorder {
       mainFrameCdpId,
     );
     recorder.blank = tuning.pageIsBlank === true;
+    recorder.secrets = tuning.secrets ?? [];
     try {
       await recorder.begin(frameTree.frameTree);
     } catch (error) {
@@ -271,7 +276,7 @@ export class TraceRecorder {
       this.unlisten();
       recorded?.();
       const network = await this.network.drain(this.stepTimeoutMs);
-      return await writeTraceZip(this.events, network, this.store);
+      return await writeTraceZip(this.events, network, this.store, this.secrets);
     } finally {
       this.state = 'finished';
       this.unlisten();

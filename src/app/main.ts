@@ -23,10 +23,13 @@ import { browserFlagsFrom, takeBrowserFlags, UsageError } from '../cli/args';
 import { runCommand, usage } from '../cli/commands';
 import type { Program, ProgramStart } from '../cli/program';
 import { log } from '../common/log';
-import { envValue } from '../common/settings';
+import { envValue, ENVIRONMENT } from '../common/settings';
+import { loadSecrets, SecretsFileError, type SecretStore } from '../common/secrets';
 
 /** Browser flags from the command line; read whenever the bundled provider starts a browser. */
 let browserFlags: BrowserFlags = {};
+/** The secrets file's names and values (--secrets, else DESIGN_PLAYBOOK_SECRETS), read once at start; undefined: none configured. */
+let secrets: SecretStore | undefined;
 /** How the bin loaded the program (runMain's caller says). */
 let programStart: ProgramStart | undefined;
 
@@ -66,9 +69,21 @@ export const probeCaptureProvider = findCaptureProvider;
  */
 export function executeCapturePlan(
   args: unknown,
-  options: { provider?: CaptureProvider; env?: NodeJS.ProcessEnv } & PerformOptions = {},
+  options: { provider?: CaptureProvider; env?: NodeJS.ProcessEnv; secrets?: SecretStore } & PerformOptions = {},
 ): Promise<CaptureResult> {
-  return executeWithProvider(args, { ...options, provider: options.provider ?? providers.active() });
+  return executeWithProvider(args, { secrets, ...options, provider: options.provider ?? providers.active() });
+}
+
+/**
+ * Reads the secrets file the flags or the environment name (--secrets
+ * outranks DESIGN_PLAYBOOK_SECRETS); a file others may read is warned about
+ * on stderr. Throws SecretsFileError (its line, never a value).
+ */
+function loadConfiguredSecrets(flags: BrowserFlags, env: NodeJS.ProcessEnv = process.env): SecretStore | undefined {
+  const fromEnv = envValue(env, 'secrets');
+  const file = flags.secrets ?? (fromEnv !== undefined && fromEnv.trim() !== '' ? fromEnv.trim() : undefined);
+  if (file === undefined) return undefined;
+  return loadSecrets(file, log);
 }
 
 /** Serve the opt-in compare_evidence tool too: `--compare-tool`, else DESIGN_PLAYBOOK_COMPARE_TOOL=1. */
@@ -79,9 +94,9 @@ function compareToolOn(env: NodeJS.ProcessEnv = process.env): boolean {
   return compareToolFlag || (value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase()));
 }
 
-/** The MCP server over `provider` (default: the active one); `compareTool` defaults to the setting. */
-export function createServer(provider: CaptureProvider = providers.active(), options: { compareTool?: boolean } = {}): Server {
-  return createServerFor(provider, { compareTool: options.compareTool ?? compareToolOn() });
+/** The MCP server over `provider` (default: the active one); `compareTool` and `secrets` default to the settings. */
+export function createServer(provider: CaptureProvider = providers.active(), options: { compareTool?: boolean; secrets?: SecretStore } = {}): Server {
+  return createServerFor(provider, { compareTool: options.compareTool ?? compareToolOn(), secrets: options.secrets ?? secrets });
 }
 
 /**
@@ -154,6 +169,9 @@ const program: Program = {
     browserFlags = { ...flags };
   },
   activeProvider: () => providers.active(),
+  get secrets() {
+    return secrets;
+  },
   close: () => providers.closeAll(),
   get start() {
     return programStart;
@@ -180,6 +198,13 @@ export async function runMain(argv: string[], start?: ProgramStart): Promise<num
       } catch (err) {
         throw new UsageError((err as Error).message);
       }
+    }
+    try {
+      secrets = loadConfiguredSecrets(browserFlags);
+    } catch (err) {
+      if (!(err instanceof SecretsFileError)) throw err;
+      const source = browserFlags.secrets !== undefined ? '--secrets' : ENVIRONMENT.secrets.name;
+      throw new UsageError(`${source}: ${err.message}`);
     }
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;

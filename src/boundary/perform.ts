@@ -21,6 +21,8 @@ import { CaptureCancelled, writeFailure } from '../common/failures';
 import { readArtifact } from './containment';
 import { ArtifactWriter, WriteRefusal } from './safeWrite';
 import type { CapturePlan } from './plan';
+import { guardFile, SecretInEvidence } from './secretGuard';
+import { maskSecretValues } from '../common/secrets';
 
 /** A provider's own `artifact` / `written_path` claim that names anything but the runtime's target. */
 function claimMismatch(payload: ProviderPayload, fields: RuntimeFields, targetPath: string): string | null {
@@ -116,7 +118,10 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
   const { fields, request, target } = plan;
   const { signal } = options;
   const warnings = [...plan.warnings];
-  const fail = (error: string) => failedResult({ artifact: fields.artifactPath, error, writtenPath: target.path, request, warnings });
+  // No value reaches the result: an error or a warning that quotes one (a page's message, a refusal's echo) shows the name.
+  const masked = (text: string) => maskSecretValues(text, plan.secrets);
+  const fail = (error: string) =>
+    failedResult({ artifact: fields.artifactPath, error: masked(error), writtenPath: target.path, request, warnings: warnings.map(masked) });
   const steps = new StepTally(options.onProgress);
   // The provider's own words when it stopped for the cancellation, else the step it was in.
   const cancelled = (err?: unknown) => fail(err instanceof CaptureCancelled ? err.message : new CaptureCancelled(steps.last).message);
@@ -125,6 +130,8 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
   const earlier = fileFingerprint(target.path);
   let writer: ArtifactWriter | null = null;
   let settled = false;
+  // The guard's refusal of the artifact, kept so a provider that swallowed it still fails.
+  let guarded: SecretInEvidence | null = null;
   let payload: ProviderPayload;
   try {
     payload = await provider.capture(
@@ -137,6 +144,15 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
         writeArtifact(bytes) {
           // Bytes staged after capture returned would never be committed or discarded.
           if (settled) throw new Error('writeArtifact called after capture returned: nothing was staged');
+          // The last line: bytes holding a secret's value are never staged (./secretGuard.ts).
+          try {
+            guardFile(fields.artifactPath, bytes, plan.secrets);
+          } catch (err) {
+            (writer as ArtifactWriter | null)?.discard();
+            writer = null;
+            guarded = err as SecretInEvidence;
+            throw err;
+          }
           // A second call replaces what the first staged (two staged copies would collide at commit).
           (writer as ArtifactWriter | null)?.discard();
           writer = ArtifactWriter.open(target, fields.artifactPath);
@@ -146,6 +162,7 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
         onStep(report) {
           if (!settled) steps.tell(report);
         },
+        ...(plan.secrets ? { secrets: plan.secrets } : {}),
       },
     );
   } catch (err) {
@@ -156,6 +173,10 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
     settled = true;
   }
   const staged = writer as ArtifactWriter | null;
+  if (guarded) {
+    staged?.discard();
+    return fail((guarded as SecretInEvidence).message);
+  }
   if (Array.isArray(payload?.warnings)) warnings.push(...payload.warnings.filter((w) => typeof w === 'string'));
   if (!payload || payload.result !== 'captured') {
     staged?.discard();
@@ -193,7 +214,7 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
   };
   const writeFailed = (err: unknown): CaptureResult => {
     discardGroup();
-    return fail(err instanceof WriteRefusal ? err.message : writeFailure(err, fields.artifactPath));
+    return fail(err instanceof WriteRefusal || err instanceof SecretInEvidence ? err.message : writeFailure(err, fields.artifactPath));
   };
   // A provider that finished in spite of a cancellation gets nothing committed.
   const cancelledBeforeCommit = (): CaptureResult | null => {
@@ -212,6 +233,7 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
   // wait after the provider returned, and it comes before the cancellation check below.
   try {
     const sidecars = plan.files.flatMap(({ path: p, sidecar }) => (sidecar ? [{ leaf: path.basename(p), text: sidecar.contents(payload, request) }] : []));
+    for (const { leaf, text } of sidecars) guardFile(path.join(path.dirname(fields.artifactPath), leaf), text, plan.secrets);
     if (!staged && sidecars.length) sidecarWriter = ArtifactWriter.open(target, fields.artifactPath);
     const group = staged ?? sidecarWriter;
     for (const { leaf, text } of sidecars) group!.stage(leaf, text);
@@ -235,11 +257,11 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
   }
   return {
     artifact: fields.artifactPath,
-    observed_state: typeof payload.observed_state === 'string' && payload.observed_state.trim() ? payload.observed_state.trim() : UNKNOWN_STATE,
+    observed_state: typeof payload.observed_state === 'string' && payload.observed_state.trim() ? masked(payload.observed_state.trim()) : UNKNOWN_STATE,
     result: 'captured',
     error: '',
     written_path: target.path,
     request,
-    warnings,
+    warnings: warnings.map(masked),
   };
 }

@@ -27,6 +27,8 @@ import { failedResult, type CaptureResult } from '../contract/result';
 import { resolveRunRoot } from './runRoot';
 import { containmentRefusal, MAX_SEGMENT_BYTES, writeTarget, type ResolvedArtifact } from './containment';
 import { existingOtherMessage, existsMessage } from './safeWrite';
+import { secretNameProblem } from '../contract/actions';
+import type { SecretStore } from '../common/secrets';
 
 export const MANIFEST_REFUSAL = 'provider never writes manifest.jsonl';
 
@@ -48,6 +50,8 @@ export interface CapturePlan {
   files: CaptureFile[];
   /** The run root's notices; the capture adds its own to a copy. */
   warnings: readonly string[];
+  /** The secrets loaded (--secrets): the actions' names resolve against them, and the guard looks for every value before the commit. */
+  secrets?: SecretStore;
 }
 
 /** A plan line whose artifact was already there (the batch runner's --skip-existing). */
@@ -71,6 +75,8 @@ export type PlanOutcome = CapturePlan | PresentArtifact | Refusal;
 export interface PlanOptions {
   /** An artifact already on disk makes the call `present` (whatever `overwrite` says) instead of refused or replaced. */
   skipExisting?: boolean;
+  /** The secrets actions may name (--secrets); an action naming another is refused here, before any browser starts. */
+  secrets?: SecretStore;
 }
 
 function isManifestName(name: string): boolean {
@@ -134,6 +140,8 @@ export function planCapture(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
   const parsed = parseRuntimeFields(args);
   if (!parsed.ok) return { kind: 'input', message: parsed.error };
   const { fields } = parsed;
+  const unknownSecret = secretNameProblem(fields.actions, options.secrets?.names());
+  if (unknownSecret) return { kind: 'input', message: unknownSecret };
   const warnings: string[] = [];
   const failed = (error: string, writtenPath?: string): Refusal => ({
     kind: 'failed',
@@ -166,5 +174,7 @@ export function planCapture(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
   const existing = overwriteProblem(files, fields.overwrite);
   if (existing) return failed(existing, target.path);
 
-  return { kind: 'plan', args, fields, request, runRoot: runRoot.root, target, type, files, warnings };
+  const plan: CapturePlan = { kind: 'plan', args, fields, request, runRoot: runRoot.root, target, type, files, warnings };
+  if (options.secrets) plan.secrets = options.secrets;
+  return plan;
 }

@@ -31,7 +31,7 @@ export interface FlagSetting {
   /** The environment variable it outranks. */
   env?: EnvKey;
   /** A browser flag: taken out of argv in every mode (src/cli/args.ts), into this BrowserFlags field. */
-  browser?: 'executablePath' | 'browserUrls' | 'wsEndpoints' | 'connectPerCapture' | 'fixedTime';
+  browser?: 'executablePath' | 'browserUrls' | 'wsEndpoints' | 'connectPerCapture' | 'fixedTime' | 'secrets';
 }
 
 const ALL: readonly Command[] = COMMANDS;
@@ -79,6 +79,14 @@ export const FLAGS: readonly FlagSetting[] = [
     browser: 'fixedTime',
     env: 'fixedTime',
     meaning: `start every capture's Date at this ISO 8601 instant (2026-01-01T09:00:00Z) and seed Math.random, for byte-identical evidence (or ${ENVIRONMENT.fixedTime.name})`,
+  },
+  {
+    name: 'secrets',
+    value: 'FILE',
+    commands: ALL,
+    browser: 'secrets',
+    env: 'secrets',
+    meaning: `a dotenv file (NAME=value lines) of secrets fill and type may name instead of a value: {"do":"fill","selector":"#password","secret":"NAME"}; no value is written to any artifact, result or log (or ${ENVIRONMENT.secrets.name})`,
   },
   // capture
   { name: 'url', value: 'URL', commands: ['capture'], meaning: 'page to capture (http(s)://, file://, about:)' },

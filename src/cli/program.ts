@@ -5,6 +5,7 @@
 import type { CaptureResult } from '../contract/result';
 import type { BrowserFlags } from '../browser/options';
 import type { CaptureProvider } from '../contract/captureProvider';
+import type { SecretStore } from '../common/secrets';
 
 /**
  * How the bin loaded the program (src/bin.ts; doctor reports it): dist/'s
@@ -24,6 +25,8 @@ export interface Program {
   configureBrowser(flags: BrowserFlags): void;
   /** The provider that captures (the last registered, else the bundled one). */
   activeProvider(): CaptureProvider;
+  /** The secrets file's store (--secrets / DESIGN_PLAYBOOK_SECRETS); undefined when none is configured. */
+  readonly secrets?: SecretStore;
   /** Closes the browser the program's providers opened. */
   close(): Promise<void>;
   /** How the bin loaded the program; absent when the program was not started by the bin. */

@@ -130,6 +130,7 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
     skipExisting,
     provider: program.activeProvider(),
     env,
+    secrets: program.secrets,
     onResult(result: LineResult) {
       // On one terminal the live line is lifted off before a result is printed, then drawn again.
       if (stdoutIsStderr) progress?.clear();

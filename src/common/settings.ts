@@ -27,6 +27,8 @@ export interface BrowserFlags {
   parallel?: number;
   /** --fixed-time <ISO 8601 instant>: start every capture's Date there and seed Math.random. */
   fixedTime?: string;
+  /** --secrets FILE: the dotenv file of secrets actions may name (src/common/secrets.ts). */
+  secrets?: string;
 }
 
 export interface EnvSetting {
@@ -120,6 +122,13 @@ export const ENVIRONMENT = {
     meaning: "an ISO 8601 instant (`2026-01-01T09:00:00Z`): every capture's `Date` starts there and `Math.random` is seeded",
     default: 'pages see the real date',
     readBy: 'src/browser/options.ts',
+  },
+  secrets: {
+    name: 'DESIGN_PLAYBOOK_SECRETS',
+    meaning:
+      'a dotenv file of NAME=value secrets that `fill` and `type` may name (`"secret": "NAME"`); values never reach a call, a result or an artifact (docs/secrets.md)',
+    default: 'no secrets: actions carry their own values',
+    readBy: 'src/app/main.ts',
   },
 } as const satisfies Record<string, EnvSetting>;
 

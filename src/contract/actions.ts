@@ -20,6 +20,7 @@ import { isPlainObject, nonEmptyString } from './argumentValues';
 import { ACTION_BUDGET_MS, DEFAULT_WAIT_MS } from '../common/time';
 import { isPlainCss, usesPuppeteerSyntax } from '../../cdp/selectorSyntax';
 import type { TraceCall } from '../../cdp/trace/traceCalls';
+import { SECRET_NAME, secretPlaceholder } from '../common/secrets';
 
 /** What an action's parser reads its fields with: worded refusals, aliases read when their field is absent. */
 interface FieldReader {
@@ -83,20 +84,35 @@ const pause = spec({
   trace: (a) => ({ class: 'Frame', method: 'waitForTimeout', params: { waitTimeout: a.ms }, isInput: false }),
 });
 
-/** fill and type: a selector and the text. */
+/** The kinds that may name a secret instead of giving a value (`"secret": "NAME"`, src/common/secrets.ts). */
+export const SECRET_KINDS = ['fill', 'type'] as const;
+
+/** fill and type's fields: the text given, or the name of the secret whose value is typed (resolved by the action runner, at the last moment). */
+export type TextEntry = { selector: string; value: string; secret?: undefined } | { selector: string; secret: string; value?: undefined };
+
+/** fill and type: a selector and the text, or a secret's name. */
 const textEntry = (does: string, method: 'fill' | 'type', param: 'value' | 'text') =>
   spec({
     required: ['selector', 'value'],
     optional: [],
     aliases: { value: 'text' },
     does,
-    parse: (read, kind) => {
+    parse: (read, kind): TextEntry => {
       const selector = read.selector(true)!;
       const value = read.string('value', 'text');
+      const secret = read.raw.secret;
+      if (secret !== undefined && secret !== null) {
+        if (typeof secret !== 'string' || !SECRET_NAME.test(secret)) {
+          throw new ToolInputError(`${read.at}.secret must be a secret's name (letters, digits and _, as in the secrets file)`);
+        }
+        if (value !== undefined) throw new ToolInputError(`${read.at}: give ${kind} a value or a secret, not both`);
+        return { selector, secret };
+      }
       if (value === undefined) throw new ToolInputError(`${read.at}.value must be a string (pass value or text for ${kind})`);
       return { selector, value };
     },
-    trace: (a) => elementCall(method, a.selector, { [param]: a.value }),
+    // A secret is recorded by its name, never its value.
+    trace: (a) => elementCall(method, a.selector, { [param]: a.secret !== undefined ? secretPlaceholder(a.secret) : a.value }),
   });
 
 export const ACTION_SPECS = {
@@ -225,6 +241,9 @@ export function parseAction(raw: unknown, index: number): CaptureAction {
       return raw[given] as string;
     },
   };
+  if (raw.secret !== undefined && raw.secret !== null && !(SECRET_KINDS as readonly string[]).includes(kind)) {
+    throw new ToolInputError(`${at}.secret is not allowed on ${kind}: only ${SECRET_KINDS.join(' and ')} may name a secret, in place of their value`);
+  }
   const fields = (ACTION_SPECS[kind as ActionKind] as ActionSpec<object>).parse(read, kind);
   return { do: kind, ...fields } as CaptureAction;
 }
@@ -234,6 +253,39 @@ export function parseActions(value: unknown): CaptureAction[] {
   if (!Array.isArray(value)) throw new ToolInputError('actions must be an array of objects');
   return value.map((raw, index) => parseAction(raw, index));
 }
+
+/**
+ * The first action naming a secret the store does not hold, worded for the
+ * caller (the known names, never a value), or null. `known` is undefined
+ * when no secrets file is configured.
+ */
+export function secretNameProblem(actions: readonly CaptureAction[], known: readonly string[] | undefined): string | null {
+  for (const [index, action] of actions.entries()) {
+    const secret = 'secret' in action ? action.secret : undefined;
+    if (secret === undefined) continue;
+    const at = `actions[${index}].secret`;
+    if (known === undefined)
+      return `${at} names ${secret}, but no secrets file is configured (start the server with --secrets FILE or DESIGN_PLAYBOOK_SECRETS)`;
+    if (!known.includes(secret)) {
+      return `${at}: no secret named ${secret}; the secrets file names ${known.length ? known.join(', ') : 'none'}`;
+    }
+  }
+  return null;
+}
+
+/** The action's text: its value, or its secret's value from `secretValue` (the action runner's, at the last moment). */
+export function textOf(action: TextEntry, secretValue: (name: string) => string): string {
+  return action.secret !== undefined ? secretValue(action.secret) : action.value;
+}
+
+/** The `secret` field of an action, as the input schema shows it once a secrets file is configured. */
+export const SECRET_FIELD_SCHEMA = z
+  .string()
+  .regex(SECRET_NAME)
+  .optional()
+  .describe(
+    `fill/type: the name of a secret from the server's secrets file, typed in place of value (the value never appears in the call, the result or the evidence)`,
+  );
 
 /**
  * `SEL[data-state="S"]`, or `[data-state="S"]` without SEL: the contract's

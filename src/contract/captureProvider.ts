@@ -8,6 +8,7 @@
  */
 import type { CaptureRequestSnapshot } from './captureContract';
 import type { RuntimeFields } from './toolArguments';
+import type { SecretStore } from '../common/secrets';
 
 export interface ToolAnnotations {
   title?: string;
@@ -61,6 +62,14 @@ export interface CaptureContext {
    * runtime numbers the steps and adds its own last one, the commit.
    */
   onStep?(report: CaptureStepReport): void;
+  /**
+   * The secrets the server was started with (--secrets), present only then:
+   * an action naming one (`"secret": "NAME"`, in `fields.actions`) types its
+   * value, asked for here when it types. A value must never reach the
+   * payload, a warning or an error; the runtime scans what is staged for
+   * every value before it commits (src/boundary/secretGuard.ts).
+   */
+  secrets?: SecretStore;
 }
 
 /** A step of a capture as its provider tells it (CaptureContext.onStep). */

@@ -13,6 +13,7 @@ import { captureInputSchema } from './toolArguments';
 import { captureResultSchema } from './result';
 import type { ToolDeclaration } from './captureProvider';
 import { READING_ORDER } from '../probe/face';
+import { SECRET_FIELD_SCHEMA } from './actions';
 
 export const TOOL_NAME = 'execute_capture_plan';
 export const SERVER_NAME = 'design-playbook-evidence';
@@ -127,4 +128,26 @@ export function captureToolDeclaration(): ToolDeclaration {
       openWorldHint: true, // loads the page and whatever it fetches
     },
   };
+}
+
+/**
+ * The declaration with the actions' `secret` field, for a server started
+ * with a secrets file: only then can a call use it, so only then does the
+ * schema show it (without one, tools/list stays the original's, byte for byte).
+ */
+export function withSecretField(declaration: ToolDeclaration): ToolDeclaration {
+  const copy = JSON.parse(JSON.stringify(declaration)) as ToolDeclaration;
+  const actions = (copy.inputSchema.properties as Record<string, JsonSchemaNode> | undefined)?.actions;
+  const items = actions && isNode(actions.items) ? actions.items : undefined;
+  if (!items || !isNode(items.properties)) return declaration;
+  const field = toJsonSchema(z.object({ secret: SECRET_FIELD_SCHEMA }), 'input').properties as Record<string, unknown>;
+  const properties: JsonSchemaNode = {};
+  // Beside the value it stands in for.
+  for (const [name, schema] of Object.entries(items.properties)) {
+    properties[name] = schema;
+    if (name === 'text') properties.secret = field.secret;
+  }
+  properties.secret ??= field.secret;
+  items.properties = properties;
+  return copy;
 }

@@ -39,11 +39,12 @@ import { planCapture, performCapture, type PerformedCapture, type PerformOptions
 import type { CaptureProvider } from '../contract/captureProvider';
 import type { CaptureFile } from '../contract/captureTypes';
 import { invalidParamsMessage } from './transport';
-import { COMPARE_TOOL_NAME, SERVER_NAME } from '../contract/toolDeclaration';
+import { COMPARE_TOOL_NAME, SERVER_NAME, withSecretField } from '../contract/toolDeclaration';
 import { echoJson } from '../contract/captureContract';
 import { isPlainObject } from '../contract/argumentValues';
 import { dropNullKey, UNNAMED_PROTOCOL_VERSION } from '../contract/compatibility';
 import { log } from '../common/log';
+import { maskSecretValues, type SecretStore } from '../common/secrets';
 import { packageVersion } from '../common/version';
 
 /**
@@ -140,6 +141,8 @@ const INSTRUCTIONS =
 export interface ServerOptions {
   /** Offer the opt-in compare_evidence tool too (the compareTool setting; off: tools/list is the original's one tool). */
   compareTool?: boolean;
+  /** The secrets file's store (--secrets): actions may name its secrets, and the tool's schema says so. */
+  secrets?: SecretStore;
 }
 
 /** The opt-in tool's module (the comparison, its images, its page) loads only when the tool is on. */
@@ -169,8 +172,10 @@ export function createServer(provider: CaptureProvider, options: ServerOptions =
     return { protocolVersion: negotiateProtocolVersion(requested), capabilities, serverInfo, instructions: INSTRUCTIONS };
   });
   server.setRequestHandler(pingRequest, async () => ({}));
+  // The actions' `secret` field is shown only when a secrets file makes it usable.
+  const describeCaptureTool = () => (options.secrets ? withSecretField(provider.describe()) : provider.describe());
   server.setRequestHandler(listToolsRequest, async () => ({
-    tools: options.compareTool ? [provider.describe(), (await compareTool()).compareToolDeclaration()] : [provider.describe()],
+    tools: options.compareTool ? [describeCaptureTool(), (await compareTool()).compareToolDeclaration()] : [describeCaptureTool()],
   }));
   server.setRequestHandler(callToolRequest, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params as { name: string; arguments?: unknown };
@@ -178,7 +183,7 @@ export function createServer(provider: CaptureProvider, options: ServerOptions =
     if (name !== provider.toolName) return { isError: true, content: [{ type: 'text', text: `unknown tool: ${name}` }] };
     let outcome: PerformedCapture;
     try {
-      const planned = planCapture(args);
+      const planned = planCapture(args, process.env, { secrets: options.secrets });
       // The boundary's refusal of the arguments is a tool error; every other outcome is a payload.
       if (planned.kind === 'input') return { isError: true, content: [{ type: 'text', text: planned.message }] };
       if (planned.kind === 'plan') {
@@ -190,8 +195,9 @@ export function createServer(provider: CaptureProvider, options: ServerOptions =
       }
     } catch (err) {
       // Not a refusal: something broke. Logged for the operator, answered as a tool error.
-      const message = err instanceof Error ? err.message : String(err);
-      log(`tool call failed: ${err instanceof Error ? err.stack : message}`);
+      // No secret's value in the log or the answer, whatever the fault quoted.
+      const message = maskSecretValues(err instanceof Error ? err.message : String(err), options.secrets);
+      log(`tool call failed: ${maskSecretValues(err instanceof Error ? (err.stack ?? message) : message, options.secrets)}`);
       return { isError: true, content: [{ type: 'text', text: message }] };
     }
     return {

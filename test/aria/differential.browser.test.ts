@@ -29,6 +29,20 @@ let page: Page;
 let pwPage: PwPage;
 let pwNoJsPage: PwPage;
 
+/**
+ * Playwright's text with each password field's value as the browser shows it,
+ * one bullet per character: the one difference by design
+ * (docs/aria-snapshot-differences.md, "Not differences, by design").
+ */
+function asTheBrowserShowsPasswords(text: string, passwords: string[]): string {
+  let out = text;
+  for (const value of passwords) {
+    const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    out = out.replace(new RegExp(`^(\\s*- textbox\\b[^\\n]*: )${escaped}$`, 'm'), (_, head: string) => head + '\u2022'.repeat([...value].length));
+  }
+  return out;
+}
+
 interface Outcome {
   page: string;
   ours: string;
@@ -51,8 +65,20 @@ beforeAll(async () => {
     const peer = noJs ? pwNoJsPage : pwPage;
     await page.setJavaScriptEnabled(!noJs);
     await Promise.all([page.goto(url, { waitUntil: 'load' }), peer.goto(url, { waitUntil: 'load' })]);
-    const [ours, playwright] = await Promise.all([ariaSnapshotText(session), peer.ariaSnapshot()]);
-    outcomes.push({ page: name, ours, playwright });
+    const [ours, playwright, passwords] = await Promise.all([
+      ariaSnapshotText(session),
+      peer.ariaSnapshot(),
+      // Read on our page (the peer's main world may have its globals patched against Playwright's script).
+      page
+        .evaluate(() => {
+          const values: string[] = [];
+          const inputs = document.querySelectorAll('input[type=password]');
+          for (let i = 0; i < inputs.length; i++) if ((inputs[i] as HTMLInputElement).value) values.push((inputs[i] as HTMLInputElement).value);
+          return values;
+        })
+        .catch(() => [] as string[]),
+    ]);
+    outcomes.push({ page: name, ours, playwright: asTheBrowserShowsPasswords(playwright, passwords) });
   }
 });
 

@@ -122,7 +122,9 @@ function visit(visited: Set<Node>, into: WalkedChild[], node: Node): void {
   if (e instanceof HTMLOptionElement) rec.nativeSelected = e.selected;
   if (isNativelyDisabled(e) || ariaDisabledInChain(e)) rec.disabled = true;
   if (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement) {
-    if (e.type !== 'checkbox' && e.type !== 'radio' && e.type !== 'file') rec.value = e.value;
+    // A password's value as the browser shows it (Playwright prints it as typed: docs/aria-snapshot-differences.md).
+    if (e instanceof HTMLInputElement && e.type === 'password') rec.value = '\u2022'.repeat([...e.value].length);
+    else if (e.type !== 'checkbox' && e.type !== 'radio' && e.type !== 'file') rec.value = e.value;
   }
   into.push(rec);
   const owned: Element[] = [];

@@ -5,6 +5,9 @@
  * popovers, scroll offsets, and the boxes of canvases.
  */
 
+/** What a password field shows for each character (Chromium's). */
+export const PASSWORD_BULLET = '\u2022';
+
 export function boundingRectAttribute(el: Element): string {
   const r = el.getBoundingClientRect();
   return JSON.stringify({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
@@ -15,7 +18,9 @@ export function addLiveState(el: Element, upper: string, attrs: Record<string, s
   if (upper === 'INPUT') {
     const input = el as HTMLInputElement;
     const type = (input.type || '').toLowerCase();
-    if (type !== 'file') attrs.__playwright_value_ = input.value;
+    // A password's value as the browser shows it: one bullet per character.
+    if (type === 'password') attrs.__playwright_value_ = PASSWORD_BULLET.repeat([...input.value].length);
+    else if (type !== 'file') attrs.__playwright_value_ = input.value;
     if (type === 'checkbox' || type === 'radio') attrs.__playwright_checked_ = String(input.checked);
   } else if (upper === 'TEXTAREA') {
     attrs.__playwright_value_ = (el as HTMLTextAreaElement).value;

@@ -38,7 +38,7 @@ import { callRuntime, callRuntimeForHandle, callRuntimeOn, releaseObject } from 
 import { isDocumentGone } from '../../../cdp/failureKinds';
 import type { ClickPointProblem, TargetProblem } from '../../../cdp/injected/selectors/engine';
 import type { FillProblem, MissingState, Needs, PointProblem } from '../../../cdp/injected/selectors/actionability';
-import { stateWaitSelector, type ActionKind, type ActionOf, type CaptureAction } from '../../contract/actions';
+import { stateWaitSelector, textOf, type ActionKind, type ActionOf, type CaptureAction } from '../../contract/actions';
 import { InputNavigations } from './inputNavigations';
 import { ACTION_BUDGET_MS, ACTION_GUARD_GRACE_MS, ACTION_POLL_MS, withDeadline, FRAME_MS } from '../../common/time';
 import { afterAction, letTimePass, PageClock } from '../page/pageClock';
@@ -75,7 +75,16 @@ export interface RunActionsOptions {
   session?: CdpSession;
   /** The capture's progress: each action is a step of it, and ends when the capture does. */
   progress?: CaptureProgress;
+  /** A secret's value by name (--secrets), asked when the action that names it types. */
+  secretValue?: SecretValue;
 }
+
+/** A secret's value by its name. */
+export type SecretValue = (name: string) => string;
+
+const noSecrets: SecretValue = (name) => {
+  throw new Error(`no secret named ${name} is loaded`);
+};
 
 /**
  * Throws "selector syntax error at position N: …" when the action's selector
@@ -103,7 +112,7 @@ export async function runActions(page: Page, actions: CaptureAction[], options: 
     for (let index = 0; index < actions.length; index++) {
       const action = actions[index];
       progress?.enter('action', describeAction(index, action), { index, total: actions.length });
-      const run = () => runOneAction(page, action, budgetMs, navigations, session, progress);
+      const run = () => runOneAction(page, action, budgetMs, navigations, session, progress, options.secretValue);
       try {
         if (wrap) await wrap(index, action, run);
         else await run();
@@ -127,11 +136,12 @@ export async function runOneAction(
   navigations: InputNavigations | null = null,
   session?: CdpSession,
   capture?: CaptureProgress,
+  secretValue: SecretValue = noSecrets,
 ): Promise<void> {
   checkActionSelector(action);
   const own = session ? null : await page.createCDPSession();
   const progress = CaptureProgress.share(capture, budgetMs);
-  const ctx: Ctx = { page, session: session ?? own!, progress };
+  const ctx: Ctx = { page, session: session ?? own!, progress, secretValue };
   const run = runOf(action);
   const work = (async () => {
     if (!run.input) return run.run(ctx, action);
@@ -158,6 +168,7 @@ interface Ctx {
   page: Page;
   session: CdpSession;
   progress: CaptureProgress;
+  secretValue: SecretValue;
 }
 /** A resolved target: an object of the utility world. */
 type Found = { objectId: string };
@@ -357,12 +368,13 @@ const ACTION_RUNS: { [K in ActionKind]: ActionRun<K> } = {
   click: { input: true, run: (ctx, a) => clickWhenActionable(ctx, a.selector) },
   hover: { input: true, run: (ctx, a) => hoverWhenActionable(ctx, a.selector) },
   focus: { input: true, run: (ctx, a) => focusAsIs(ctx, a.selector) },
-  fill: { input: true, run: (ctx, a) => fill(ctx, a.selector, a.value) },
+  // A secret's value is asked for as the text goes in, not before.
+  fill: { input: true, run: (ctx, a) => fill(ctx, a.selector, textOf(a, ctx.secretValue)) },
   type: {
     input: true,
     async run(ctx, a) {
       await clickWhenActionable(ctx, a.selector);
-      await ctx.page.keyboard.type(a.value);
+      await ctx.page.keyboard.type(textOf(a, ctx.secretValue));
     },
   },
   press: {

@@ -39,6 +39,8 @@ import { LoadTracker, mainThread, navigate, pointerAtOrigin } from '../page/page
 import { applyFreeze } from '../page/freeze';
 import { readObservedState } from '../page/observedState';
 import { runActions } from './actionRunner';
+import type { SecretStore } from '../../common/secrets';
+import { checkPageTextForSecrets } from './secretMasking';
 import { CAPTURE_TYPE_MODULES, type CaptureTypeOutput, type CaptureTypeRun } from './types';
 import { CaptureOverrun, CaptureProgress, FIRST_STEP, type CaptureStep, type StepListener } from './progress';
 
@@ -54,6 +56,8 @@ export interface CaptureHooks {
   signal?: AbortSignal;
   /** Told each step as it starts (navigation, settle, actions[i] of n, capture…), for progress notifications. */
   onStep?: StepListener;
+  /** The secrets actions may name (--secrets): typed by the runner, masked in the evidence (./secretMasking.ts). */
+  secrets?: SecretStore;
 }
 
 /** The reason an attempt's progress carries when its page or browser went away. */
@@ -131,6 +135,7 @@ export class CaptureAttempt {
   private readonly stopListening: Array<() => void> = [];
   /** The cleanup that runs while the answer goes out (launched browsers), for shutdown to wait for. */
   closingAfterAnswer: Promise<void> | null = null;
+  private readonly secrets: SecretStore | undefined;
 
   constructor(
     private readonly session: BrowserSession,
@@ -141,6 +146,7 @@ export class CaptureAttempt {
     hooks: CaptureHooks = {},
   ) {
     this.progress = new CaptureProgress(captureTimeoutMs(env), { parent: hooks.signal, onStep: hooks.onStep });
+    this.secrets = hooks.secrets;
   }
 
   /**
@@ -213,8 +219,8 @@ export class CaptureAttempt {
   async startType(): Promise<void> {
     const module = CAPTURE_TYPE_MODULES[this.fields.type];
     if (!module) throw new Error(`capture type '${this.fields.type}' is not available in this build`);
-    const { browser, page, cdp, fields, request, progress } = this;
-    this.typeRun = await module.start({ browser: browser!, page: page!, cdp: cdp!, fields, request, progress });
+    const { browser, page, cdp, fields, request, progress, secrets } = this;
+    this.typeRun = await module.start({ browser: browser!, page: page!, cdp: cdp!, fields, request, progress, ...(secrets ? { secrets } : {}) });
   }
 
   async navigate(): Promise<void> {
@@ -245,13 +251,21 @@ export class CaptureAttempt {
 
   async runActionsAndFreeze(): Promise<void> {
     const typeRun = this.typeRun!;
-    await runActions(this.page!, this.fields.actions, { session: this.cdp!, progress: this.progress, wrap: typeRun.wrapAction?.bind(typeRun) });
+    const secrets = this.secrets;
+    await runActions(this.page!, this.fields.actions, {
+      session: this.cdp!,
+      progress: this.progress,
+      wrap: typeRun.wrapAction?.bind(typeRun),
+      ...(secrets ? { secretValue: (name: string) => secrets.value(name) } : {}),
+    });
     this.progress.enter('settle', 'the freeze after the actions');
     await this.freeze();
   }
 
   async finishType(): Promise<void> {
     const page = this.page!;
+    // A page that shows a secret outside its field fails closed before anything is taken.
+    if (this.secrets) await checkPageTextForSecrets(this.cdp!, this.secrets);
     // Read once the page has given the artifact what it holds, while the type finishes on this side (the probe, the archive).
     this.finished = await this.typeRun!.finish(() => (this.observed ??= readObservedState(page)));
   }

@@ -5,12 +5,14 @@
 import { ariaSnapshotText } from '../../../../cdp/ariaSnapshot';
 import { ariaEnvelope } from '../../../contract/captureTypes';
 import type { CaptureTypeModule } from './types';
+import { maskSecretValues } from '../../../common/secrets';
 
 export const a11yTreeCapture: CaptureTypeModule = {
-  async start({ cdp }) {
+  async start({ cdp, secrets }) {
     return {
       async finish() {
-        return { bytes: ariaEnvelope(await ariaSnapshotText(cdp)) };
+        // A field holding a secret shows its name in place of the value.
+        return { bytes: ariaEnvelope(maskSecretValues(await ariaSnapshotText(cdp), secrets)) };
       },
       async dispose() {},
     };

@@ -9,6 +9,8 @@ import type { Browser } from 'puppeteer-core';
 import { traceCallOf } from '../../../contract/actions';
 import { TraceRecorder } from '../../../../cdp/trace/recorder';
 import type { CaptureTypeModule } from './types';
+import { secretPlaceholder } from '../../../common/secrets';
+import { checkPageTextForSecrets, maskSecretFields } from '../secretMasking';
 
 /** "HeadlessChrome/156.0.1.2" or "Chrome/156…" -> "156.0.1.2". */
 function versionNumber(product: string): string {
@@ -30,8 +32,9 @@ function identityOf(browser: Browser): Promise<[string, string]> {
 }
 
 export const interactionTraceCapture: CaptureTypeModule = {
-  async start({ browser, cdp, request }) {
+  async start({ browser, cdp, request, secrets }) {
     const viewport = request.viewport;
+    let masking = false;
     const [product, userAgent] = await identityOf(browser);
     const recorder = await TraceRecorder.start(
       cdp,
@@ -43,11 +46,24 @@ export const interactionTraceCapture: CaptureTypeModule = {
         browserVersion: versionNumber(product),
         userAgent,
       },
-      { pageIsBlank: true },
+      { pageIsBlank: true, ...(secrets ? { secrets: secrets.entries().map(([name, value]) => ({ value, mask: secretPlaceholder(name) })) } : {}) },
     );
     return {
       navigate: (url, run) => recorder.navigation(url, run),
-      wrapAction: (_index, action, run) => recorder.action(traceCallOf(action), run),
+      wrapAction: async (_index, action, run) => {
+        if (!secrets) return recorder.action(traceCallOf(action), run);
+        // The film strip: every text field is covered before a secret goes in, and after each action
+        // (once one did) the boxes cover the fields holding one, wherever they are now.
+        const typesSecret = 'secret' in action && action.secret !== undefined;
+        if (typesSecret) await maskSecretFields(cdp, secrets, { everyField: true });
+        masking ||= typesSecret;
+        await recorder.action(traceCallOf(action), async () => {
+          await run();
+          if (masking) await maskSecretFields(cdp, secrets).catch(() => undefined);
+        });
+        // The strip shows every state between actions: a page that echoed a secret along the way fails closed now.
+        if (masking) await checkPageTextForSecrets(cdp, secrets);
+      },
       async finish(taken) {
         return { bytes: await recorder.finish(taken) };
       },

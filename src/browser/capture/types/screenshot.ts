@@ -12,6 +12,7 @@ import type { Viewport } from '../../../contract/captureContract';
 import { screenshotProbe } from '../../../probe';
 import type { CaptureTypeModule } from './types';
 import { shootFullPage, type FullPageShot } from './fullPage';
+import { maskSecretFields } from '../secretMasking';
 
 /** The sidecar's page facts, from the shot itself (its size and the ratio the page read) and the page. */
 export async function readPageFacts(page: Page, cdp: CDPSession, viewport: Viewport, shot: Omit<FullPageShot, 'bytes'>): Promise<ProbePageFacts> {
@@ -31,10 +32,18 @@ export async function readPageFacts(page: Page, cdp: CDPSession, viewport: Viewp
 
 export const screenshotCapture: CaptureTypeModule = {
   steps: ['probe'],
-  async start({ page, cdp, request, progress }) {
+  async start({ page, cdp, request, progress, secrets }) {
     return {
       async finish(taken) {
-        const { bytes, ...shot } = await shootFullPage(cdp, request.viewport);
+        // A field holding a secret is painted over for the shot alone; the probe reads the page as it is.
+        const unmask = secrets ? await maskSecretFields(cdp, secrets) : null;
+        let shot: FullPageShot;
+        try {
+          shot = await shootFullPage(cdp, request.viewport);
+        } finally {
+          await unmask?.();
+        }
+        const { bytes } = shot;
         taken?.();
         progress.enter('probe', 'the render-token probe');
         const page_facts = await readPageFacts(page, cdp, request.viewport, shot);

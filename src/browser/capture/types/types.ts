@@ -8,6 +8,7 @@ import type { ProviderPayload } from '../../../contract/captureProvider';
 import type { CaptureRequestSnapshot } from '../../../contract/captureContract';
 import type { RuntimeFields } from '../../../contract/toolArguments';
 import type { ActionWrapper } from '../actionRunner';
+import type { SecretStore } from '../../../common/secrets';
 import type { CaptureProgress, CaptureStep } from '../progress';
 
 export interface CaptureTypeContext {
@@ -20,6 +21,8 @@ export interface CaptureTypeContext {
   request: CaptureRequestSnapshot;
   /** The capture's progress: finish() names a step of its own with it (`the render-token probe`), for crash and overrun messages and progress. */
   progress: CaptureProgress;
+  /** The secrets loaded (--secrets): a field holding a value is painted over in a screenshot, masked in a trace. */
+  secrets?: SecretStore;
 }
 
 /**
