@@ -1,0 +1,56 @@
+/**
+ * `stories FOLDER --run --out RUN_ROOT` through the built bin, on the
+ * committed fixture served by the command itself: the run folder made and
+ * marked, one capture per story, the manifest's lines valid and naming their
+ * story, the run report written; run again, it resumes (nothing captured
+ * twice).
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { readManifest } from '../../src/manifest';
+import { FIXTURE, filesUnder, runStories } from './harness';
+
+jest.setTimeout(180_000);
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-stories-run-'));
+
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function manifestOf(root: string) {
+  return readManifest(path.join(root, 'evidence', 'manifest.jsonl'));
+}
+
+test('a run: every selected story captured into a new run folder, the manifest and the report written; a second run resumes', async () => {
+  const root = path.join(tmp, 'run-1');
+  const first = await runStories([FIXTURE, '--run', '--out', root, '--viewport', '640x480', '--include', 'Components/Button', '--include', 'Components/Card']);
+  expect(first.stderr).toContain('5 stories selected');
+  expect(first.code).toBe(0);
+  expect(first.stdout).toContain('done: 5 captures, 5 captured, 0 failed');
+  expect(fs.readFileSync(path.join(root, 'plan.md'), 'utf8')).toContain('stories --run');
+  const evidence = filesUnder(path.join(root, 'evidence'));
+  expect(evidence).toContain('stories/components-button--primary/640x480@1-light.png');
+  expect(evidence).toContain('stories/components-button--primary/640x480@1-light.probe.json');
+  expect(evidence.filter((f) => f.endsWith('.png'))).toHaveLength(5);
+  const manifest = manifestOf(root);
+  expect(manifest.facts).toEqual([]);
+  expect(manifest.entries).toHaveLength(5);
+  const primary = manifest.entries.find((e) => e.artifact === 'stories/components-button--primary/640x480@1-light.png')!;
+  expect(primary.result).toBe('captured');
+  expect(primary.raw.story).toEqual({ id: 'components-button--primary', title: 'Components/Button', name: 'Primary', variant: '640x480@1-light' });
+  expect(fs.existsSync(path.join(root, 'report', 'index.html'))).toBe(true);
+  expect(first.stdout).toContain(`report: ${path.join(root, 'report', 'index.html')}`);
+  expect(
+    fs
+      .readFileSync(path.join(root, 'stories', 'plan.jsonl'), 'utf8')
+      .trim()
+      .split('\n'),
+  ).toHaveLength(5);
+
+  const pngBefore = fs.statSync(path.join(root, 'evidence', 'stories/components-button--primary/640x480@1-light.png')).mtimeMs;
+  const second = await runStories([FIXTURE, '--run', '--out', root, '--viewport', '640x480', '--include', 'Components/Button', '--include', 'Components/Card']);
+  expect(second.code).toBe(0);
+  expect(second.stdout).toContain('done: 5 captures, 0 captured, 0 failed, 5 already there');
+  expect(fs.statSync(path.join(root, 'evidence', 'stories/components-button--primary/640x480@1-light.png')).mtimeMs).toBe(pngBefore);
+  expect(manifestOf(root).entries).toHaveLength(5);
+});
