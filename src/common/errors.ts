@@ -27,7 +27,10 @@
  *   ReportOutputError (`report-output`): src/report/writeReport.ts;
  *   CompareInputError (`compare-input`): src/compare/pairing.ts;
  *   PixelInputError and PngInputError (`pixel-input`): src/compare/pixels/readPng.ts;
- *   CompareToolInputError (`compare-arguments`): src/compare/tool.ts.
+ *   CompareToolInputError (`compare-arguments`): src/compare/tool.ts;
+ *   StorySourceError (`story-source`) and StorySelectionError
+ *   (`story-selection`): src/stories/; StoryFailed (`story-failed`, a
+ *   story Storybook could not render): src/browser/page/storyRest.ts.
  *
  * Two kinds stay outside it on purpose: cdp/ keeps its own (DeadlineExceeded,
  * PageScriptError, SelectorSyntaxError: cdp/ imports nothing from src/), and

@@ -54,3 +54,35 @@ test('a run: every selected story captured into a new run folder, the manifest a
   expect(fs.statSync(path.join(root, 'evidence', 'stories/components-button--primary/640x480@1-light.png')).mtimeMs).toBe(pngBefore);
   expect(manifestOf(root).entries).toHaveLength(5);
 });
+
+test('every story of the fixture: the play story shows the state after play, the throwing story is failed with its message (exit 1)', async () => {
+  const root = path.join(tmp, 'run-all');
+  const run = await runStories([FIXTURE, '--run', '--out', root, '--viewport', '640x480', '--types', 'screenshot,a11y tree']);
+  expect(run.code).toBe(1);
+  expect(run.stdout).toContain('done: 14 captures, 12 captured, 2 failed');
+  expect(run.stdout).toContain(
+    "✗ components-badge--broken (640x480@1-light, screenshot): Storybook could not render story 'components-badge--broken': Badge needs a text: the fixture story throws on purpose",
+  );
+  const entries = manifestOf(root).entries;
+  const broken = entries.filter((e) => (e.raw.story as { id: string }).id === 'components-badge--broken');
+  expect(broken.map((e) => [e.result, e.raw.error])).toEqual([
+    ['failed', "Storybook could not render story 'components-badge--broken': Badge needs a text: the fixture story throws on purpose"],
+    ['failed', "Storybook could not render story 'components-badge--broken': Badge needs a text: the fixture story throws on purpose"],
+  ]);
+  expect(filesUnder(path.join(root, 'evidence', 'stories', 'components-badge--broken'))).toEqual([]);
+  const opened = entries.find((e) => e.artifact === 'stories/components-card--opened/640x480@1-light.a11y.json')!;
+  expect(opened.observed_state).toBe('open');
+  const tree = JSON.parse(fs.readFileSync(path.join(root, 'evidence', opened.artifact), 'utf8')).tree as string;
+  expect(tree).toContain('button "Hide details"');
+  // Skipped: the docs page and the opted-out story have no evidence.
+  expect(fs.readdirSync(path.join(root, 'evidence', 'stories')).sort()).toEqual(
+    [
+      'components-button--large',
+      'components-button--primary',
+      'components-button--secondary',
+      'components-card--closed',
+      'components-card--opened',
+      'components-badge--default',
+    ].sort(),
+  );
+});

@@ -38,6 +38,7 @@ import { PageClock, fixedTimeWarning } from '../page/pageClock';
 import { LoadTracker, mainThread, navigate, pointerAtOrigin } from '../page/pageSetup';
 import { applyFreeze } from '../page/freeze';
 import { readObservedState } from '../page/observedState';
+import { waitForStory } from '../page/storyRest';
 import { runActions } from './actionRunner';
 import { CAPTURE_TYPE_MODULES, type CaptureTypeOutput, type CaptureTypeRun } from './types';
 import { CaptureOverrun, CaptureProgress, FIRST_STEP, type CaptureStep, type StepListener } from './progress';
@@ -82,7 +83,7 @@ const CAPTURE_STAGES: readonly Stage[] = [
   { step: 'setup', during: () => "the page's set-up (viewport, colour scheme, clock)", steps: () => ['setup'], run: (a) => a.setUpPage() },
   { step: 'start', during: (a) => `the start of the ${a.fields.type} capture`, steps: () => ['start'], run: (a) => a.startType() },
   { step: 'navigation', during: (a) => `navigation to ${a.fields.url}`, steps: () => ['navigation'], run: (a) => a.navigate() },
-  { step: 'settle', during: () => 'the freeze after navigation', steps: () => ['settle'], run: (a) => a.freeze() },
+  { step: 'settle', during: () => 'the freeze after navigation', steps: () => ['settle'], run: (a) => a.settleAfterNavigation() },
   {
     // Each action enters its own step (runActions), then the freeze after them.
     steps: (fields) => (fields.actions.length ? [...fields.actions.map((): CaptureStep => 'action'), 'settle'] : []),
@@ -235,6 +236,12 @@ export class CaptureAttempt {
       this.navigating = false;
       load.stop();
     }
+  }
+
+  /** A story's page rests once Storybook says the story is done (storyRest.ts); then the page's usual rest. */
+  async settleAfterNavigation(): Promise<void> {
+    await waitForStory(this.page!, this.fields.url, this.progress.signal);
+    await this.freeze();
   }
 
   async freeze(): Promise<void> {
