@@ -330,10 +330,12 @@ async function runStories(command: StoriesCommand, program: Program): Promise<nu
       provider: program.activeProvider(),
       onResult(result: LineResult) {
         const line = lines[result.line - 1];
-        if (result.result === 'skipped') return;
-        if (result.result === 'failed') failures.push({ line, error: result.error ?? '' });
-        const entry = storyManifestLine(line, result as CaptureResult, new Date());
-        if (entry) fs.appendFileSync(manifestPath, `${entry}\n`);
+        if (result.result !== 'skipped') {
+          if (result.result === 'failed') failures.push({ line, error: result.error ?? '' });
+          // Appended as each capture ends, so a run that is killed keeps the lines of what it wrote.
+          const entry = storyManifestLine(line, result as CaptureResult, new Date());
+          if (entry) fs.appendFileSync(manifestPath, `${entry}\n`);
+        }
         progress.update();
       },
     },
