@@ -4,7 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { spawn } from 'child_process';
+import { spawn, type ChildProcess } from 'child_process';
 import { CHROMIUM_PATH } from '../helpers/browser';
 import { BIN, assertBuilt } from '../e2e/harness';
 
@@ -17,6 +17,11 @@ export interface Finished {
 }
 
 export function runStories(args: string[], options: { cwd?: string } = {}): Promise<Finished> {
+  return startStories(args, options).finished;
+}
+
+/** The command started: its process, and what it printed once it ends. */
+export function startStories(args: string[], options: { cwd?: string } = {}): { child: ChildProcess; finished: Promise<Finished> } {
   assertBuilt();
   const env: Record<string, string> = { ...(process.env as Record<string, string>), DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM_PATH };
   delete env.DESIGN_PLAYBOOK_RUN_ROOT;
@@ -26,7 +31,7 @@ export function runStories(args: string[], options: { cwd?: string } = {}): Prom
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  return { child, finished: new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr }))) };
 }
 
 /** Every file under a folder, relative, sorted ([] when it is not there). */

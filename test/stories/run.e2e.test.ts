@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { readManifest } from '../../src/manifest';
-import { FIXTURE, filesUnder, runStories } from './harness';
+import { FIXTURE, filesUnder, runStories, startStories } from './harness';
 
 jest.setTimeout(180_000);
 
@@ -85,4 +85,30 @@ test('every story of the fixture: the play story shows the state after play, the
       'components-badge--default',
     ].sort(),
   );
+});
+
+test('a run killed part way resumes where it stopped: what it wrote is kept, the rest captured, one manifest line each', async () => {
+  const root = path.join(tmp, 'run-killed');
+  const args = [FIXTURE, '--run', '--out', root, '--viewport', '640x480', '--viewport', '800x600', '--exclude', '*--broken', '--parallel', '1'];
+  const started = startStories(args);
+  const manifest = path.join(root, 'evidence', 'manifest.jsonl');
+  const lineCount = () => (fs.existsSync(manifest) ? fs.readFileSync(manifest, 'utf8').trim().split('\n').filter(Boolean).length : 0);
+  const deadline = Date.now() + 60_000;
+  while (lineCount() < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  started.child.kill('SIGKILL');
+  await started.finished;
+  const kept = lineCount();
+  expect(kept).toBeGreaterThanOrEqual(3);
+  expect(kept).toBeLessThan(12);
+
+  const resumed = await runStories(args);
+  expect(resumed.code).toBe(0);
+  // A capture killed mid-write left no file, so it is captured again; the rest is kept.
+  const match = /done: 12 captures, (\d+) captured, 0 failed, (\d+) already there/.exec(resumed.stdout);
+  expect(match).not.toBeNull();
+  expect(Number(match![1]) + Number(match![2])).toBe(12);
+  expect(Number(match![2])).toBeGreaterThanOrEqual(kept);
+  const entries = manifestOf(root).entries;
+  expect(new Set(entries.map((e) => e.artifact)).size).toBe(12);
+  expect(entries).toHaveLength(12);
 });
