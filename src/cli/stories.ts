@@ -17,7 +17,7 @@ import type { Program } from './program';
 import { BROWSER_FLAGS_HELP, flagRows, flagSpec, helpRows, parseFlags, single, UsageError } from './args';
 import { flagsOf } from './flags';
 import { parseViewportFlag } from './capture';
-import { CAPTURE_TYPES, type CaptureType } from '../contract/captureTypes';
+import { CAPTURE_TYPES, captureFiles, findCaptureType, type CaptureType } from '../contract/captureTypes';
 import { COLOR_SCHEMES, echoJson } from '../contract/captureContract';
 import type { CaptureResult } from '../contract/result';
 import { PlanRunner, type LineResult } from '../batch/runner';
@@ -276,6 +276,26 @@ export function storyManifestLine(line: StoryPlanLine, result: CaptureResult, ts
   });
 }
 
+/**
+ * A run killed part way may have written a capture but not its manifest
+ * line, or half a line: the cut line is dropped, and a capture no line
+ * binds is removed so it is captured again (else it would be skipped and
+ * missing from the manifest).
+ */
+function prepareResume(runRoot: string, manifestPath: string, lines: StoryPlanLine[]): void {
+  if (!fs.existsSync(manifestPath)) return;
+  const text = fs.readFileSync(manifestPath, 'utf8');
+  // Every line is written with its newline in one append: text after the last newline is a cut line.
+  if (text && !text.endsWith('\n')) fs.truncateSync(manifestPath, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+  const bound = new Set(readManifest(manifestPath).entries.map((entry) => entry.artifact));
+  for (const line of lines) {
+    const artifactPath = String(line.args.artifact_path);
+    if (bound.has(artifactPath.replace(/^evidence\//, ''))) continue;
+    const spec = findCaptureType(String(line.args.type));
+    for (const file of spec ? captureFiles(spec, path.join(runRoot, artifactPath)) : []) fs.rmSync(file.path, { force: true });
+  }
+}
+
 function concurrencyOf(program: Program, parallel: number | undefined): number {
   if (parallel !== undefined) program.configureBrowser({ ...program.browserFlags, parallel });
   let browsers: number;
@@ -315,6 +335,7 @@ async function runStories(command: StoriesCommand, program: Program): Promise<nu
     fs.writeFileSync(path.join(runRoot, 'plan.md'), RUN_MARKER);
   fs.writeFileSync(path.join(runRoot, 'stories', 'plan.jsonl'), lines.map((line) => `${echoJson(line.args)}\n`).join(''));
   const manifestPath = path.join(runRoot, 'evidence', 'manifest.jsonl');
+  prepareResume(runRoot, manifestPath, lines);
   const out = process.stdout;
   out.write(
     `stories: ${lines.length} captures of ${command.selection.stories.length} stories into ${runRoot}${served ? ` (served from ${served.url})` : ''}\n`,

@@ -53,6 +53,18 @@ test('a run: every selected story captured into a new run folder, the manifest a
   expect(second.stdout).toContain('done: 5 captures, 0 captured, 0 failed, 5 already there');
   expect(fs.statSync(path.join(root, 'evidence', 'stories/components-button--primary/640x480@1-light.png')).mtimeMs).toBe(pngBefore);
   expect(manifestOf(root).entries).toHaveLength(5);
+
+  // Killed between writing a capture and its manifest line, or in the middle of the line: both captured again.
+  const manifestFile = path.join(root, 'evidence', 'manifest.jsonl');
+  const kept = fs.readFileSync(manifestFile, 'utf8').split('\n').slice(0, 4);
+  fs.writeFileSync(manifestFile, `${kept.slice(0, 3).join('\n')}\n${kept[3].slice(0, 40)}`);
+  const third = await runStories([FIXTURE, '--run', '--out', root, '--viewport', '640x480', '--include', 'Components/Button', '--include', 'Components/Card']);
+  expect(third.code).toBe(0);
+  expect(third.stdout).toContain('done: 5 captures, 2 captured, 0 failed, 3 already there');
+  const healed = manifestOf(root);
+  expect(healed.facts).toEqual([]);
+  expect(new Set(healed.entries.map((e) => e.artifact)).size).toBe(5);
+  expect(healed.entries).toHaveLength(5);
 });
 
 test('every story of the fixture: the play story shows the state after play, the throwing story is failed with its message (exit 1)', async () => {
