@@ -124,3 +124,21 @@ test('a run killed part way resumes where it stopped: what it wrote is kept, the
   expect(new Set(entries.map((e) => e.artifact)).size).toBe(12);
   expect(entries).toHaveLength(12);
 });
+
+test('--design FILE: every capture bound to the declared scales; a card radius off the scale is a finding on its element', async () => {
+  const root = path.join(tmp, 'run-design');
+  const design = path.join(tmp, 'design.json');
+  fs.writeFileSync(design, JSON.stringify({ fontSizes: [14, 16, 20], colors: ['#0b6bcb', '#ffffff', '#1a1a1a', '#5c5c5c', '#d0d0d0'], radii: [4] }));
+  const run = await runStories([FIXTURE, '--run', '--out', root, '--viewport', '640x480', '--include', 'Components/Card', '--design', design]);
+  expect(run.code).toBe(0);
+  const sidecar = JSON.parse(fs.readFileSync(path.join(root, 'evidence', 'stories/components-card--closed/640x480@1-light.probe.json'), 'utf8'));
+  expect(sidecar.renderTokens.findings).toEqual([
+    expect.objectContaining({
+      axis: 'radii',
+      rule: 'radius-off-scale',
+      value: '8px',
+      samples: [expect.objectContaining({ selector: 'div#storybook-root > section.card' })],
+    }),
+  ]);
+  for (const entry of manifestOf(root).entries) expect(entry.request?.design).toEqual(JSON.parse(fs.readFileSync(design, 'utf8')));
+});
