@@ -84,3 +84,25 @@ test('the same build again: unchanged, exit 0; stories left out and added are go
     'Components/Card:\n  gone: Closed [components-card--closed, 640x480@1-light] (screenshot)\n  gone: Opened [components-card--opened, 640x480@1-light] (screenshot)',
   );
 });
+
+test("--globals and --args reach Storybook through its URL: the dark theme's surface and the new label, against the baseline", async () => {
+  const run = await runStories([
+    FIXTURE,
+    '--run',
+    '--out',
+    path.join(tmp, 'dark'),
+    '--baseline',
+    baseline,
+    ...COMMON,
+    '--include',
+    'Components/Button',
+    '--globals',
+    'theme:dark',
+    '--args',
+    'label:Hello',
+  ]);
+  expect(run.code).toBe(1);
+  expect(run.stdout).toContain('3 compared, 3 changed, 0 unchanged, 0 new, 3 gone');
+  expect(run.stdout).toContain('html > body.sb-main-padded.sb-show-main: background-color #ffffff → #1a1a1a');
+  expect(run.stdout).toContain('div#storybook-root > button.button.button--primary: name "Save" → "Hello"');
+});
