@@ -17,7 +17,7 @@ import type { Program } from './program';
 import { BROWSER_FLAGS_HELP, flagRows, flagSpec, helpRows, parseFlags, single, UsageError } from './args';
 import { flagsOf } from './flags';
 import { parseViewportFlag } from './capture';
-import { CAPTURE_TYPES, captureFiles, findCaptureType, type CaptureType } from '../contract/captureTypes';
+import { CAPTURE_TYPES, captureFiles, envelopeTree, findCaptureType, type CaptureType } from '../contract/captureTypes';
 import { COLOR_SCHEMES, echoJson } from '../contract/captureContract';
 import type { CaptureResult } from '../contract/result';
 import { PlanRunner, type LineResult } from '../batch/runner';
@@ -31,6 +31,7 @@ import { readStoryIndex, StorySourceError, type StoryEntry, type StoryIndex } fr
 import { selectStories, StorySelectionError, type Selection } from '../stories/selectStories';
 import { checkUrlPairs, storyPlan, type StoryPlanLine, type StoryViewport } from '../stories/storyPlan';
 import { serveFolder, type ServedFolder } from '../stories/serveFolder';
+import { renderStoryIndexPage, type StoryCaptureRow } from '../stories/indexPage';
 
 export const STORIES_USAGE = `Usage: design-playbook-evidence stories SOURCE [filters] [plan options]
        design-playbook-evidence stories SOURCE --run --out RUN_ROOT [--baseline RUN_ROOT] [...]
@@ -395,9 +396,107 @@ async function runStories(command: StoriesCommand, program: Program): Promise<nu
   } catch (err) {
     process.stderr.write(`stories: the run report could not be built: ${(err as Error).message}\n`);
   }
-  if (summary.interrupted) return 130;
-  if (command.baseline) return compareWithBaseline(command.baseline, runRoot, lines);
-  return summary.failed ? 1 : 0;
+  if (summary.interrupted) {
+    writeStoryIndex(runRoot, lines, null);
+    return 130;
+  }
+  if (!command.baseline) {
+    writeStoryIndex(runRoot, lines, null);
+    return summary.failed ? 1 : 0;
+  }
+  return compareWithBaseline(command.baseline, runRoot, lines);
+}
+
+// ------------------------------------------------------- the story index
+
+interface Comparison {
+  result: CompareResult;
+  before: Map<string, StoryRef>;
+}
+
+/** The run's story index page (src/stories/indexPage.ts), from the plan, the manifest, the probe sidecars and the comparison. */
+function writeStoryIndex(runRoot: string, lines: StoryPlanLine[], comparison: Comparison | null): void {
+  const manifest = readManifest(path.join(runRoot, 'evidence', 'manifest.jsonl'));
+  const latest = new Map<string, (typeof manifest.entries)[number]>();
+  for (const entry of manifest.entries) {
+    const held = latest.get(entry.artifact);
+    if (!held || entry.tsMs >= held.tsMs) latest.set(entry.artifact, entry);
+  }
+  const changes = new Map<string, { status: string; summary: string[] }>();
+  if (comparison) {
+    const { result } = comparison;
+    for (const item of result.items) if (item.criterion) changes.set(`${item.criterion} ${item.kind}`, { status: item.status, summary: item.summary });
+    for (const n of result.new) changes.set(`${n.criterion} ${n.type}`, { status: 'new', summary: [] });
+    for (const u of result.notComparable) changes.set(`${u.criterion} ${u.type}`, { status: 'not comparable', summary: [u.reason] });
+  }
+  const rows: StoryCaptureRow[] = lines.map((line) => {
+    const artifactPath = String(line.args.artifact_path);
+    const type = String(line.args.type);
+    const entry = latest.get(artifactPath.replace(/^evidence\//, ''));
+    const row: StoryCaptureRow = {
+      id: line.story.id,
+      title: line.story.title,
+      name: line.story.name,
+      variant: line.variant,
+      type,
+      result: entry?.result ?? 'not run',
+    };
+    if (entry?.result === 'failed') row.error = String(entry.raw.error ?? '');
+    const file = path.join(runRoot, artifactPath);
+    if (entry?.result === 'captured' && fs.existsSync(file)) row.href = `../${artifactPath}`;
+    if (row.href && type === 'screenshot') row.findings = findingsOf(file);
+    if (row.href && type === 'a11y tree') row.ariaTree = ariaTreeOf(file);
+    const change = changes.get(`${line.criterion} ${type}`);
+    if (change) row.change = change;
+    return row;
+  });
+  const gone = comparison
+    ? comparison.result.gone.map((g) => {
+        const story = comparison.before.get(g.criterion);
+        return story
+          ? { title: story.title, label: `${story.name} [${story.id}, ${story.variant}] (${g.type})` }
+          : { title: '(not a story)', label: `${g.criterion} (${g.type})` };
+      })
+    : undefined;
+  const html = renderStoryIndexPage({
+    runRoot,
+    generatedAt: new Date(),
+    rows,
+    gone,
+    comparePage: comparison?.result.out ? '../compare/index.html' : undefined,
+  });
+  const file = path.join(runRoot, 'stories', 'index.html');
+  fs.writeFileSync(file, html);
+  process.stdout.write(`stories: ${file}\n`);
+}
+
+/** An aria snapshot's tree text, cut to what a page shows at a glance (the file has it all). */
+function ariaTreeOf(file: string): string | undefined {
+  try {
+    const tree = envelopeTree(JSON.parse(fs.readFileSync(file, 'utf8')));
+    return tree === null ? undefined : tree.length > ARIA_TREE_SHOWN ? `${tree.slice(0, ARIA_TREE_SHOWN)}\n… (the rest in the file)` : tree;
+  } catch {
+    return undefined;
+  }
+}
+
+const ARIA_TREE_SHOWN = 4000;
+
+/** A screenshot's token findings, from its probe sidecar (none when it cannot be read). */
+function findingsOf(png: string): StoryCaptureRow['findings'] {
+  const spec = findCaptureType('screenshot')!;
+  const sidecar = captureFiles(spec, png)[1]?.path;
+  try {
+    const tokens = JSON.parse(fs.readFileSync(sidecar, 'utf8')).renderTokens;
+    return (Array.isArray(tokens?.findings) ? tokens.findings : []).map((f: Record<string, unknown>) => ({
+      axis: String(f.axis),
+      rule: String(f.rule),
+      value: String(f.value),
+      count: Number(f.count),
+    }));
+  } catch {
+    return undefined;
+  }
 }
 
 // ------------------------------------------------------------ --baseline
@@ -472,12 +571,16 @@ export function componentSummary(result: CompareResult, before: Map<string, Stor
 async function compareWithBaseline(baseline: string, runRoot: string, lines: StoryPlanLine[]): Promise<number> {
   const after = new Map(lines.map((line) => [line.criterion, { id: line.story.id, title: line.story.title, name: line.story.name, variant: line.variant }]));
   for (const [criterion, story] of storiesOfManifest(runRoot)) if (!after.has(criterion)) after.set(criterion, story);
+  const before = storiesOfManifest(baseline);
+  let result: CompareResult;
   try {
-    const result = await compareEvidence({ runs: [baseline, runRoot] });
-    process.stdout.write(`${componentSummary(result, storiesOfManifest(baseline), after)}\ncompare: ${result.out}\n`);
-    return exitStatusOf(result);
+    result = await compareEvidence({ runs: [baseline, runRoot] });
   } catch (err) {
     process.stderr.write(`stories: ${err instanceof CompareInputError ? err.message : `the comparison failed: ${(err as Error).message}`}\n`);
+    writeStoryIndex(runRoot, lines, null);
     return 2;
   }
+  process.stdout.write(`${componentSummary(result, before, after)}\ncompare: ${result.out}\n`);
+  writeStoryIndex(runRoot, lines, { result, before });
+  return exitStatusOf(result);
 }

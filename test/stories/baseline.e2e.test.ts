@@ -58,6 +58,13 @@ test('one token changed: the stories using it changed, attributed to the element
   }
   expect(fs.existsSync(path.join(root, 'compare', 'index.html'))).toBe(true);
   expect(run.stdout).toContain(`compare: ${path.join(root, 'compare')}`);
+  // The story index page: by component, a thumbnail per story, what changed since the baseline.
+  const page = fs.readFileSync(path.join(root, 'stories', 'index.html'), 'utf8');
+  expect(page).toContain('3 components, 6 stories, 6 captures, 0 failed, 2 changed since the baseline (<a href="../compare/index.html">comparison</a>)');
+  expect(page.indexOf('<h2>Components/Badge</h2>')).toBeLessThan(page.indexOf('<h2>Components/Button</h2>'));
+  expect(page).toContain('<img loading="lazy" src="../evidence/stories/components-badge--default/640x480%401-light.png"');
+  expect(page).toContain('div#storybook-root &#62; span.badge: background-color #5c5c5c → #8a2be2');
+  expect(page.match(/since the baseline: unchanged/g)).toHaveLength(4);
 });
 
 test('the same build again: unchanged, exit 0; stories left out and added are gone and new, per component', async () => {

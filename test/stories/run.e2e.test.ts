@@ -86,6 +86,11 @@ test('every story of the fixture: the play story shows the state after play, the
   expect(opened.observed_state).toBe('open');
   const tree = JSON.parse(fs.readFileSync(path.join(root, 'evidence', opened.artifact), 'utf8')).tree as string;
   expect(tree).toContain('button "Hide details"');
+  const page = fs.readFileSync(path.join(root, 'stories', 'index.html'), 'utf8');
+  expect(page).toContain('3 components, 7 stories, 14 captures, 2 failed');
+  expect(page).toContain('failed: Storybook could not render story &#39;components-badge--broken&#39;: Badge needs a text');
+  expect(page).toContain('<details><summary>aria tree</summary><pre>');
+  expect(page).toContain('button &#34;Hide details&#34;');
   // Skipped: the docs page and the opted-out story have no evidence.
   expect(fs.readdirSync(path.join(root, 'evidence', 'stories')).sort()).toEqual(
     [
