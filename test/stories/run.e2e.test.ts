@@ -9,6 +9,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { readManifest } from '../../src/manifest';
+import { readTraceArchive } from '../../src/compare/traceArchive';
+import { servePages } from '../helpers/browser';
 import { FIXTURE, filesUnder, runStories, startStories } from './harness';
 
 jest.setTimeout(180_000);
@@ -146,4 +148,31 @@ test('--design FILE: every capture bound to the declared scales; a card radius o
     }),
   ]);
   for (const entry of manifestOf(root).entries) expect(entry.request?.design).toEqual(JSON.parse(fs.readFileSync(design, 'utf8')));
+});
+
+test('a running Storybook given by URL is run as a built folder is; a trace shows nothing fetched but from it', async () => {
+  const storybook = await servePages(FIXTURE);
+  try {
+    const root = path.join(tmp, 'run-url');
+    const run = await runStories([
+      `${storybook.origin}/`,
+      '--run',
+      '--out',
+      root,
+      '--viewport',
+      '640x480',
+      '--include',
+      'Components/Card',
+      '--types',
+      'interaction trace',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('done: 2 captures, 2 captured, 0 failed');
+    const trace = await readTraceArchive(path.join(root, 'evidence', 'stories/components-card--opened/640x480@1-light.trace.zip'));
+    const urls = trace.network.map((resource) => String((resource as { request?: { url?: string } }).request?.url));
+    expect(urls.length).toBeGreaterThan(3);
+    expect(urls.filter((url) => !url.startsWith(`${storybook.origin}/`))).toEqual([]);
+  } finally {
+    await storybook.close();
+  }
 });
