@@ -10,6 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { executeCapturePlan, closeBundledBrowser } from '../../src/index';
 import { storyIdOf } from '../../src/browser/page/storyRest';
+import { STORY_RENDER_MS } from '../../src/common/time';
 import { servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, makeRunRoot } from '../e2e/harness';
 import { FIXTURE } from './harness';
@@ -17,16 +18,19 @@ import { FIXTURE } from './harness';
 jest.setTimeout(120_000);
 
 let storybook: PageServer;
+let pages: PageServer;
 let root: string;
 
 beforeAll(async () => {
   storybook = await servePages(FIXTURE);
+  pages = await servePages(path.join(__dirname, 'pages'));
   root = makeRunRoot('story-rest');
 });
 
 afterAll(async () => {
   await closeBundledBrowser();
   await storybook?.close();
+  await pages?.close();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -74,4 +78,26 @@ test("only a story's own page waits for Storybook", () => {
   expect(storyIdOf('http://h/index.html?path=/story/a--b')).toBeNull();
   expect(storyIdOf('http://h/page.html?id=a--b')).toBeNull();
   expect(storyIdOf('about:blank')).toBeNull();
+});
+
+test('a play function that never ends fails the capture after the budget, naming the phase', async () => {
+  const result = await executeCapturePlan(captureArgs(root, pages.url('/hangs/iframe.html?id=a--b&viewMode=story'), 'hangs.png'));
+  expect(result.result).toBe('failed');
+  expect(result.error).toBe(
+    `Storybook did not finish story 'a--b' within ${STORY_RENDER_MS} ms of page time (still playing); a play function that never ends keeps it there`,
+  );
+});
+
+test('a Storybook 6 preview rests once <body> shows the story; a page that is not a Storybook is captured as any page', async () => {
+  const sb6 = await executeCapturePlan(
+    captureArgs(root, pages.url('/sb6/iframe.html?id=a--b'), 'sb6.a11y.json', {
+      type: 'a11y tree',
+      freeze: { enabled: false, waitFonts: false, networkIdle: false },
+    }),
+  );
+  expect(sb6.error).toBe('');
+  expect(sb6.observed_state).toBe('shown');
+  const plain = await executeCapturePlan(captureArgs(root, pages.url('/plain/iframe.html?id=a--b&viewMode=story'), 'plain.png'));
+  expect(plain.error).toBe('');
+  expect(plain.observed_state).toBe('plain');
 });
