@@ -1,7 +1,8 @@
 /**
  * Which stories of an index are captured: docs pages never; a story opted
  * out the way Storybook's own test runner reads it (Storybook 8+ gives every
- * story the `dev` and `test` tags, and `tags: ['!test']` removes `test`)
+ * story the `dev` and `test` tags, and `tags: ['!test']` removes `test`;
+ * Storybook 7 keeps `!test` as written)
  * unless asked for; then the caller's filters: `--story ID` (exact ids),
  * `--include`/`--exclude` globs on the title or the id, `--tag` (any of) and
  * `--exclude-tag`.
@@ -49,9 +50,13 @@ export function globPattern(glob: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** Opted out of visual checks as the test runner reads it: Storybook's default tags are there, but not `test`. */
+/**
+ * Opted out of visual checks as the test runner reads it: Storybook 8+'s
+ * default tags are there but `!test` removed `test`; Storybook 7 resolves no
+ * negation, so its index carries `!test` itself.
+ */
 export function isOptedOut(entry: StoryEntry): boolean {
-  return entry.tags.includes('dev') && !entry.tags.includes('test');
+  return entry.tags.includes('!test') || (entry.tags.includes('dev') && !entry.tags.includes('test'));
 }
 
 export function selectStories(entries: StoryEntry[], filters: StoryFilters = {}): Selection {

@@ -64,6 +64,18 @@ test('Storybook 6 stories.json and Storybook 7 index.json (v4, no tags) are read
     'stories.json',
   );
   expect(selectStories(v3.entries).stories).toEqual([{ id: 'button--primary', title: 'Button', name: 'Primary', tags: [], docs: false }]);
+  // Storybook 7 resolves no tag negation: its index carries '!test' as written.
+  const v4sb7 = parseStoryIndex(
+    {
+      v: 4,
+      entries: {
+        'a--b': { id: 'a--b', title: 'A', name: 'B', type: 'story', tags: ['!test', 'story'] },
+        'a--c': { id: 'a--c', title: 'A', name: 'C', type: 'story', tags: ['story'] },
+      },
+    },
+    'index.json',
+  );
+  expect(selectStories(v4sb7.entries).skipped.map((s) => [s.entry.id, s.reason])).toEqual([['a--b', 'opted out']]);
   const v4 = parseStoryIndex(
     {
       v: 4,
