@@ -171,5 +171,11 @@ export const STORY_INDEX_FETCH_MS = 10_000;
 export const STORY_RENDER_MS = 10_000;
 /** How often the capture asks Storybook whether the story finished (in page time, letTimePass). */
 export const STORY_POLL_MS = 25;
+/**
+ * The same, while a play function runs: its waits are page time the clock
+ * leaps, so larger steps cost no wall time but fewer round trips, and the
+ * page's rest that follows runs whatever the step passed over anyway.
+ */
+export const STORY_PLAY_POLL_MS = 100;
 /** `doctor`: how long the browser binary gets to print its version. */
 export const BROWSER_VERSION_QUERY_MS = 15_000;

@@ -22,7 +22,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { EvidenceError } from '../../common/errors';
-import { STORY_POLL_MS, STORY_RENDER_MS } from '../../common/time';
+import { STORY_PLAY_POLL_MS, STORY_POLL_MS, STORY_RENDER_MS } from '../../common/time';
 import { letTimePass } from './pageClock';
 
 /** Storybook reported the story failed (or never reported it done): the capture fails with its words. */
@@ -81,7 +81,7 @@ export function storyStatusInPage(): StoryStatus {
 export async function waitForStory(page: Page, url: string, signal?: AbortSignal): Promise<void> {
   const id = storyIdOf(url);
   if (id === null) return;
-  for (let waited = 0; ; waited += STORY_POLL_MS) {
+  for (let waited = 0; ;) {
     const status = await page.evaluate(storyStatusInPage);
     if (status.state === 'done' || status.state === 'not-storybook') return;
     if (status.state === 'error') throw new StoryFailed(`Storybook could not render story '${id}': ${status.message}`);
@@ -90,6 +90,8 @@ export async function waitForStory(page: Page, url: string, signal?: AbortSignal
         `Storybook did not finish story '${id}' within ${STORY_RENDER_MS} ms of page time (still ${status.phase}); a play function that never ends keeps it there`,
       );
     }
-    await letTimePass(page, STORY_POLL_MS, signal);
+    const step = status.phase === 'playing' ? STORY_PLAY_POLL_MS : STORY_POLL_MS;
+    await letTimePass(page, step, signal);
+    waited += step;
   }
 }
