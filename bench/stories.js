@@ -13,9 +13,11 @@
  *     in a fresh context at the viewport: goto iframe.html?id=…, wait until
  *     Storybook's current render is done (or its error display shows), a
  *     full-page screenshot written to disk.
- * Rounds interleave the drivers so machine load hits them alike; prints the
- * median wall time of each and the ratios, and how many of our screenshots
- * have the same pixels as the peer's.
+ * Each driver runs as a child process under /usr/bin/time (its CPU: user +
+ * system of the whole process tree, browser included). Rounds interleave the
+ * drivers so machine load hits them alike; prints the median wall time and
+ * CPU per story of each, the ratios, and how many of our screenshots have the
+ * same pixels as the peer's.
  *
  * Run after `npm run build`: node bench/stories.js [rounds, default 3]
  */
@@ -33,7 +35,8 @@ const { readFolderIndex } = require(path.join(DIST, 'stories', 'storyIndex.js'))
 const { selectStories } = require(path.join(DIST, 'stories', 'selectStories.js'));
 const { decodePng } = require(path.join(DIST, 'png', 'decode.js'));
 
-const ROUNDS = Number(process.argv[2] || 3);
+const PEER = process.argv[2] === '--peer';
+const ROUNDS = Number((!PEER && process.argv[2]) || 3);
 const ENGINE = engines.FULL;
 const FIXTURE = path.join(__dirname, '..', 'test', 'fixtures', 'storybook', 'static');
 const BIN = path.join(DIST, 'bin.js');
@@ -51,18 +54,37 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+/**
+ * Runs a driver as a child process under /usr/bin/time, whose user + system
+ * time counts the whole process tree (the browser and its renderers are
+ * waited for by their parents): its wall time and CPU time, in ms.
+ */
+function timed(args, env, what) {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (code) => {
+      const wall = performance.now() - started;
+      const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
+      if (code !== 0 || !cpu) return reject(new Error(`${what} exited ${code}: ${stderr.slice(-500)}`));
+      resolve({ wall, cpu: (Number(cpu[1]) + Number(cpu[2])) * 1000 });
+    });
+  });
+}
+
 function runOurs(out, types) {
   const args = [BIN, 'stories', FIXTURE, '--run', '--out', out, '--types', types, '--parallel', String(WORKERS), ...FILTER];
   for (const [w, h] of VIEWPORTS) args.push('--viewport', `${w}x${h}`);
   const env = { ...process.env, DESIGN_PLAYBOOK_CHROME_PATH: ENGINE };
   delete env.DESIGN_PLAYBOOK_CDP_URL;
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`ours exited ${code}: ${stderr.slice(-500)}`))));
-  });
+  return timed(args, env, 'ours');
+}
+
+/** The peer in its own process (this file with --peer OUT BASE_URL), so its CPU is counted as ours is. */
+function runPeerProcess(out, baseUrl) {
+  return timed([__filename, '--peer', out, baseUrl], process.env, 'the peer');
 }
 
 /** In the page: Storybook's say-so that the story is done (as its test runner waits for it). */
@@ -74,7 +96,6 @@ function storyDone() {
 }
 
 async function runPeer(out, stories, baseUrl) {
-  const started = performance.now();
   const browser = await chromium.launch({ executablePath: ENGINE, args: engines.BENCH_ARGS });
   const jobs = [];
   for (const story of stories) for (const [width, height] of VIEWPORTS) jobs.push({ story, width, height });
@@ -94,7 +115,6 @@ async function runPeer(out, stories, baseUrl) {
   };
   await Promise.all(Array.from({ length: WORKERS }, worker));
   await browser.close();
-  return performance.now() - started;
 }
 
 function samePixels(a, b) {
@@ -108,15 +128,22 @@ async function main() {
   const served = await serveFolder(FIXTURE);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-bench-stories-'));
   const times = { screenshots: [], withAria: [], peer: [] };
+  const cpu = { screenshots: [], withAria: [], peer: [] };
   let pixels = null;
   try {
     for (let round = 0; round < ROUNDS; round++) {
       const shots = path.join(tmp, `ours-${round}`);
       const aria = path.join(tmp, `aria-${round}`);
       const peer = path.join(tmp, `peer-${round}`);
-      times.peer.push(await runPeer(peer, stories, served.url));
-      times.screenshots.push(await runOurs(shots, 'screenshot'));
-      times.withAria.push(await runOurs(aria, 'screenshot,a11y tree'));
+      for (const [key, run] of [
+        ['peer', () => runPeerProcess(peer, served.url)],
+        ['screenshots', () => runOurs(shots, 'screenshot')],
+        ['withAria', () => runOurs(aria, 'screenshot,a11y tree')],
+      ]) {
+        const { wall, cpu: used } = await run();
+        times[key].push(wall);
+        cpu[key].push(used);
+      }
       if (round === 0) {
         let equal = 0;
         let total = 0;
@@ -136,18 +163,33 @@ async function main() {
   }
   const captures = stories.length * VIEWPORTS.length;
   const peer = median(times.peer);
-  const row = (label, ms) =>
-    `${label.padEnd(44)} ${(ms / 1000).toFixed(2).padStart(6)} s  ${(ms / captures).toFixed(0).padStart(5)} ms/story  ${(ms / peer).toFixed(2)}× peer`;
+  const row = (label, key) => {
+    const ms = median(times[key]);
+    const perStory = (x) => `${(x / captures).toFixed(0).padStart(5)} ms/story`;
+    return `${label.padEnd(44)} ${(ms / 1000).toFixed(2).padStart(6)} s ${perStory(ms)}  ${(ms / peer).toFixed(2)}× peer  CPU ${perStory(median(cpu[key]))}`;
+  };
   console.log(
     `${stories.length} stories × ${VIEWPORTS.length} viewports = ${captures} captures, ${WORKERS} at once, ${ROUNDS} rounds (medians), engine ${engines.label(ENGINE)}`,
   );
-  console.log(row('peer: Playwright loop, screenshots', peer));
-  console.log(row('ours: stories --run, screenshots (+probe)', median(times.screenshots)));
-  console.log(row('ours: stories --run, screenshot + aria', median(times.withAria)));
+  console.log(row('peer: Playwright loop, screenshots', 'peer'));
+  console.log(row('ours: stories --run, screenshots (+probe)', 'screenshots'));
+  console.log(row('ours: stories --run, screenshot + aria', 'withAria'));
   console.log(`pixels equal to the peer's: ${pixels.equal}/${pixels.total}`);
+  console.log(
+    `load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (${os.cpus().length} CPUs)`,
+  );
 }
 
-main().catch((err) => {
+async function peerMain() {
+  const [out, baseUrl] = process.argv.slice(3);
+  const stories = selectStories(readFolderIndex(FIXTURE).entries, { exclude: ['*--broken'] }).stories;
+  await runPeer(out, stories, baseUrl);
+}
+
+(PEER ? peerMain() : main()).catch((err) => {
   console.error(err);
   process.exit(1);
 });
