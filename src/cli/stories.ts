@@ -137,8 +137,9 @@ async function readCommand(argv: string[]): Promise<StoriesCommand> {
       throw new UsageError(`--parallel must be a positive integer (got '${parallelText}')`);
   }
   const types = parseTypes(single(flags, 'types') ?? 'screenshot');
-  const viewports = (flags.values.viewport ?? ['1280x800@1']).map(parseViewportFlag);
-  const colorSchemes = flags.values['color-scheme'] ?? ['light'];
+  // A size or scheme given twice would name the same files twice: each is kept once.
+  const viewports = [...new Map((flags.values.viewport ?? ['1280x800@1']).map(parseViewportFlag).map((v) => [JSON.stringify(v), v])).values()];
+  const colorSchemes = [...new Set(flags.values['color-scheme'] ?? ['light'])];
   for (const scheme of colorSchemes) {
     if (!(COLOR_SCHEMES as readonly string[]).includes(scheme))
       throw new UsageError(`--color-scheme must be one of ${COLOR_SCHEMES.join(', ')} (got '${scheme}')`);
@@ -234,7 +235,12 @@ export async function runStoriesCli(argv: string[], program: Program): Promise<n
   if (!command.run) {
     const text = lines.map((line) => `${echoJson(line.args)}\n`).join('');
     if (command.planFile) {
-      fs.writeFileSync(command.planFile, text);
+      try {
+        fs.writeFileSync(command.planFile, text);
+      } catch (err) {
+        process.stderr.write(`stories: --plan ${command.planFile} cannot be written: ${(err as Error).message}\n`);
+        return 2;
+      }
       process.stderr.write(`plan: ${lines.length} lines written to ${command.planFile}\n`);
     } else process.stdout.write(text);
     return 0;

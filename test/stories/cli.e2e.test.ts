@@ -80,6 +80,21 @@ test("a running Storybook's URL: the plan on stdout, one line per story × type 
     viewport: { width: 640, height: 480, devicePixelRatio: 1, colorScheme: 'light' },
   });
   expect(lines.map((l) => l.artifact_path)).toContain('evidence/stories/components-card--opened/640x480@1-dark.a11y.json');
+  // A size or scheme given twice is planned once.
+  const twice = await runStories([
+    `${storybook.origin}/`,
+    '--include',
+    'Components/Card',
+    '--viewport',
+    '640x480',
+    '--viewport',
+    '640x480@1',
+    '--color-scheme',
+    'dark',
+    '--color-scheme',
+    'dark',
+  ]);
+  expect(twice.stdout.trim().split('\n')).toHaveLength(2);
 });
 
 test('--plan FILE and --design FILE: the plan written to the file, every line bound to the scales', async () => {
@@ -120,6 +135,7 @@ test('bad input: exit 2, the rule in words, nothing written', async () => {
     [[FIXTURE, '--run', '--out', out, '--design', path.join(dir, 'none.json')], /--design .*none.json cannot be read: no such file/],
     [[FIXTURE, '--run', '--out', out, '--baseline', dir], /--baseline .* is not an earlier run: it has no evidence\/manifest.jsonl/],
     [[FIXTURE, '--run', '--out', notStorybook], /holds files but no plan.md/],
+    [[FIXTURE, '--base-url', storybook.origin, '--plan', path.join(dir, 'no', 'such', 'plan.jsonl')], /--plan .*plan.jsonl cannot be written: ENOENT/],
   ];
   for (const [args, message] of cases) {
     const { code, stdout, stderr } = await runStories(args, { cwd: dir });
