@@ -101,3 +101,14 @@ test('a Storybook 6 preview rests once <body> shows the story; a page that is no
   expect(plain.error).toBe('');
   expect(plain.observed_state).toBe('plain');
 });
+
+test('a capture whose budget runs out while Storybook renders says so', async () => {
+  process.env.DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS = '2000';
+  try {
+    const result = await executeCapturePlan(captureArgs(root, pages.url('/hangs/iframe.html?id=a--b&viewMode=story'), 'hangs-budget.png'));
+    expect(result.result).toBe('failed');
+    expect(result.error).toContain("the story's render (Storybook's say-so) and the freeze after navigation");
+  } finally {
+    delete process.env.DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS;
+  }
+});

@@ -38,7 +38,7 @@ import { PageClock, fixedTimeWarning } from '../page/pageClock';
 import { LoadTracker, mainThread, navigate, pointerAtOrigin } from '../page/pageSetup';
 import { applyFreeze } from '../page/freeze';
 import { readObservedState } from '../page/observedState';
-import { waitForStory } from '../page/storyRest';
+import { storyIdOf, waitForStory } from '../page/storyRest';
 import { runActions } from './actionRunner';
 import { CAPTURE_TYPE_MODULES, type CaptureTypeOutput, type CaptureTypeRun } from './types';
 import { CaptureOverrun, CaptureProgress, FIRST_STEP, type CaptureStep, type StepListener } from './progress';
@@ -83,7 +83,13 @@ const CAPTURE_STAGES: readonly Stage[] = [
   { step: 'setup', during: () => "the page's set-up (viewport, colour scheme, clock)", steps: () => ['setup'], run: (a) => a.setUpPage() },
   { step: 'start', during: (a) => `the start of the ${a.fields.type} capture`, steps: () => ['start'], run: (a) => a.startType() },
   { step: 'navigation', during: (a) => `navigation to ${a.fields.url}`, steps: () => ['navigation'], run: (a) => a.navigate() },
-  { step: 'settle', during: () => 'the freeze after navigation', steps: () => ['settle'], run: (a) => a.settleAfterNavigation() },
+  {
+    step: 'settle',
+    during: (a) =>
+      storyIdOf(a.fields.url) === null ? 'the freeze after navigation' : "the story's render (Storybook's say-so) and the freeze after navigation",
+    steps: () => ['settle'],
+    run: (a) => a.settleAfterNavigation(),
+  },
   {
     // Each action enters its own step (runActions), then the freeze after them.
     steps: (fields) => (fields.actions.length ? [...fields.actions.map((): CaptureStep => 'action'), 'settle'] : []),
