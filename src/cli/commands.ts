@@ -25,6 +25,10 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: 'run PLAN.jsonl [--run-root DIR] [--parallel N] [--skip-existing]: a capture plan in bulk, results as JSON lines',
     run: async (argv, program) => (await import('./run')).runPlan(argv, program),
   },
+  stories: {
+    summary: 'stories SOURCE [--run --out RUN_ROOT] [--baseline RUN]: every story of a Storybook as a capture plan, run, compared',
+    run: async (argv, program) => (await import('./stories')).runStoriesCli(argv, program),
+  },
   doctor: {
     summary: 'which browser, does it launch, where captures land',
     run: async (argv, program) => (await import('./doctor')).runDoctor(argv, program),

@@ -11,7 +11,7 @@ import { COLOR_SCHEMES } from '../contract/captureContract';
 import { DEFAULT_MAX_PARALLEL, ENVIRONMENT, envValue, type BrowserFlags, type EnvKey, type EnvSetting } from '../common/settings';
 
 /** The program's modes: serving MCP (no subcommand) and each subcommand. */
-export const COMMANDS = ['serve', 'capture', 'run', 'doctor', 'demo', 'report', 'compare', 'manifest check'] as const;
+export const COMMANDS = ['serve', 'capture', 'run', 'stories', 'doctor', 'demo', 'report', 'compare', 'manifest check'] as const;
 export type Command = (typeof COMMANDS)[number];
 const SUBCOMMANDS_ONLY = COMMANDS.filter((c) => c !== 'serve');
 
@@ -131,6 +131,65 @@ export const FLAGS: readonly FlagSetting[] = [
     meaning: 'captures at once per browser; with several --browser-url/--ws-endpoint, N on each',
   },
   { name: 'skip-existing', commands: ['run'], meaning: 'skip lines whose artifact is already there (re-run a half-finished plan)' },
+  // stories
+  { name: 'list', commands: ['stories'], meaning: 'print the stories (id, title, name, tags; skipped ones with the reason) as JSON lines instead of the plan' },
+  { name: 'story', value: 'ID', repeat: true, commands: ['stories'], meaning: 'only this story (its exact id); repeatable' },
+  {
+    name: 'include',
+    value: 'GLOB',
+    repeat: true,
+    commands: ['stories'],
+    meaning: 'only stories whose title or id matches (Components/**, *--primary); repeatable',
+  },
+  { name: 'exclude', value: 'GLOB', repeat: true, commands: ['stories'], meaning: 'leave out stories whose title or id matches; repeatable' },
+  { name: 'tag', value: 'TAG', repeat: true, commands: ['stories'], meaning: 'only stories carrying one of these tags; repeatable' },
+  { name: 'exclude-tag', value: 'TAG', repeat: true, commands: ['stories'], meaning: 'leave out stories carrying this tag; repeatable' },
+  { name: 'opted-out', commands: ['stories'], meaning: "also capture stories opted out of tests with tags: ['!test'] (skipped otherwise)" },
+  { name: 'types', value: 'LIST', commands: ['stories'], default: 'screenshot', meaning: `capture types, comma-separated: ${CAPTURE_TYPES.join(', ')}` },
+  {
+    name: 'viewport',
+    value: 'WxH[@DPR]',
+    repeat: true,
+    commands: ['stories'],
+    default: '1280x800@1',
+    meaning: 'viewport size and device pixel ratio; repeatable',
+  },
+  { name: 'color-scheme', value: 'S', repeat: true, commands: ['stories'], default: 'light', meaning: `${COLOR_SCHEMES.join(', ')}; repeatable` },
+  {
+    name: 'design',
+    value: 'FILE',
+    commands: ['stories'],
+    meaning: 'a JSON file of declared token scales ({"fontSizes":[14,16],"colors":[…],"radii":[4,8]}) every capture is bound to',
+  },
+  { name: 'globals', value: 'K:V;…', commands: ['stories'], meaning: 'Storybook globals for every story, as its URL takes them (theme:dark)' },
+  { name: 'args', value: 'K:V;…', commands: ['stories'], meaning: 'Storybook args for every story, as its URL takes them (label:Hi;primary:!true)' },
+  { name: 'base-url', value: 'URL', commands: ['stories'], meaning: 'where a built folder is served, for a plan written without --run' },
+  { name: 'plan', value: 'FILE', commands: ['stories'], default: 'standard output', meaning: 'write the plan to FILE' },
+  {
+    name: 'run',
+    commands: ['stories'],
+    meaning: 'also run the plan into --out (a built folder is served on 127.0.0.1 meanwhile), write the manifest and the run report',
+  },
+  {
+    name: 'out',
+    value: 'RUN_ROOT',
+    commands: ['stories'],
+    meaning: 'the run folder of --run; made and marked with plan.md when new; a run that stopped resumes there',
+  },
+  {
+    name: 'parallel',
+    value: 'N',
+    commands: ['stories'],
+    env: 'maxParallel',
+    default: `${ENVIRONMENT.maxParallel.name}, else ${DEFAULT_MAX_PARALLEL}`,
+    meaning: 'captures at once per browser',
+  },
+  {
+    name: 'baseline',
+    value: 'RUN_ROOT',
+    commands: ['stories'],
+    meaning: "compare the new run with this earlier one (into RUN_ROOT/compare); exit status is compare's",
+  },
   // doctor, manifest check
   { name: 'json', commands: ['doctor', 'manifest check'], meaning: 'print the report as JSON' },
   // demo, report

@@ -30,7 +30,10 @@
  *   CompareToolInputError (`compare-arguments`): src/compare/tool.ts;
  *   SecretsFileError (`secrets-file`): src/common/secrets.ts;
  *   SecretInEvidence (`secret-in-evidence`): src/boundary/secretGuard.ts;
- *   SecretOnPage (`secret-on-page`): src/browser/capture/secretMasking.ts.
+ *   SecretOnPage (`secret-on-page`): src/browser/capture/secretMasking.ts;
+ *   StorySourceError (`story-source`) and StorySelectionError
+ *   (`story-selection`): src/stories/; StoryFailed (`story-failed`, a
+ *   story Storybook could not render): src/browser/page/storyRest.ts.
  *
  * Two kinds stay outside it on purpose: cdp/ keeps its own (DeadlineExceeded,
  * PageScriptError, SelectorSyntaxError: cdp/ imports nothing from src/), and

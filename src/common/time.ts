@@ -161,5 +161,21 @@ export const LINGER_AFTER_SUMMARY_MS = 2_000;
 /** `run`'s progress on stderr: a plain line this often in a log, a live line this often on a terminal. */
 export const PLAIN_PROGRESS_INTERVAL_MS = 5_000;
 export const LIVE_PROGRESS_INTERVAL_MS = 200;
+/** `stories`: how long a running Storybook gets to answer for its story index. */
+export const STORY_INDEX_FETCH_MS = 10_000;
+/**
+ * A Storybook story's render, play function included: the page time the
+ * capture waits for Storybook to say it finished (or failed) before it fails
+ * the capture, naming the phase the story was in.
+ */
+export const STORY_RENDER_MS = 10_000;
+/** How often the capture asks Storybook whether the story finished (in page time, letTimePass). */
+export const STORY_POLL_MS = 25;
+/**
+ * The same, while a play function runs: its waits are page time the clock
+ * leaps, so larger steps cost no wall time but fewer round trips, and the
+ * page's rest that follows runs whatever the step passed over anyway.
+ */
+export const STORY_PLAY_POLL_MS = 100;
 /** `doctor`: how long the browser binary gets to print its version. */
 export const BROWSER_VERSION_QUERY_MS = 15_000;

@@ -12,6 +12,7 @@ import { flagSpec, parseFlags, takeBrowserFlags, browserFlagsFrom, UsageError } 
 import { usage } from '../../src/cli/commands';
 import { CAPTURE_USAGE } from '../../src/cli/capture';
 import { RUN_USAGE } from '../../src/cli/run';
+import { STORIES_USAGE } from '../../src/cli/stories';
 import { DOCTOR_USAGE } from '../../src/cli/doctor';
 import { DEMO_USAGE } from '../../src/cli/demo';
 import { REPORT_USAGE } from '../../src/cli/report';
@@ -118,6 +119,7 @@ describe('the flags', () => {
       serve: usage(),
       capture: CAPTURE_USAGE,
       run: RUN_USAGE,
+      stories: STORIES_USAGE,
       doctor: DOCTOR_USAGE,
       demo: DEMO_USAGE,
       report: REPORT_USAGE,
@@ -128,7 +130,7 @@ describe('the flags', () => {
       const listed = [...helps[command].matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1].slice(2)).sort();
       const own = Object.keys(flagSpec(command));
       const browser =
-        command === 'capture' || command === 'run' || command === 'doctor' || command === 'demo' || command === 'serve'
+        command === 'capture' || command === 'run' || command === 'stories' || command === 'doctor' || command === 'demo' || command === 'serve'
           ? flagsOf(command)
               .filter((f) => f.browser)
               .map((f) => f.name)

@@ -38,6 +38,7 @@ import { PageClock, fixedTimeWarning } from '../page/pageClock';
 import { LoadTracker, mainThread, navigate, pointerAtOrigin } from '../page/pageSetup';
 import { applyFreeze } from '../page/freeze';
 import { readObservedState } from '../page/observedState';
+import { storyIdOf, waitForStory } from '../page/storyRest';
 import { runActions } from './actionRunner';
 import type { SecretStore } from '../../common/secrets';
 import { checkPageTextForSecrets } from './secretMasking';
@@ -86,7 +87,13 @@ const CAPTURE_STAGES: readonly Stage[] = [
   { step: 'setup', during: () => "the page's set-up (viewport, colour scheme, clock)", steps: () => ['setup'], run: (a) => a.setUpPage() },
   { step: 'start', during: (a) => `the start of the ${a.fields.type} capture`, steps: () => ['start'], run: (a) => a.startType() },
   { step: 'navigation', during: (a) => `navigation to ${a.fields.url}`, steps: () => ['navigation'], run: (a) => a.navigate() },
-  { step: 'settle', during: () => 'the freeze after navigation', steps: () => ['settle'], run: (a) => a.freeze() },
+  {
+    step: 'settle',
+    during: (a) =>
+      storyIdOf(a.fields.url) === null ? 'the freeze after navigation' : "the story's render (Storybook's say-so) and the freeze after navigation",
+    steps: () => ['settle'],
+    run: (a) => a.settleAfterNavigation(),
+  },
   {
     // Each action enters its own step (runActions), then the freeze after them.
     steps: (fields) => (fields.actions.length ? [...fields.actions.map((): CaptureStep => 'action'), 'settle'] : []),
@@ -241,6 +248,12 @@ export class CaptureAttempt {
       this.navigating = false;
       load.stop();
     }
+  }
+
+  /** A story's page rests once Storybook says the story is done (storyRest.ts); then the page's usual rest. */
+  async settleAfterNavigation(): Promise<void> {
+    await waitForStory(this.page!, this.fields.url, this.progress.signal);
+    await this.freeze();
   }
 
   async freeze(): Promise<void> {

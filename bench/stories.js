@@ -1,0 +1,195 @@
+#!/usr/bin/env node
+/**
+ * Every story of the committed Storybook fixture (test/fixtures/storybook/
+ * static, the throwing story left out) at three viewports, side by side on
+ * the same engine:
+ *   - ours: `stories FOLDER --run --out DIR` (the built bin as a child
+ *     process: the index read, the folder served, the browser launched, each
+ *     story's render awaited, the capture with its probe sidecar, the
+ *     manifest and the run report), screenshots only, then screenshot + aria
+ *     snapshot per story;
+ *   - the peer: a Playwright loop as Storybook's test runner drives it, a
+ *     pool of 4 workers on one browser (launched inside its time), each story
+ *     in a fresh context at the viewport: goto iframe.html?id=…, wait until
+ *     Storybook's current render is done (or its error display shows), a
+ *     full-page screenshot written to disk.
+ * Each driver runs as a child process under /usr/bin/time (its CPU: user +
+ * system of the whole process tree, browser included). Rounds interleave the
+ * drivers so machine load hits them alike; prints the median wall time and
+ * CPU per story of each, the ratios, and how many of our screenshots have the
+ * same pixels as the peer's.
+ *
+ * Run after `npm run build`: node bench/stories.js [rounds, default 3]
+ */
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn } = require('child_process');
+const { performance } = require('perf_hooks');
+const { chromium } = require('playwright-core');
+const engines = require('./lib/engines');
+
+const DIST = path.join(__dirname, '..', 'dist', 'src');
+const { serveFolder } = require(path.join(DIST, 'stories', 'serveFolder.js'));
+const { readFolderIndex } = require(path.join(DIST, 'stories', 'storyIndex.js'));
+const { selectStories } = require(path.join(DIST, 'stories', 'selectStories.js'));
+const { decodePng } = require(path.join(DIST, 'png', 'decode.js'));
+
+const PEER = process.argv[2] === '--peer';
+const ROUNDS = Number((!PEER && process.argv[2]) || 3);
+const ENGINE = engines.FULL;
+const FIXTURE = path.join(__dirname, '..', 'test', 'fixtures', 'storybook', 'static');
+const BIN = path.join(DIST, 'bin.js');
+const VIEWPORTS = [
+  [640, 480],
+  [800, 600],
+  [1024, 768],
+];
+const FILTER = ['--exclude', '*--broken'];
+const WORKERS = 4;
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/**
+ * Runs a driver as a child process under /usr/bin/time, whose user + system
+ * time counts the whole process tree (the browser and its renderers are
+ * waited for by their parents): its wall time and CPU time, in ms.
+ */
+function timed(args, env, what) {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (code) => {
+      const wall = performance.now() - started;
+      const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
+      if (code !== 0 || !cpu) return reject(new Error(`${what} exited ${code}: ${stderr.slice(-500)}`));
+      resolve({ wall, cpu: (Number(cpu[1]) + Number(cpu[2])) * 1000 });
+    });
+  });
+}
+
+function runOurs(out, types) {
+  const args = [BIN, 'stories', FIXTURE, '--run', '--out', out, '--types', types, '--parallel', String(WORKERS), ...FILTER];
+  for (const [w, h] of VIEWPORTS) args.push('--viewport', `${w}x${h}`);
+  const env = { ...process.env, DESIGN_PLAYBOOK_CHROME_PATH: ENGINE };
+  delete env.DESIGN_PLAYBOOK_CDP_URL;
+  return timed(args, env, 'ours');
+}
+
+/** The peer in its own process (this file with --peer OUT BASE_URL), so its CPU is counted as ours is. */
+function runPeerProcess(out, baseUrl) {
+  return timed([__filename, '--peer', out, baseUrl], process.env, 'the peer');
+}
+
+/** In the page: Storybook's say-so that the story is done (as its test runner waits for it). */
+function storyDone() {
+  const body = document.body;
+  if (body && (body.classList.contains('sb-show-errordisplay') || body.classList.contains('sb-show-nopreview'))) return true;
+  const phase = window.__STORYBOOK_PREVIEW__?.currentRender?.phase;
+  return phase === 'completed' || phase === 'finished';
+}
+
+async function runPeer(out, stories, baseUrl) {
+  const browser = await chromium.launch({ executablePath: ENGINE, args: engines.BENCH_ARGS });
+  const jobs = [];
+  for (const story of stories) for (const [width, height] of VIEWPORTS) jobs.push({ story, width, height });
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const { story, width, height } = jobs[next++];
+      const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme: 'light' });
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}iframe.html?id=${story.id}&viewMode=story`);
+      await page.waitForFunction(storyDone, null, { polling: 25 });
+      const dir = path.join(out, story.id);
+      fs.mkdirSync(dir, { recursive: true });
+      await page.screenshot({ path: path.join(dir, `${width}x${height}@1-light.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
+      await context.close();
+    }
+  };
+  await Promise.all(Array.from({ length: WORKERS }, worker));
+  await browser.close();
+}
+
+function samePixels(a, b) {
+  const x = decodePng(fs.readFileSync(a));
+  const y = decodePng(fs.readFileSync(b));
+  return x.header.width === y.header.width && x.header.height === y.header.height && Buffer.compare(x.pixels, y.pixels) === 0;
+}
+
+async function main() {
+  const stories = selectStories(readFolderIndex(FIXTURE).entries, { exclude: ['*--broken'] }).stories;
+  const served = await serveFolder(FIXTURE);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-bench-stories-'));
+  const times = { screenshots: [], withAria: [], peer: [] };
+  const cpu = { screenshots: [], withAria: [], peer: [] };
+  let pixels = null;
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      const shots = path.join(tmp, `ours-${round}`);
+      const aria = path.join(tmp, `aria-${round}`);
+      const peer = path.join(tmp, `peer-${round}`);
+      for (const [key, run] of [
+        ['peer', () => runPeerProcess(peer, served.url)],
+        ['screenshots', () => runOurs(shots, 'screenshot')],
+        ['withAria', () => runOurs(aria, 'screenshot,a11y tree')],
+      ]) {
+        const { wall, cpu: used } = await run();
+        times[key].push(wall);
+        cpu[key].push(used);
+      }
+      if (round === 0) {
+        let equal = 0;
+        let total = 0;
+        for (const story of stories) {
+          for (const [w, h] of VIEWPORTS) {
+            const leaf = `${w}x${h}@1-light.png`;
+            total++;
+            if (samePixels(path.join(shots, 'evidence', 'stories', story.id, leaf), path.join(peer, story.id, leaf))) equal++;
+          }
+        }
+        pixels = { equal, total };
+      }
+    }
+  } finally {
+    await served.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  const captures = stories.length * VIEWPORTS.length;
+  const peer = median(times.peer);
+  const row = (label, key) => {
+    const ms = median(times[key]);
+    const perStory = (x) => `${(x / captures).toFixed(0).padStart(5)} ms/story`;
+    return `${label.padEnd(44)} ${(ms / 1000).toFixed(2).padStart(6)} s ${perStory(ms)}  ${(ms / peer).toFixed(2)}× peer  CPU ${perStory(median(cpu[key]))}`;
+  };
+  console.log(
+    `${stories.length} stories × ${VIEWPORTS.length} viewports = ${captures} captures, ${WORKERS} at once, ${ROUNDS} rounds (medians), engine ${engines.label(ENGINE)}`,
+  );
+  console.log(row('peer: Playwright loop, screenshots', 'peer'));
+  console.log(row('ours: stories --run, screenshots (+probe)', 'screenshots'));
+  console.log(row('ours: stories --run, screenshot + aria', 'withAria'));
+  console.log(`pixels equal to the peer's: ${pixels.equal}/${pixels.total}`);
+  console.log(
+    `load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (${os.cpus().length} CPUs)`,
+  );
+}
+
+async function peerMain() {
+  const [out, baseUrl] = process.argv.slice(3);
+  const stories = selectStories(readFolderIndex(FIXTURE).entries, { exclude: ['*--broken'] }).stories;
+  await runPeer(out, stories, baseUrl);
+}
+
+(PEER ? peerMain() : main()).catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
