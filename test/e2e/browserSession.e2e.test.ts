@@ -212,12 +212,34 @@ test('a capture that fails in the browser session closes its tab too', async () 
   expect(await userTabState(user)).toEqual(before);
 });
 
-describe('refusals', () => {
-  function runCli(args: string[], env: Record<string, string> = {}) {
-    const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
-    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-  }
+function runCli(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
 
+test('doctor reports the mode: attached, the browser session and the DevToolsActivePort file found; and leaves the tabs as found', () => {
+  const auto = runCli(['doctor', '--json', '--auto-connect', user.profile]);
+  expect(auto.status).toBe(0);
+  const report = JSON.parse(auto.stdout);
+  expect(report.browser).toMatchObject({
+    mode: 'attach',
+    works: true,
+    browserSession: { on: true, source: 'implied by --auto-connect' },
+    autoConnect: { file: path.join(user.profile, 'DevToolsActivePort'), found: true, port: user.port },
+  });
+  expect(report.browser.detail).toContain('opened and closed a tab in its own session');
+  const text = runCli(['--browser-url', `http://127.0.0.1:${user.port}`, '--browser-session', 'doctor']);
+  expect(text.status).toBe(0);
+  expect(text.stdout).toContain("session:   the browser's own (--browser-session)");
+  const isolated = runCli(['--browser-url', `http://127.0.0.1:${user.port}`, 'doctor']);
+  expect(isolated.stdout).toContain('session:   isolated');
+  const missing = runCli(['--browser-session', 'doctor']);
+  expect(missing.status).toBe(1);
+  expect(missing.stdout).toContain('session:   NOT USABLE — --browser-session runs captures in an attached browser');
+  return pageTabs(user.port).then((tabs) => expect(tabs).toEqual(tabsBefore));
+});
+
+describe('refusals', () => {
   test('--browser-session with nothing attached is refused at start, naming the flag and what to do', () => {
     for (const [args, env] of [
       [['--browser-session'], {}],
