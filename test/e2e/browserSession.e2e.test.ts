@@ -18,7 +18,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import { spawnSync } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import puppeteer from 'puppeteer-core';
 import { decodePng } from '../../src/png/decode';
 import { startUserBrowser, stopUserBrowser, pageTabs, type UserBrowser } from '../helpers/userBrowser';
@@ -210,6 +210,94 @@ test('a capture that fails in the browser session closes its tab too', async () 
     await server.close();
   }
   expect(await userTabState(user)).toEqual(before);
+});
+
+describe('the capture tab is closed however the capture ends', () => {
+  const attach = () => ['--browser-session', '--browser-url', `http://127.0.0.1:${user.port}`];
+  const waiting = (leaf: string) => captureArgs(root, `${app.origin}/app`, leaf, { actions: [{ do: 'wait_for_selector', selector: '#never' }] });
+
+  /** Until the browser shows exactly the tabs it had (a closed tab leaves /json/list a moment later). */
+  async function tabsAsFound(): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    while (JSON.stringify(await pageTabs(user.port)) !== JSON.stringify(tabsBefore) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await pageTabs(user.port)).toEqual(tabsBefore);
+  }
+
+  test('three captures at once each get a tab of their own, all signed in', async () => {
+    const server = await startServer({ args: attach() });
+    try {
+      const results = await Promise.all(
+        [1, 2, 3].map((n) => server.capture(captureArgs(root, `${app.origin}/app`, `parallel-${n}-${Date.now()}.aria.json`, { type: 'a11y tree' }))),
+      );
+      for (const result of results) {
+        expect(result.result).toBe('captured');
+        expect(fs.readFileSync(result.written_path, 'utf8')).toContain('Signed in as Ada');
+      }
+      await tabsAsFound();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('timed out: the whole-capture budget spent', async () => {
+    const server = await startServer({ args: attach(), env: { DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS: '3000' } });
+    try {
+      const result = await server.capture(waiting(`timeout-${Date.now()}.png`));
+      expect(result.result).toBe('failed');
+      await tabsAsFound();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('cancelled by the client', async () => {
+    const server = await startServer({ args: attach() });
+    try {
+      const cancel = new AbortController();
+      const call = server.client.callTool({ name: 'execute_capture_plan', arguments: waiting(`cancel-${Date.now()}.png`) }, undefined, {
+        signal: cancel.signal,
+      });
+      const deadline = Date.now() + 10_000;
+      while ((await pageTabs(user.port)).length === tabsBefore.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect((await pageTabs(user.port)).length).toBe(tabsBefore.length + 1);
+      cancel.abort('the test cancelled');
+      await expect(call).rejects.toBeDefined();
+      await tabsAsFound();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the server shut down mid-capture (SIGTERM)', async () => {
+    const server = await startServer({ args: attach() });
+    const call = server.capture(waiting(`sigterm-${Date.now()}.png`)).catch((err: unknown) => err);
+    const deadline = Date.now() + 10_000;
+    while ((await pageTabs(user.port)).length === tabsBefore.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect((await pageTabs(user.port)).length).toBe(tabsBefore.length + 1);
+    const exited = new Promise((resolve) => server.child.once('exit', resolve));
+    server.child.kill('SIGTERM');
+    await call;
+    await exited;
+    await tabsAsFound();
+    await server.close().catch(() => undefined);
+    expect(await userTabState(user)).toEqual(before);
+  });
+});
+
+test('the capture subcommand takes the flags too', async () => {
+  const out = `evidence/cli-${Date.now()}.aria.json`;
+  // Not spawnSync: the app it captures is served from this process.
+  const args = ['capture', '--browser-session', '--browser-url', `http://127.0.0.1:${user.port}`, '--url', `${app.origin}/app`, '--type', 'a11y tree'];
+  const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args, '--out', out, '--run-root', root], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.once('exit', (code) => resolve({ code, stdout }));
+  });
+  expect(JSON.parse(run.stdout)).toMatchObject({ result: 'captured', error: '' });
+  expect(run.code).toBe(0);
+  expect(fs.readFileSync(path.join(root, out), 'utf8')).toContain('Signed in as Ada');
+  expect(await pageTabs(user.port)).toEqual(tabsBefore);
 });
 
 function runCli(args: string[], env: Record<string, string> = {}) {

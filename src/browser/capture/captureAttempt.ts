@@ -195,6 +195,8 @@ export class CaptureAttempt {
     const opened = await this.session.newContextAndPage(this.browser!, this.request.viewport);
     this.context = opened.context;
     this.tabId = opened.tabId;
+    // Ended while it opened (cancelled, shut down): closed now, not after the steps left run out (a tab would show meanwhile).
+    if (this.cleaned) await this.session.closePrepared(opened);
     this.page = opened.page;
     // The capture's own session carries the page's emulation, so it takes the screenshot too (pageSetup.ts).
     this.cdp = opened.emulation.cdp;

@@ -181,6 +181,8 @@ export class BrowserSession {
   private readonly ownedTargets = new Set<string>();
   /** Browser session: our tabs still open, each with the popups it opened (closed with it). */
   private readonly openTabs = new Map<string, Set<string>>();
+  /** Browser session: tab closes under way. */
+  private readonly closingTabs = new Set<Promise<void>>();
   /** Browser session: a tab is being opened; the next new top-level tab target is claimed as ours. */
   private openingTab: { claimed: string | null } | null = null;
   /** Browser session: one tab opened at a time, so the claim above cannot take a neighbour's. */
@@ -493,6 +495,8 @@ export class BrowserSession {
       this.ownedTargets.add(tabId);
       this.openTabs.set(tabId, new Set());
       try {
+        // Opened while the server began to stop: shutdown has passed the tabs it closes.
+        if (this.shuttingDown) throw new ShutdownError();
         // Its window holds the user's tabs too: only the emulated viewport sizes the page.
         const emulation = await emulate(page, await page.createCDPSession(), viewport, { ownWindow: false });
         return { context: browser.defaultBrowserContext(), page, emulation, tabId };
@@ -512,24 +516,33 @@ export class BrowserSession {
   };
 
   /** Closes a browser-session tab and the popups it opened (from the browser's side: a hung renderer does not hold it). */
-  private async closeTab(browser: Browser, tabId: string, timeoutMs = CONTEXT_CLOSE_MS): Promise<void> {
+  private closeTab(browser: Browser, tabId: string, timeoutMs = CONTEXT_CLOSE_MS): Promise<void> {
     const popups = this.openTabs.get(tabId);
-    if (!popups) return; // already closed
+    if (!popups) return Promise.resolve(); // already closed
     this.openTabs.delete(tabId);
-    if (!browser.connected) return;
-    const close = async (targetId: string) => {
-      const cdp = await browser.target().createCDPSession();
-      try {
-        await cdp.send('Target.closeTarget', { targetId });
-      } finally {
-        await cdp.detach().catch(() => undefined);
-      }
-    };
-    for (const targetId of [...popups, tabId])
-      await withDeadline(close(targetId), timeoutMs, { took: 'closing the capture tab' }).catch((err: unknown) => {
-        // A tab already gone (closed by the page, or the browser) is what was wanted.
-        if (err instanceof DeadlineExceeded) log(`could not close a capture tab: ${err.message}`);
-      });
+    if (!browser.connected) return Promise.resolve();
+    const work = (async () => {
+      for (const targetId of [...popups, tabId])
+        await withDeadline(
+          (async () => {
+            const cdp = await browser.target().createCDPSession();
+            try {
+              await cdp.send('Target.closeTarget', { targetId });
+            } finally {
+              await cdp.detach().catch(() => undefined);
+            }
+          })(),
+          timeoutMs,
+          { took: 'closing the capture tab' },
+        ).catch((err: unknown) => {
+          // A tab already gone (closed by the page, or the browser) is what was wanted.
+          if (err instanceof DeadlineExceeded) log(`could not close a capture tab: ${err.message}`);
+        });
+    })();
+    // Shutdown waits for a close under way before it disconnects (a close not yet sent would leave the tab).
+    this.closingTabs.add(work);
+    void work.finally(() => this.closingTabs.delete(work));
+    return work;
   }
 
   /** Closes what a capture opened: its context, or in the browser session its tab. */
@@ -598,7 +611,10 @@ export class BrowserSession {
     }
     this.ownedContexts.clear();
     // Browser session: a tab still open (a capture cut short by the shutdown) does not stay behind in the user's browser.
-    for (const tabId of [...this.openTabs.keys()]) await this.closeTab(browser, tabId);
+    // A tab being opened now is known once its opening ends (it sees the shutdown and closes itself).
+    await withDeadline(this.tabQueue, CONTEXT_CLOSE_MS, { orElse: undefined });
+    for (const tabId of [...this.openTabs.keys()]) void this.closeTab(browser, tabId);
+    await Promise.all([...this.closingTabs]);
     browser.off('targetdiscovered', this.onTargetDiscovered);
     const transport = this.transport;
     this.transport = null;
