@@ -10,7 +10,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CaptureProvider } from '../contract/captureProvider';
-import { fixedTime, type BrowserFlags } from '../browser/options';
+import { browserSessionMode, fixedTime, type BrowserFlags } from '../browser/options';
 import { ProviderRegistry, createLazyPuppeteerProvider } from './providerRegistry';
 import { executeCapturePlan as executeWithProvider, type PerformOptions } from '../boundary';
 import type { CaptureResult } from '../contract/result';
@@ -195,6 +195,8 @@ export async function runMain(argv: string[], start?: ProgramStart): Promise<num
     if (taken.rest[0] !== 'doctor') {
       try {
         fixedTime(browserFlags);
+        // --browser-session without an attached browser, or --auto-connect beside an address, stops the start too.
+        browserSessionMode(browserFlags);
       } catch (err) {
         throw new UsageError((err as Error).message);
       }

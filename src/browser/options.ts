@@ -4,6 +4,10 @@
  * Which flags and variables exist is src/common/settings.ts's; the reading and
  * checking of their values is here.
  */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { pathToFileURL } from 'url';
 import { DEFAULT_CAPTURE_TIMEOUT_MS, DEFAULT_SETTLE_MAX_MS, NAVIGATION_BUDGET_MS } from '../common/time';
 import { redactUrl } from '../common/redact';
 import { DEFAULT_MAX_PARALLEL, ENVIRONMENT, envValue, type BrowserFlags, type EnvKey } from '../common/settings';
@@ -11,7 +15,53 @@ import { log } from '../common/log';
 
 export type { BrowserFlags } from '../common/settings';
 
-export type AttachTarget = { kind: 'browser-url'; url: string; source: string } | { kind: 'ws-endpoint'; url: string; source: string };
+export type AttachTarget =
+  | { kind: 'browser-url'; url: string; source: string }
+  | { kind: 'ws-endpoint'; url: string; source: string }
+  /** --auto-connect: `url` is the DevToolsActivePort file's file:// address; the WebSocket is read from it at each connect. */
+  | { kind: 'auto-connect'; url: string; source: string; file: string; userDataDir: string };
+
+/** The file a Chrome started with remote debugging writes into its user data folder: its port, then its browser WebSocket path. */
+export const DEVTOOLS_ACTIVE_PORT = 'DevToolsActivePort';
+
+/**
+ * The platform's Chrome user data folder (where chrome-devtools-mcp's
+ * --autoConnect looks too): Linux ~/.config/google-chrome, else
+ * ~/.config/chromium when only that one holds a DevToolsActivePort; macOS
+ * ~/Library/Application Support/Google/Chrome; Windows
+ * %LOCALAPPDATA%\Google\Chrome\User Data.
+ */
+export function defaultChromeUserDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = os.homedir(),
+  exists: (file: string) => boolean = fs.existsSync,
+): string {
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Google', 'Chrome');
+  if (platform === 'win32') return path.win32.join(env.LOCALAPPDATA || path.win32.join(home, 'AppData', 'Local'), 'Google', 'Chrome', 'User Data');
+  const config = path.join(home, '.config');
+  const chrome = path.join(config, 'google-chrome');
+  const chromium = path.join(config, 'chromium');
+  return !exists(path.join(chrome, DEVTOOLS_ACTIVE_PORT)) && exists(path.join(chromium, DEVTOOLS_ACTIVE_PORT)) ? chromium : chrome;
+}
+
+/** The --auto-connect target (flag, else DESIGN_PLAYBOOK_AUTO_CONNECT); null when neither asks for it. */
+export function autoConnectTarget(given: BrowserFlags, env: NodeJS.ProcessEnv = process.env): AttachTarget | null {
+  let dir: string | null = null;
+  let source: string;
+  if (given.autoConnect !== undefined && given.autoConnect !== false) {
+    source = '--auto-connect';
+    if (given.autoConnect !== true) dir = given.autoConnect;
+  } else {
+    const raw = (envValue(env, 'autoConnect') ?? '').trim();
+    if (!raw || /^(0|false|no)$/i.test(raw)) return null;
+    source = ENVIRONMENT.autoConnect.name;
+    if (!/^(1|true|yes)$/i.test(raw)) dir = raw;
+  }
+  const userDataDir = path.resolve(dir === null ? defaultChromeUserDataDir(env) : dir.replace(/^~(?=$|[/\\])/, os.homedir()));
+  const file = path.join(userDataDir, DEVTOOLS_ACTIVE_PORT);
+  return { kind: 'auto-connect', url: pathToFileURL(file).href, source, file, userDataDir };
+}
 
 export { DEFAULT_MAX_PARALLEL } from '../common/settings';
 
@@ -51,12 +101,18 @@ export function attachTargets(given: BrowserFlags, env: NodeJS.ProcessEnv = proc
     ...(given.wsEndpoints ?? []).map((url) => parseCdpUrl(url, '--ws-endpoint')),
     ...(given.browserUrls ?? []).map((url) => parseCdpUrl(url, '--browser-url')),
   ];
-  const targets = fromFlags.length
-    ? fromFlags
+  const autoFlag = given.autoConnect !== undefined && given.autoConnect !== false;
+  if (autoFlag && fromFlags.length) throw new Error('--auto-connect finds the browser itself: give it, or --browser-url/--ws-endpoint, not both');
+  if (autoFlag) return [autoConnectTarget(given, env)!];
+  const fromEnv = fromFlags.length
+    ? []
     : (envValue(env, 'cdpUrl') ?? '')
         .split(',')
         .filter((entry) => entry.trim())
         .map((entry) => parseCdpUrl(entry, ENVIRONMENT.cdpUrl.name));
+  const auto = fromFlags.length ? null : autoConnectTarget(given, env);
+  if (auto && fromEnv.length) throw new Error(`${ENVIRONMENT.autoConnect.name} and ${ENVIRONMENT.cdpUrl.name} are both set: keep one`);
+  const targets = fromFlags.length ? fromFlags : auto ? [auto] : fromEnv;
   const seen = new Set<string>();
   return targets.filter((t) => !seen.has(t.url) && seen.add(t.url));
 }
@@ -64,6 +120,29 @@ export function attachTargets(given: BrowserFlags, env: NodeJS.ProcessEnv = proc
 /** Attach when a flag or DESIGN_PLAYBOOK_CDP_URL says so (the first endpoint); null = launch. */
 export function attachTarget(given: BrowserFlags, env: NodeJS.ProcessEnv = process.env): AttachTarget | null {
   return attachTargets(given, env)[0] ?? null;
+}
+
+/** Thrown when a flag asks for an attached browser's session and nothing attaches. */
+export const BROWSER_SESSION_NEEDS_ATTACH =
+  "--browser-session runs captures in an attached browser's own tabs, and no browser is attached: add --browser-url http://127.0.0.1:9222, --ws-endpoint ws://…, or --auto-connect (or set DESIGN_PLAYBOOK_CDP_URL), or drop --browser-session (DESIGN_PLAYBOOK_BROWSER_SESSION) to capture in a launched browser";
+
+/** --browser-session, or DESIGN_PLAYBOOK_BROWSER_SESSION=1 (whether or not a browser is attached). */
+export function browserSessionAsked(given: BrowserFlags, env: NodeJS.ProcessEnv = process.env): boolean {
+  return !!given.browserSession || /^(1|true|yes)$/i.test((envValue(env, 'browserSession') ?? '').trim());
+}
+
+/**
+ * Captures run in the attached browser's default context (its cookies and
+ * logins): --browser-session or DESIGN_PLAYBOOK_BROWSER_SESSION=1, and
+ * always with --auto-connect (the user's own Chrome is found to capture what
+ * it is signed into). Throws (BROWSER_SESSION_NEEDS_ATTACH) when asked for
+ * without an attached browser.
+ */
+export function browserSessionMode(given: BrowserFlags, env: NodeJS.ProcessEnv = process.env): boolean {
+  const asked = browserSessionAsked(given, env);
+  const targets = attachTargets(given, env);
+  if (asked && !targets.length) throw new Error(BROWSER_SESSION_NEEDS_ATTACH);
+  return asked || targets.some((t) => t.kind === 'auto-connect');
 }
 
 /** --connect-per-capture, or DESIGN_PLAYBOOK_CONNECT_PER_CAPTURE=1. */

@@ -4,7 +4,7 @@
  * exist, and their help, are src/common/settings.ts's FLAGS.
  */
 import { type BrowserFlags } from '../common/settings';
-import { browserFlagSettings, flagsOf, type Command, type FlagSetting } from './flags';
+import { browserFlagSettings, COMMANDS, flagsOf, type Command, type FlagSetting } from './flags';
 import { EvidenceError } from '../common/errors';
 
 export class UsageError extends EvidenceError<'usage'> {
@@ -91,6 +91,14 @@ export function takeBrowserFlags(argv: string[]): { browser: TakenBrowserFlags; 
       continue;
     }
     let value = match[2];
+    if (value === undefined && flag.optionalValue) {
+      // Left out: the next argument is a flag, a command, or there is none.
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('-') || isCommandWord(next)) {
+        browser[name] = true;
+        continue;
+      }
+    }
     if (value === undefined) {
       if (i + 1 >= argv.length) throw new UsageError(`--${name} needs a value`);
       value = argv[++i];
@@ -100,6 +108,11 @@ export function takeBrowserFlags(argv: string[]): { browser: TakenBrowserFlags; 
     else browser[name] = value;
   }
   return { browser, rest };
+}
+
+/** A subcommand's first word (`manifest check` counts by `manifest`): never an optional flag value. */
+function isCommandWord(arg: string): boolean {
+  return COMMANDS.some((command) => command.split(' ')[0] === arg);
 }
 
 /** The BrowserFlags the taken flags stand for. */

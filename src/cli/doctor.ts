@@ -12,7 +12,8 @@ import { execFile } from 'child_process';
 import { resolveRunRoot, RUN_MARKERS } from '../boundary/runRoot';
 import { BROWSER_VERSION_QUERY_MS } from '../common/time';
 import { BrowserSession } from '../browser/fleet/browserSession';
-import { captureTimeoutMs, fixedTime, maxParallel, type BrowserFlags } from '../browser/options';
+import { attachTarget, browserSessionMode, captureTimeoutMs, fixedTime, maxParallel, type BrowserFlags } from '../browser/options';
+import { readDevToolsActivePort } from '../browser/fleet/endpointConnection';
 import type { Program, ProgramStart } from './program';
 import { flagHelp, flagSpec, parseFlags, BROWSER_FLAGS_HELP } from './args';
 import { flagsOf, settingsInForce, type SettingInForce } from './flags';
@@ -39,6 +40,10 @@ export interface DoctorReport {
     /** launch: did it start; attach: did it answer. */
     works: boolean;
     detail: string;
+    /** Attached: captures run in new tabs of its default context (--browser-session, --auto-connect); error: asked for and not usable. */
+    browserSession: { on: boolean; source?: string; error?: string };
+    /** --auto-connect: the DevToolsActivePort file, whether it names an address (never the address's path). */
+    autoConnect?: { file: string; found: boolean; port?: number; error?: string };
   };
   runRoot: {
     ok: boolean;
@@ -66,26 +71,53 @@ function binaryVersion(executable: string): Promise<string | undefined> {
 
 export async function doctorReport(env: NodeJS.ProcessEnv = process.env, flags: BrowserFlags = {}, start?: ProgramStart): Promise<DoctorReport> {
   const session = new BrowserSession(() => flags, env);
-  const browser: DoctorReport['browser'] = { mode: 'none', works: false, detail: '' };
+  const browser: DoctorReport['browser'] = { mode: 'none', works: false, detail: '', browserSession: { on: false } };
+  try {
+    browser.browserSession = { on: browserSessionMode(flags, env) };
+    if (browser.browserSession.on)
+      browser.browserSession.source = flags.browserSession
+        ? '--browser-session'
+        : attachTarget(flags, env)?.kind === 'auto-connect'
+          ? 'implied by --auto-connect'
+          : 'DESIGN_PLAYBOOK_BROWSER_SESSION';
+  } catch (err) {
+    browser.browserSession = { on: false, error: (err as Error).message };
+  }
   try {
     const described = session.describe();
     browser.mode = described.mode;
     browser.where = described.where;
     browser.source = described.source;
     if (described.mode === 'launch') browser.version = await binaryVersion(described.where);
+    if (described.activePortFile) {
+      try {
+        const port = Number(new URL(readDevToolsActivePort(described.activePortFile)).port);
+        browser.autoConnect = { file: described.activePortFile, found: true, port };
+      } catch (err) {
+        browser.autoConnect = { file: described.activePortFile, found: false, error: (err as Error).message };
+      }
+    }
     const started = Date.now();
     const live = await session.acquire();
     const product = await live.version();
-    const context = await session.newContext(live);
-    const page = await context.newPage();
-    await page.goto('about:blank');
-    await session.closeContext(context);
+    if (described.browserSession) {
+      // As a capture opens it: a background tab of the browser's own context, closed again.
+      const opened = await session.newContextAndPage(live, { width: 800, height: 600, devicePixelRatio: 1, colorScheme: 'light' });
+      await session.closePrepared(opened);
+    } else {
+      const context = await session.newContext(live);
+      const page = await context.newPage();
+      await page.goto('about:blank');
+      await session.closeContext(context);
+    }
     browser.works = true;
     browser.version ??= product;
     browser.detail =
       described.mode === 'launch'
         ? `launched ${described.headlessShell ? 'the headless shell' : 'headless'} ${product} in ${Date.now() - started} ms and opened a page`
-        : `attached to ${product}, opened and closed a page in its own context`;
+        : described.browserSession
+          ? `attached to ${product}, opened and closed a tab in its own session`
+          : `attached to ${product}, opened and closed a page in its own context`;
   } catch (err) {
     browser.detail = err instanceof Error ? err.message : String(err);
   } finally {
@@ -111,7 +143,7 @@ export async function doctorReport(env: NodeJS.ProcessEnv = process.env, flags: 
     clock = { fixedTime: null, error: (err as Error).message };
   }
   return {
-    ok: browser.works && runRoot.ok && !clock.error,
+    ok: browser.works && runRoot.ok && !clock.error && !browser.browserSession.error,
     browser,
     runRoot,
     limits: { maxParallel: maxParallel(env), captureTimeoutMs: captureTimeoutMs(env) },
@@ -156,6 +188,14 @@ export function formatDoctorReport(report: DoctorReport): string {
     if (b.version) lines.push(`version:   ${b.version}`);
     lines.push(`${`${b.mode === 'launch' ? 'launches' : 'answers'}:`.padEnd(11)}${b.works ? 'yes' : 'NO'} — ${b.detail}`);
   }
+  if (b.autoConnect)
+    lines.push(
+      `auto:      ${b.autoConnect.found ? `found ${b.autoConnect.file} (port ${b.autoConnect.port})` : `NOT FOUND — ${b.autoConnect.file}: ${b.autoConnect.error}`}`,
+    );
+  if (b.browserSession.error) lines.push(`session:   NOT USABLE — ${b.browserSession.error}`);
+  else if (b.browserSession.on)
+    lines.push(`session:   the browser's own (${b.browserSession.source}): each capture in a new tab of its default context, closed after`);
+  else if (b.mode === 'attach') lines.push(`session:   isolated: each capture in a fresh context of its own (--browser-session uses the browser's own)`);
   const r = report.runRoot;
   if (r.ok) {
     lines.push(`run root:  ${r.root} (from ${r.source})`);

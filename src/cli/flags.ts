@@ -30,8 +30,10 @@ export interface FlagSetting {
   default?: string;
   /** The environment variable it outranks. */
   env?: EnvKey;
+  /** The value may be left out (`--auto-connect` or `--auto-connect DIR`): the next argument is its value unless it is a flag or a command. */
+  optionalValue?: boolean;
   /** A browser flag: taken out of argv in every mode (src/cli/args.ts), into this BrowserFlags field. */
-  browser?: 'executablePath' | 'browserUrls' | 'wsEndpoints' | 'connectPerCapture' | 'fixedTime' | 'secrets';
+  browser?: 'executablePath' | 'browserUrls' | 'wsEndpoints' | 'connectPerCapture' | 'fixedTime' | 'secrets' | 'browserSession' | 'autoConnect';
 }
 
 const ALL: readonly Command[] = COMMANDS;
@@ -64,6 +66,23 @@ export const FLAGS: readonly FlagSetting[] = [
     browser: 'wsEndpoints',
     env: 'cdpUrl',
     meaning: `attach to a running Chrome: ws://127.0.0.1:9222/devtools/browser/… (or set ${ENVIRONMENT.cdpUrl.name} to either form, a comma-separated list for a pool); repeats like --browser-url`,
+  },
+  {
+    name: 'auto-connect',
+    value: '[USER_DATA_DIR]',
+    optionalValue: true,
+    commands: ALL,
+    browser: 'autoConnect',
+    env: 'autoConnect',
+    meaning:
+      "attach to the Chrome running on this user data folder (default: the platform's Chrome folder) through its DevToolsActivePort file, as chrome-devtools-mcp's --autoConnect; implies --browser-session",
+  },
+  {
+    name: 'browser-session',
+    commands: ALL,
+    browser: 'browserSession',
+    env: 'browserSession',
+    meaning: `with an attached browser: each capture runs in a new tab of its default context, with its cookies and logins, and the tab is closed after (${ENVIRONMENT.browserSession.name}=1); without it an attached browser's captures stay isolated`,
   },
   {
     name: 'connect-per-capture',
@@ -284,7 +303,7 @@ export function settingsInForce(flags: BrowserFlags, env: NodeJS.ProcessEnv, sho
       if (flag.env !== key || !flag.browser) continue;
       const given = flags[flag.browser];
       if (given === undefined || given === false || (Array.isArray(given) && given.length === 0)) continue;
-      const value = Array.isArray(given) ? given.join(',') : String(given);
+      const value = Array.isArray(given) ? given.join(',') : given === true ? '1' : String(given);
       return { name: setting.name, value: show(key, value), from: `--${flag.name}` };
     }
     if (key === 'maxParallel' && flags.parallel !== undefined) return { name: setting.name, value: String(flags.parallel), from: '--parallel' };

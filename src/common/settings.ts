@@ -29,6 +29,10 @@ export interface BrowserFlags {
   fixedTime?: string;
   /** --secrets FILE: the dotenv file of secrets actions may name (src/common/secrets.ts). */
   secrets?: string;
+  /** --browser-session: an attached browser's captures run in a new tab of its default context (its cookies and logins). */
+  browserSession?: boolean;
+  /** --auto-connect [USER_DATA_DIR]: attach to the Chrome whose user data folder holds DevToolsActivePort (true: the platform's Chrome folder). */
+  autoConnect?: string | boolean;
 }
 
 export interface EnvSetting {
@@ -79,6 +83,19 @@ export const ENVIRONMENT = {
     name: 'DESIGN_PLAYBOOK_CDP_URL',
     meaning: 'attach instead of launching (`http://host:port` or `ws://…`; a comma-separated list is a pool)',
     default: 'launch a browser',
+    readBy: 'src/browser/options.ts',
+  },
+  autoConnect: {
+    name: 'DESIGN_PLAYBOOK_AUTO_CONNECT',
+    meaning:
+      "attach to the Chrome running on a user data folder, through its DevToolsActivePort file (a folder, or `1` for the platform's Chrome folder); implies the browser session",
+    default: 'off',
+    readBy: 'src/browser/options.ts',
+  },
+  browserSession: {
+    name: 'DESIGN_PLAYBOOK_BROWSER_SESSION',
+    meaning: "`1`: an attached browser's captures run in a new tab of its default context, with its cookies and logins, closed after",
+    default: 'off: each capture in a fresh context of its own',
     readBy: 'src/browser/options.ts',
   },
   connectPerCapture: {

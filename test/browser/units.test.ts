@@ -278,7 +278,7 @@ describe('CLI argument mapping', () => {
 
   test('browser flags are taken from anywhere in argv', () => {
     expect(takeBrowserFlags(['--browser-url', 'http://h:1', 'capture', '--executable-path=/c', '--url', 'u'])).toEqual({
-      browser: { 'browser-url': ['http://h:1'], 'ws-endpoint': [], 'connect-per-capture': false, 'executable-path': '/c' },
+      browser: { 'browser-url': ['http://h:1'], 'ws-endpoint': [], 'connect-per-capture': false, 'browser-session': false, 'executable-path': '/c' },
       rest: ['capture', '--url', 'u'],
     });
     // Endpoints repeat (a pool), in the order given; --connect-per-capture is a switch.
@@ -289,6 +289,7 @@ describe('CLI argument mapping', () => {
       'browser-url': ['http://a:1', 'http://b:2'],
       'ws-endpoint': ['ws://c:3/x'],
       'connect-per-capture': true,
+      'browser-session': false,
     });
     expect(() => takeBrowserFlags(['--connect-per-capture=yes'])).toThrow(/takes no value/);
     expect(() => takeBrowserFlags(['--ws-endpoint'])).toThrow(/needs a value/);

@@ -161,6 +161,8 @@ describe('the flags', () => {
       '--connect-per-capture',
       '--fixed-time',
       '2026-01-01T00:00:00Z',
+      '--browser-session',
+      '--auto-connect',
       'run',
       'p',
     ];
@@ -172,7 +174,14 @@ describe('the flags', () => {
       wsEndpoints: ['ws://b:2/x'],
       connectPerCapture: true,
       fixedTime: '2026-01-01T00:00:00Z',
+      browserSession: true,
+      autoConnect: true,
     });
+    // --auto-connect takes the folder when one follows it (not a flag, not a command).
+    expect(browserFlagsFrom(takeBrowserFlags(['--auto-connect', '/p/chrome', 'doctor']).browser).autoConnect).toBe('/p/chrome');
+    expect(browserFlagsFrom(takeBrowserFlags(['--auto-connect=/p/c', 'doctor']).browser).autoConnect).toBe('/p/c');
+    expect(takeBrowserFlags(['--auto-connect', 'doctor']).rest).toEqual(['doctor']);
+    expect(takeBrowserFlags(['--auto-connect', '--browser-session']).browser).toMatchObject({ 'auto-connect': true, 'browser-session': true });
   });
 });
 

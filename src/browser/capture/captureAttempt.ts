@@ -126,6 +126,8 @@ export class CaptureAttempt {
   private browser: Browser | null = null;
   private gone: AbortSignal | null = null;
   private context: BrowserContext | null = null;
+  /** In the browser session: the capture's tab in the attached browser's own context (closed instead of the context). */
+  private tabId: string | undefined;
   private page: Page | null = null;
   private cdp: CDPSession | null = null;
   private typeRun: CaptureTypeRun | null = null;
@@ -205,6 +207,9 @@ export class CaptureAttempt {
     // Set up for the viewport already when it was the spare prepared after the last capture (browserSession.ts).
     const opened = await this.session.newContextAndPage(this.browser!, this.request.viewport);
     this.context = opened.context;
+    this.tabId = opened.tabId;
+    // Ended while it opened (cancelled, shut down): closed now, not after the steps left run out (a tab would show meanwhile).
+    if (this.cleaned) await this.session.closePrepared(opened);
     this.page = opened.page;
     // The capture's own session carries the page's emulation, so it takes the screenshot too (pageSetup.ts).
     this.cdp = opened.emulation.cdp;
@@ -397,7 +402,7 @@ export class CaptureAttempt {
     if (!this.cleaned) {
       this.end();
       this.cleaned = (async () => {
-        if (this.context) await this.session.closeContext(this.context);
+        if (this.context) await this.session.closePrepared({ context: this.context, tabId: this.tabId });
         await withDeadline(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'disposing the capture type' }).catch(() => undefined);
         await withDeadline(this.cdp?.detach() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'detaching the CDP session' }).catch(() => undefined);
       })();
@@ -409,6 +414,6 @@ export class CaptureAttempt {
   private readonly cleanupLate = async (): Promise<void> => {
     await this.cleanup();
     await withDeadline(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'disposing the capture type' }).catch(() => undefined);
-    if (this.context) await this.session.closeContext(this.context);
+    if (this.context) await this.session.closePrepared({ context: this.context, tabId: this.tabId });
   };
 }

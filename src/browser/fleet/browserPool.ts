@@ -43,7 +43,7 @@
  */
 import { attachError, BrowserSession, BrowserUnavailableError } from './browserSession';
 import { Endpoint, EndpointPool, NoEndpointAnswered, type Lease } from './endpointPool';
-import { attachTargets, captureTimeoutMs, connectPerCapture, maxParallel, type AttachTarget, type BrowserFlags } from '../options';
+import { attachTargets, browserSessionMode, captureTimeoutMs, connectPerCapture, maxParallel, type AttachTarget, type BrowserFlags } from '../options';
 import { BROWSER_SHUTDOWN_MS, CONNECT_MS, ENDPOINT_PROBE_MS, MIN_ATTEMPT_MS, withDeadline } from '../../common/time';
 import { noEndpointAnswered, ShutdownError } from '../../common/failures';
 import { redactSecrets, redactUrl } from '../../common/redact';
@@ -147,6 +147,13 @@ export class BrowserPool {
     const limit = maxParallel(this.env, flags);
     // An injected session is the one endpoint there is: nothing to connect anew.
     this.perCapture = !this.injected && connectPerCapture(flags, this.env);
+    if (!this.injected) {
+      try {
+        browserSessionMode(flags, this.env);
+      } catch (err) {
+        throw new BrowserUnavailableError((err as Error).message);
+      }
+    }
     if (this.perCapture && !targets.length) {
       throw new BrowserUnavailableError(
         '--connect-per-capture needs a browser endpoint to connect to: pass --ws-endpoint or --browser-url (or set DESIGN_PLAYBOOK_CDP_URL)',

@@ -9,7 +9,17 @@
  * Attached (--browser-url, --ws-endpoint, DESIGN_PLAYBOOK_CDP_URL): Puppeteer
  * only attaches to targets inside the browser contexts this process created,
  * so the user's own tabs are never touched; on exit it disconnects and never
- * closes the user's browser. A browser that went away is reconnected to on
+ * closes the user's browser. --auto-connect reads the address from the
+ * DevToolsActivePort file of a Chrome user data folder at each connect.
+ *
+ * The browser session (--browser-session, and always with --auto-connect):
+ * each capture gets a new background tab of the attached browser's default
+ * context, so it has that browser's cookies and logins. Puppeteer attaches
+ * only to that tab (claimed while it is being opened, by the tab target
+ * that appears then) and to what it contains (frames, workers); the render
+ * settings, clock and freeze go to its own session, so no other tab is
+ * touched. The tab, and any popup it opened, is closed after the capture
+ * and on shutdown. No spare is prepared: it would be a visible tab. A browser that went away is reconnected to on
  * the next capture. The connection itself is opened by endpointConnection.ts
  * (so a refusal says why); a failure is a BrowserUnavailableError carrying
  * its cause and whether waiting can fix it, worded by failures.ts with the
@@ -17,7 +27,9 @@
  */
 import * as fs from 'fs';
 import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer-core';
-import { attachTarget, captureTimeoutMs, connectPerCapture, type AttachTarget, type BrowserFlags } from '../options';
+import { attachTarget, browserSessionAsked, captureTimeoutMs, connectPerCapture, type AttachTarget, type BrowserFlags } from '../options';
+import type { CDPSession } from 'puppeteer-core';
+import { readDevToolsActivePort, autoConnectFailure } from './endpointConnection';
 import { BROWSER_SHUTDOWN_MS, CLOSE_HANDSHAKE_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, withDeadline } from '../../common/time';
 import { findBrowser, type FoundBrowser } from './findBrowser';
 import { log } from '../../common/log';
@@ -98,13 +110,37 @@ const USER_AGENT = 'design-playbook-evidence';
 
 /** A capture's fresh context and blank page, set up for its viewport on the page's capture session (emulation.cdp). */
 export interface PreparedPage {
+  /** The capture's own context; in the browser session, the attached browser's default context (shared: never closed). */
   context: BrowserContext;
   page: Page;
   emulation: PageEmulation;
+  /** In the browser session: the tab's target id (closed after the capture, with the popups it opened). */
+  tabId?: string;
+}
+
+/** Puppeteer's id of a target (internal, stable across its versions). */
+function targetIdOf(target: Target): string {
+  return (target as unknown as { _targetId: string })._targetId;
+}
+
+/** The target whose session `target` was auto-attached through (a tab's page, a page's frame or worker); null at the top. */
+function parentTargetOf(target: Target): Target | null {
+  const session = (target as unknown as { _session(): CDPSession | undefined })._session();
+  const parent = (session as unknown as { parentSession(): CDPSession | undefined } | undefined)?.parentSession();
+  if (!parent || parent === session) return null;
+  try {
+    return (parent as unknown as { target(): Target }).target();
+  } catch {
+    return null;
+  }
 }
 
 export interface SessionDescription {
   mode: 'launch' | 'attach';
+  /** Attached: captures run in new tabs of the browser's default context (--browser-session, --auto-connect). */
+  browserSession?: boolean;
+  /** --auto-connect: the DevToolsActivePort file read at each connect. */
+  activePortFile?: string;
   /** Launched: the executable; attached: the URL given. */
   where: string;
   source: string;
@@ -141,6 +177,16 @@ export class BrowserSession {
   private lastViewport: Viewport | null = null;
   /** The attached browser's own WebSocket (to wait for it to close on shutdown). */
   private transport: OpenTransport | null = null;
+  /** Browser session: the targets of our tabs and of what they contain (Puppeteer attaches to these only). */
+  private readonly ownedTargets = new Set<string>();
+  /** Browser session: our tabs still open, each with the popups it opened (closed with it). */
+  private readonly openTabs = new Map<string, Set<string>>();
+  /** Browser session: tab closes under way. */
+  private readonly closingTabs = new Set<Promise<void>>();
+  /** Browser session: a tab is being opened; the next new top-level tab target is claimed as ours. */
+  private openingTab: { claimed: string | null } | null = null;
+  /** Browser session: one tab opened at a time, so the claim above cannot take a neighbour's. */
+  private tabQueue: Promise<unknown> = Promise.resolve();
 
   /** `flags` are read at each start, so the CLI can set them after the session is made. */
   constructor(
@@ -152,6 +198,12 @@ export class BrowserSession {
 
   attachTarget(): AttachTarget | null {
     return this.fixedTarget ?? attachTarget(this.flags(), this.env);
+  }
+
+  /** Captures run in new tabs of the attached browser's default context (--browser-session; always with --auto-connect). */
+  browserSession(): boolean {
+    const target = this.attachTarget();
+    return !!target && (target.kind === 'auto-connect' || browserSessionAsked(this.flags(), this.env));
   }
 
   /**
@@ -167,7 +219,14 @@ export class BrowserSession {
   /** What this session would use, without starting anything (throws when no browser is found). */
   describe(): SessionDescription {
     const target = this.attachTarget();
-    if (target) return { mode: 'attach', where: redactUrl(target.url), source: target.source };
+    if (target)
+      return {
+        mode: 'attach',
+        where: target.kind === 'auto-connect' ? target.file : redactUrl(target.url),
+        source: target.source,
+        browserSession: this.browserSession(),
+        ...(target.kind === 'auto-connect' ? { activePortFile: target.file } : {}),
+      };
     const found = this.find();
     return { mode: 'launch', where: found.executablePath, source: found.source, headlessShell: found.headlessShell };
   }
@@ -239,11 +298,29 @@ export class BrowserSession {
     return this.swept;
   }
 
-  /** Only targets inside contexts this process created: the user's tabs stay untouched. */
+  /**
+   * Only targets inside contexts this process created, or in the browser
+   * session our own tabs and what they contain: the user's tabs stay
+   * untouched. A tab is claimed while one is being opened: Chrome announces
+   * its tab target (URL still empty) before Target.createTarget answers, and
+   * its page is attached only through that tab.
+   */
   private readonly targetFilter = (target: Target): boolean => {
     if (target.type() === 'browser') return true;
     const id = target.browserContext()?.id;
-    return id !== undefined && this.ownedContexts.has(id);
+    if (id !== undefined && this.ownedContexts.has(id)) return true;
+    const parent = parentTargetOf(target);
+    if (parent && this.ownedTargets.has(targetIdOf(parent))) {
+      this.ownedTargets.add(targetIdOf(target));
+      return true;
+    }
+    const opening = this.openingTab;
+    if (!parent && opening && !opening.claimed && (target.type() as string) === 'tab' && id === undefined && target.url() === '') {
+      opening.claimed = targetIdOf(target);
+      this.ownedTargets.add(opening.claimed);
+      return true;
+    }
+    return false;
   };
 
   private protocolTimeout(): number {
@@ -300,7 +377,12 @@ export class BrowserSession {
     const left = () => Math.max(1, connectMs - (Date.now() - started));
     let transport: OpenTransport | null = null;
     try {
-      const wsUrl = target.kind === 'browser-url' ? await resolveBrowserUrl(target.url, left(), USER_AGENT) : target.url;
+      const wsUrl =
+        target.kind === 'browser-url'
+          ? await resolveBrowserUrl(target.url, left(), USER_AGENT)
+          : target.kind === 'auto-connect'
+            ? readDevToolsActivePort(target.file)
+            : target.url;
       transport = await openTransport(wsUrl, left(), USER_AGENT);
       if (this.shuttingDown) throw new ShutdownError();
       const browser = await puppeteer.connect({
@@ -310,11 +392,18 @@ export class BrowserSession {
         protocolTimeout: this.protocolTimeout(),
       });
       this.transport = transport;
-      log(`attached to ${redactUrl(target.url)} (${target.source})`);
+      browser.on('targetdiscovered', this.onTargetDiscovered);
+      log(
+        `attached to ${target.kind === 'auto-connect' ? `the Chrome of ${target.userDataDir}` : redactUrl(target.url)} (${target.source})${this.browserSession() ? '; captures run in new tabs of its own session' : ''}`,
+      );
       return browser;
     } catch (err) {
       transport?.close();
       if (err instanceof BrowserUnavailableError || err instanceof ShutdownError) throw err;
+      if (target.kind === 'auto-connect') {
+        const text = autoConnectFailure(target.file, err);
+        throw new BrowserUnavailableError(text.message, { cause: text.cause, transient: false, summary: text.summary });
+      }
       let cause: ConnectCause;
       try {
         cause = err instanceof ConnectFailure ? err.cause : classifyConnectionError(err, new URL(target.url), connectMs);
@@ -346,6 +435,7 @@ export class BrowserSession {
    * user's browser.
    */
   async newContextAndPage(browser: Browser, viewport: Viewport): Promise<PreparedPage> {
+    if (this.browserSession()) return this.openSessionTab(browser, viewport);
     this.lastViewport = viewport;
     const spare = this.spare;
     this.spare = null;
@@ -382,10 +472,90 @@ export class BrowserSession {
     }
   }
 
+  /**
+   * Browser session: a new background tab of the default context (not
+   * activated, no other tab touched), set up for `viewport` on its own CDP
+   * session. Popups it opens are recorded to be closed with it.
+   */
+  private openSessionTab(browser: Browser, viewport: Viewport): Promise<PreparedPage> {
+    const opened = this.tabQueue.then(async () => {
+      if (this.shuttingDown) throw new ShutdownError();
+      const opening: { claimed: string | null } = { claimed: null };
+      this.openingTab = opening;
+      let page: Page;
+      try {
+        page = await browser.defaultBrowserContext().newPage({ background: true });
+      } finally {
+        if (this.openingTab === opening) this.openingTab = null;
+      }
+      // A claimed tab that is not this page's (one the user opened at that instant) is let go.
+      const tab = parentTargetOf(page.target());
+      if (opening.claimed && (!tab || targetIdOf(tab) !== opening.claimed)) this.ownedTargets.delete(opening.claimed);
+      const tabId = targetIdOf(page.target());
+      this.ownedTargets.add(tabId);
+      this.openTabs.set(tabId, new Set());
+      try {
+        // Opened while the server began to stop: shutdown has passed the tabs it closes.
+        if (this.shuttingDown) throw new ShutdownError();
+        // Its window holds the user's tabs too: only the emulated viewport sizes the page.
+        const emulation = await emulate(page, await page.createCDPSession(), viewport, { ownWindow: false });
+        return { context: browser.defaultBrowserContext(), page, emulation, tabId };
+      } catch (err) {
+        await this.closeTab(browser, tabId);
+        throw err;
+      }
+    });
+    this.tabQueue = opened.catch(() => undefined);
+    return opened;
+  }
+
+  /** Notes a popup one of our tabs opened, so it is closed with that tab. */
+  private readonly onTargetDiscovered = (event: unknown): void => {
+    const info = event as { targetId: string; openerId?: string };
+    if (info.openerId && this.openTabs.has(info.openerId)) this.openTabs.get(info.openerId)!.add(info.targetId);
+  };
+
+  /** Closes a browser-session tab and the popups it opened (from the browser's side: a hung renderer does not hold it). */
+  private closeTab(browser: Browser, tabId: string, timeoutMs = CONTEXT_CLOSE_MS): Promise<void> {
+    const popups = this.openTabs.get(tabId);
+    if (!popups) return Promise.resolve(); // already closed
+    this.openTabs.delete(tabId);
+    if (!browser.connected) return Promise.resolve();
+    const work = (async () => {
+      for (const targetId of [...popups, tabId])
+        await withDeadline(
+          (async () => {
+            const cdp = await browser.target().createCDPSession();
+            try {
+              await cdp.send('Target.closeTarget', { targetId });
+            } finally {
+              await cdp.detach().catch(() => undefined);
+            }
+          })(),
+          timeoutMs,
+          { took: 'closing the capture tab' },
+        ).catch((err: unknown) => {
+          // A tab already gone (closed by the page, or the browser) is what was wanted.
+          if (err instanceof DeadlineExceeded) log(`could not close a capture tab: ${err.message}`);
+        });
+    })();
+    // Shutdown waits for a close under way before it disconnects (a close not yet sent would leave the tab).
+    this.closingTabs.add(work);
+    void work.finally(() => this.closingTabs.delete(work));
+    return work;
+  }
+
+  /** Closes what a capture opened: its context, or in the browser session its tab. */
+  async closePrepared(prepared: Pick<PreparedPage, 'context' | 'tabId'>): Promise<void> {
+    if (prepared.tabId) await this.closeTab(prepared.context.browser(), prepared.tabId);
+    else await this.closeContext(prepared.context);
+  }
+
   /** Prepares the next capture's context and page in the background (launched browsers only). */
   prepareSpare(): void {
     const browser = this.browser;
     const viewport = this.lastViewport;
+    // Never for an attached browser: an idle spare would be an extra tab in the user's browser.
     if (this.spare || !viewport || this.shuttingDown || !browser?.connected || this.attachTarget()) return;
     const ready = this.openPreparedPage(browser, viewport);
     ready.catch(() => undefined);
@@ -440,6 +610,12 @@ export class BrowserSession {
       if (context.id && this.ownedContexts.has(context.id)) await context.close().catch(() => undefined);
     }
     this.ownedContexts.clear();
+    // Browser session: a tab still open (a capture cut short by the shutdown) does not stay behind in the user's browser.
+    // A tab being opened now is known once its opening ends (it sees the shutdown and closes itself).
+    await withDeadline(this.tabQueue, CONTEXT_CLOSE_MS, { orElse: undefined });
+    for (const tabId of [...this.openTabs.keys()]) void this.closeTab(browser, tabId);
+    await Promise.all([...this.closingTabs]);
+    browser.off('targetdiscovered', this.onTargetDiscovered);
     const transport = this.transport;
     this.transport = null;
     await browser.disconnect().catch(() => undefined);

@@ -16,6 +16,7 @@
  * is cdp/failureKinds.ts's (the one classifier of protocol and connection
  * errors).
  */
+import * as fs from 'fs';
 import * as http from 'http';
 import * as https from 'https';
 import WebSocket from 'ws';
@@ -26,6 +27,7 @@ import type { AttachTarget } from '../options';
 import { redactKnownSecrets } from '../../common/redact';
 import { EvidenceError } from '../../common/errors';
 import { CLOSE_HANDSHAKE_MS } from '../../common/time';
+import { connectCauseText } from '../../common/failures';
 
 /** The largest DevTools message accepted (Puppeteer's own limit: a full-page screenshot is large). */
 const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
@@ -240,4 +242,69 @@ export function resolveBrowserUrl(browserUrl: string, timeoutMs: number, userAge
     });
     req.on('error', (err) => fail(classifyConnectionError(err, versionUrl, timeoutMs)));
   });
+}
+
+/** What to do when --auto-connect finds no Chrome to attach to. */
+const AUTO_CONNECT_ADVICE =
+  'start Chrome with --remote-debugging-port=9222 (and this --user-data-dir), or enable remote debugging at chrome://inspect/#remote-debugging in the running Chrome, then capture again; or point --auto-connect at the user data folder Chrome runs on';
+
+/** The DevToolsActivePort file could not be read or does not hold a port and a path. */
+export class ActivePortUnreadable extends EvidenceError<'active-port-unreadable'> {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super('active-port-unreadable', reason);
+    this.name = 'ActivePortUnreadable';
+  }
+}
+
+/**
+ * The browser WebSocket address a running Chrome wrote into its
+ * DevToolsActivePort file (first line its port, second its
+ * /devtools/browser/<id> path), on 127.0.0.1, as chrome-devtools-mcp's
+ * --autoConnect reads it. Throws ActivePortUnreadable.
+ */
+export function readDevToolsActivePort(file: string): string {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ActivePortUnreadable(
+      file,
+      code === 'ENOENT' ? 'it does not exist (no Chrome with remote debugging runs on that folder)' : `it cannot be read (${code ?? String(err)})`,
+    );
+  }
+  const [portLine, pathLine] = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const port = Number(portLine);
+  if (!portLine || !/^\d+$/.test(portLine) || port < 1 || port > 65535) throw new ActivePortUnreadable(file, 'its first line is not a port number');
+  if (!pathLine || !pathLine.startsWith('/devtools/browser/')) throw new ActivePortUnreadable(file, 'its second line is not a /devtools/browser/… path');
+  return `ws://127.0.0.1:${port}${pathLine}`;
+}
+
+/** Why --auto-connect could not attach, naming the file and what to do; never transient (a user's Chrome is not a farm restarting). */
+export function autoConnectFailure(file: string, err: unknown): { message: string; summary: string; cause: ConnectCause } {
+  let summary: string;
+  let cause: ConnectCause;
+  if (err instanceof ActivePortUnreadable) {
+    cause = { kind: 'not-devtools', detail: err.reason };
+    summary = `could not auto-connect: Chrome's ${file}: ${err.reason}`;
+  } else {
+    cause = err instanceof ConnectFailure ? err.cause : { kind: 'other', detail: err instanceof Error ? err.message : String(err) };
+    let address = '';
+    try {
+      address = ` (${readDevToolsActivePort(file).replace(/\/devtools\/.*$/, '')})`;
+    } catch {
+      // read above; gone meanwhile
+    }
+    const stale = cause.kind === 'refused' || cause.kind === 'reset' || cause.kind === 'unreachable' || cause.kind === 'timeout';
+    summary = stale
+      ? `could not auto-connect: ${file} names a port${address} where no Chrome answers (${connectCauseText(cause)}): the file is stale, left by a Chrome that has exited`
+      : `could not auto-connect through ${file}${address}: ${connectCauseText(cause)}`;
+  }
+  return { message: `${summary}; ${AUTO_CONNECT_ADVICE}`, summary, cause };
 }

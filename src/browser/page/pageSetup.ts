@@ -38,7 +38,8 @@ import { EvidenceError } from '../../common/errors';
  *     `:focus-within`, autofocus) although headless or in the background;
  *   - scrollbars hidden (as the launch flag --hide-scrollbars does, so an
  *     attached browser paints none either);
- *   - the window resized to the viewport (fitWindow).
+ *   - the window resized to the viewport (fitWindow), unless the page is a
+ *     tab in a window shared with others (the browser session).
  * In child frames rendered by another process (cross-site frames) the media
  * and the font families are set again (frameSettings), as Playwright does in
  * each frame's session; metrics, focus and scrollbars belong to the page.
@@ -135,6 +136,8 @@ export class PageEmulation {
   private constructor(
     readonly cdp: CDPSession,
     private current: Viewport,
+    /** The window is the page's own to resize (not a tab among the user's: the browser session). */
+    private readonly ownWindow: boolean,
   ) {}
 
   get viewport(): Viewport {
@@ -142,7 +145,7 @@ export class PageEmulation {
   }
 
   /** Sets `page` up (dialog and pop-up handlers, the new-document script, RENDER SETTINGS) for `viewport`. */
-  static async apply(page: Page, cdp: CDPSession, viewport: Viewport): Promise<PageEmulation> {
+  static async apply(page: Page, cdp: CDPSession, viewport: Viewport, ownWindow = true): Promise<PageEmulation> {
     page.setDefaultTimeout(ACTION_BUDGET_MS);
     page.setDefaultNavigationTimeout(NAVIGATION_BUDGET_MS);
     // Playwright dismisses dialogs nobody handles; an open alert() would otherwise stall the capture.
@@ -154,13 +157,13 @@ export class PageEmulation {
     page.on('popup', (popup) => void popup?.close().catch(() => undefined));
     // An attached browser's OS is asked once (its user agent); only the font families wait for it.
     const platform = browserPlatform(page.browser());
-    const emulation = new PageEmulation(cdp, viewport);
+    const emulation = new PageEmulation(cdp, viewport, ownWindow);
     await Promise.all([
       page.evaluateOnNewDocument(blockPopups),
       sendAll(cdp, pageSettings(viewport)),
       platform.then((os) => sendAll(cdp, frameSettings(viewport, os))),
       followChildFrames(cdp, () => emulation.current, platform),
-      fitWindow(cdp, viewport),
+      ownWindow ? fitWindow(cdp, viewport) : undefined,
     ]);
     return emulation;
   }
@@ -175,15 +178,20 @@ export class PageEmulation {
     this.current = viewport;
     const sends: Array<Promise<unknown>> = [];
     if (was.width !== viewport.width || was.height !== viewport.height || was.devicePixelRatio !== viewport.devicePixelRatio)
-      sends.push(sendAll(this.cdp, [deviceMetrics(viewport)]), fitWindow(this.cdp, viewport));
+      sends.push(sendAll(this.cdp, [deviceMetrics(viewport)]), this.ownWindow ? fitWindow(this.cdp, viewport) : Promise.resolve());
     if (was.colorScheme !== viewport.colorScheme) sends.push(sendAll(this.cdp, [emulatedMedia(viewport)]));
     await Promise.all(sends);
   }
 }
 
-/** Sets `page` up for `viewport` on its capture session `cdp` (PageEmulation.apply). */
-export function emulate(page: Page, cdp: CDPSession, viewport: Viewport): Promise<PageEmulation> {
-  return PageEmulation.apply(page, cdp, viewport);
+/**
+ * Sets `page` up for `viewport` on its capture session `cdp`
+ * (PageEmulation.apply). `ownWindow: false` for a tab that shares its window
+ * with tabs of others (the browser session): the window is left as it is,
+ * the emulated viewport alone sets the page's size.
+ */
+export function emulate(page: Page, cdp: CDPSession, viewport: Viewport, options: { ownWindow?: boolean } = {}): Promise<PageEmulation> {
+  return PageEmulation.apply(page, cdp, viewport, options.ownWindow ?? true);
 }
 
 /** Runs in every document of the capture's page before its own scripts: no new windows. */
