@@ -24,6 +24,7 @@ import { runCommand, usage } from '../cli/commands';
 import type { Program, ProgramStart } from '../cli/program';
 import { log } from '../common/log';
 import { envValue } from '../common/settings';
+import { sessionSettings, type SessionSettings } from '../contract/sessions';
 
 /** Browser flags from the command line; read whenever the bundled provider starts a browser. */
 let browserFlags: BrowserFlags = {};
@@ -66,9 +67,13 @@ export const probeCaptureProvider = findCaptureProvider;
  */
 export function executeCapturePlan(
   args: unknown,
-  options: { provider?: CaptureProvider; env?: NodeJS.ProcessEnv } & PerformOptions = {},
+  options: { provider?: CaptureProvider; env?: NodeJS.ProcessEnv; sessions?: SessionSettings } & PerformOptions = {},
 ): Promise<CaptureResult> {
-  return executeWithProvider(args, { ...options, provider: options.provider ?? providers.active() });
+  return executeWithProvider(args, {
+    sessions: sessionSettings(browserFlags, options.env ?? process.env),
+    ...options,
+    provider: options.provider ?? providers.active(),
+  });
 }
 
 /** Serve the opt-in compare_evidence tool too: `--compare-tool`, else DESIGN_PLAYBOOK_COMPARE_TOOL=1. */
@@ -81,7 +86,7 @@ function compareToolOn(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /** The MCP server over `provider` (default: the active one); `compareTool` defaults to the setting. */
 export function createServer(provider: CaptureProvider = providers.active(), options: { compareTool?: boolean } = {}): Server {
-  return createServerFor(provider, { compareTool: options.compareTool ?? compareToolOn() });
+  return createServerFor(provider, { compareTool: options.compareTool ?? compareToolOn(), sessions: sessionSettings(browserFlags, process.env) });
 }
 
 /**

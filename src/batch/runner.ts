@@ -24,6 +24,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import type { SessionSettings } from '../contract/sessions';
 import { planCapture, performCapture, type PlanOutcome, type SkippedCapture } from '../boundary';
 import { failedResult, type CaptureResult } from '../contract/result';
 import { isPlainObject } from '../contract/captureContract';
@@ -43,6 +44,8 @@ export interface BatchOptions {
   /** The provider that captures every line (the command passes the program's active one). */
   provider: CaptureProvider;
   env?: NodeJS.ProcessEnv;
+  /** Where a line's `session` comes from (the command passes the flags' and the environment's); absent: the environment's. */
+  sessions?: SessionSettings;
   /** Each line's result, in the order they finish. */
   onResult?(result: LineResult): void;
 }
@@ -190,14 +193,15 @@ export class PlanRunner {
   /** A line's plan, with --skip-existing's rule: an artifact on disk counts as there only with every file its type writes. */
   private planLine(args: unknown): LinePlan {
     const env = this.options.env ?? process.env;
-    if (!this.options.skipExisting) return { planned: planCapture(args, env) };
-    const planned = planCapture(args, env, { skipExisting: true });
+    const { sessions } = this.options;
+    if (!this.options.skipExisting) return { planned: planCapture(args, env, { sessions }) };
+    const planned = planCapture(args, env, { skipExisting: true, sessions });
     if (planned.kind !== 'present') return { planned };
     for (const { path: file, sidecar } of planned.files) {
       if (!sidecar || isFile(file)) continue;
       // Not all there yet: the line is planned as if --skip-existing were not given.
       const why = `--skip-existing did not skip it: ${planned.skipped.written_path} is there but its ${sidecar.name} ${path.basename(file)} is not`;
-      return { planned: planCapture(args, env), incomplete: { why, files: planned.files.length === 2 ? 'both' : `all ${planned.files.length}` } };
+      return { planned: planCapture(args, env, { sessions }), incomplete: { why, files: planned.files.length === 2 ? 'both' : `all ${planned.files.length}` } };
     }
     return { planned };
   }

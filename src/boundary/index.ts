@@ -13,6 +13,7 @@
 import { ToolInputError } from '../common/errors';
 import type { CaptureResult } from '../contract/result';
 import type { CaptureProvider } from '../contract/captureProvider';
+import type { SessionSettings } from '../contract/sessions';
 import { planCapture, type SkippedCapture } from './plan';
 import { performCapture, type PerformOptions } from './perform';
 
@@ -24,11 +25,13 @@ export interface ExecuteOptions extends PerformOptions {
   /** The provider that captures (the program passes the active one: src/app/main.ts). */
   provider: CaptureProvider;
   env?: NodeJS.ProcessEnv;
+  /** Where sessions come from (the program passes the flags' and the environment's); absent: the environment's. */
+  sessions?: SessionSettings;
 }
 
 /** Plans and performs one call; a refusal of the arguments throws ToolInputError. */
 async function planAndPerform(raw: unknown, options: ExecuteOptions, skipExisting: boolean): Promise<CaptureResult | SkippedCapture> {
-  const planned = planCapture(raw, options.env ?? process.env, { skipExisting });
+  const planned = planCapture(raw, options.env ?? process.env, { skipExisting, sessions: options.sessions });
   switch (planned.kind) {
     case 'input':
       throw new ToolInputError(planned.message);

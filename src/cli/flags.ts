@@ -31,7 +31,7 @@ export interface FlagSetting {
   /** The environment variable it outranks. */
   env?: EnvKey;
   /** A browser flag: taken out of argv in every mode (src/cli/args.ts), into this BrowserFlags field. */
-  browser?: 'executablePath' | 'browserUrls' | 'wsEndpoints' | 'connectPerCapture' | 'fixedTime';
+  browser?: 'executablePath' | 'browserUrls' | 'wsEndpoints' | 'connectPerCapture' | 'fixedTime' | 'storageState' | 'sessionsDir';
 }
 
 const ALL: readonly Command[] = COMMANDS;
@@ -80,6 +80,22 @@ export const FLAGS: readonly FlagSetting[] = [
     env: 'fixedTime',
     meaning: `start every capture's Date at this ISO 8601 instant (2026-01-01T09:00:00Z) and seed Math.random, for byte-identical evidence (or ${ENVIRONMENT.fixedTime.name})`,
   },
+  {
+    name: 'storage-state',
+    value: 'FILE',
+    commands: ALL,
+    browser: 'storageState',
+    env: 'storageState',
+    meaning: `start every capture from this Playwright storageState file: its cookies, localStorage and IndexedDB (or ${ENVIRONMENT.storageState.name}; docs/sessions.md)`,
+  },
+  {
+    name: 'sessions-dir',
+    value: 'DIR',
+    commands: ALL,
+    browser: 'sessionsDir',
+    env: 'sessionsDir',
+    meaning: `a folder of NAME.json storageState files; a call names one with \`session\` (or ${ENVIRONMENT.sessionsDir.name}; docs/sessions.md)`,
+  },
   // capture
   { name: 'url', value: 'URL', commands: ['capture'], meaning: 'page to capture (http(s)://, file://, about:)' },
   { name: 'type', value: 'TYPE', commands: ['capture'], default: 'screenshot', meaning: CAPTURE_TYPES.map((t) => `'${t}'`).join(', ') },
@@ -102,6 +118,7 @@ export const FLAGS: readonly FlagSetting[] = [
     meaning: `run folder holding plan.md or point-back.md (else ${ENVIRONMENT.runRoot.name}, else the working directory)`,
   },
   { name: 'design', value: 'JSON', commands: ['capture'], meaning: 'declared token scales, e.g. \'{"fontSizes":[14,16],"radii":[4,8]}\'' },
+  { name: 'session', value: 'NAME', commands: ['capture'], meaning: 'start from the saved session NAME of --sessions-dir (the `session` argument)' },
   { name: 'overwrite', commands: ['capture'], meaning: 'replace an existing artifact' },
   { name: 'no-freeze', commands: ['capture'], meaning: 'skip the freeze (animations, fonts)' },
   { name: 'no-wait-fonts', commands: ['capture'], meaning: 'do not wait for web fonts' },

@@ -27,6 +27,10 @@ export interface BrowserFlags {
   parallel?: number;
   /** --fixed-time <ISO 8601 instant>: start every capture's Date there and seed Math.random. */
   fixedTime?: string;
+  /** --storage-state FILE: every capture starts from this Playwright storageState file (src/contract/sessions.ts). */
+  storageState?: string;
+  /** --sessions-dir DIR: the folder of NAME.json storageState files a call's `session` names. */
+  sessionsDir?: string;
 }
 
 export interface EnvSetting {
@@ -120,6 +124,18 @@ export const ENVIRONMENT = {
     meaning: "an ISO 8601 instant (`2026-01-01T09:00:00Z`): every capture's `Date` starts there and `Math.random` is seeded",
     default: 'pages see the real date',
     readBy: 'src/browser/options.ts',
+  },
+  storageState: {
+    name: 'DESIGN_PLAYBOOK_STORAGE_STATE',
+    meaning: 'a Playwright storageState file (cookies, localStorage, IndexedDB): every capture starts from it, signed in (docs/sessions.md)',
+    default: 'captures start from an empty context',
+    readBy: 'src/contract/sessions.ts',
+  },
+  sessionsDir: {
+    name: 'DESIGN_PLAYBOOK_SESSIONS_DIR',
+    meaning: "a folder of NAME.json storageState files: a call's `session` argument names one (offered only when this is set; docs/sessions.md)",
+    default: 'no `session` argument',
+    readBy: 'src/contract/sessions.ts',
   },
 } as const satisfies Record<string, EnvSetting>;
 

@@ -39,7 +39,8 @@ import { planCapture, performCapture, type PerformedCapture, type PerformOptions
 import type { CaptureProvider } from '../contract/captureProvider';
 import type { CaptureFile } from '../contract/captureTypes';
 import { invalidParamsMessage } from './transport';
-import { COMPARE_TOOL_NAME, SERVER_NAME } from '../contract/toolDeclaration';
+import { COMPARE_TOOL_NAME, SERVER_NAME, withDeclarationOptions } from '../contract/toolDeclaration';
+import { sessionSettings, type SessionSettings } from '../contract/sessions';
 import { echoJson } from '../contract/captureContract';
 import { isPlainObject } from '../contract/argumentValues';
 import { dropNullKey, UNNAMED_PROTOCOL_VERSION } from '../contract/compatibility';
@@ -140,6 +141,8 @@ const INSTRUCTIONS =
 export interface ServerOptions {
   /** Offer the opt-in compare_evidence tool too (the compareTool setting; off: tools/list is the original's one tool). */
   compareTool?: boolean;
+  /** Where sessions come from (flags and environment); absent: the environment's. A sessions folder offers the `session` argument. */
+  sessions?: SessionSettings;
 }
 
 /** The opt-in tool's module (the comparison, its images, its page) loads only when the tool is on. */
@@ -161,6 +164,8 @@ export function createServer(provider: CaptureProvider, options: ServerOptions =
   const serverInfo = { name: SERVER_NAME, version: packageVersion() };
   const capabilities = { tools: {} };
   const server = new Server(serverInfo, { capabilities, instructions: INSTRUCTIONS });
+  const sessions = options.sessions ?? sessionSettings({}, process.env);
+  const declare = () => withDeclarationOptions(provider.describe(), { sessions: !!sessions.sessionsDir });
   // Answered here, as the SDK's own initialize answers, with the negotiated version. The client's capabilities are
   // not recorded (the SDK keeps them privately): this server sends the client no request that would need them.
   server.setRequestHandler(initializeRequest, async (request) => {
@@ -170,7 +175,7 @@ export function createServer(provider: CaptureProvider, options: ServerOptions =
   });
   server.setRequestHandler(pingRequest, async () => ({}));
   server.setRequestHandler(listToolsRequest, async () => ({
-    tools: options.compareTool ? [provider.describe(), (await compareTool()).compareToolDeclaration()] : [provider.describe()],
+    tools: options.compareTool ? [declare(), (await compareTool()).compareToolDeclaration()] : [declare()],
   }));
   server.setRequestHandler(callToolRequest, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params as { name: string; arguments?: unknown };
@@ -178,7 +183,7 @@ export function createServer(provider: CaptureProvider, options: ServerOptions =
     if (name !== provider.toolName) return { isError: true, content: [{ type: 'text', text: `unknown tool: ${name}` }] };
     let outcome: PerformedCapture;
     try {
-      const planned = planCapture(args);
+      const planned = planCapture(args, process.env, { sessions });
       // The boundary's refusal of the arguments is a tool error; every other outcome is a payload.
       if (planned.kind === 'input') return { isError: true, content: [{ type: 'text', text: planned.message }] };
       if (planned.kind === 'plan') {

@@ -38,6 +38,8 @@ import { PageClock, fixedTimeWarning } from '../page/pageClock';
 import { LoadTracker, mainThread, navigate, pointerAtOrigin } from '../page/pageSetup';
 import { applyFreeze } from '../page/freeze';
 import { readObservedState } from '../page/observedState';
+import { restoreStorageState } from '../page/storageState';
+import type { StorageState } from '../../contract/storageState';
 import { runActions } from './actionRunner';
 import { CAPTURE_TYPE_MODULES, type CaptureTypeOutput, type CaptureTypeRun } from './types';
 import { CaptureOverrun, CaptureProgress, FIRST_STEP, type CaptureStep, type StepListener } from './progress';
@@ -54,6 +56,8 @@ export interface CaptureHooks {
   signal?: AbortSignal;
   /** Told each step as it starts (navigation, settle, actions[i] of n, capture…), for progress notifications. */
   onStep?: StepListener;
+  /** The state the capture starts from (a session), restored into its fresh context before the first navigation. */
+  startState?: StorageState;
 }
 
 /** The reason an attempt's progress carries when its page or browser went away. */
@@ -78,7 +82,12 @@ interface Stage {
 /** The capture, in order, listed once. The first stage's step is the one every progress starts in (FIRST_STEP). */
 const CAPTURE_STAGES: readonly Stage[] = [
   { step: FIRST_STEP.step, steps: () => [FIRST_STEP.step], run: (a) => a.acquireBrowser() },
-  { step: 'context', during: () => 'opening a browser context', steps: () => ['context'], run: (a) => a.openContext() },
+  {
+    step: 'context',
+    during: (a) => (a.startState ? 'opening a browser context and restoring its session' : 'opening a browser context'),
+    steps: () => ['context'],
+    run: (a) => a.openContext(),
+  },
   { step: 'setup', during: () => "the page's set-up (viewport, colour scheme, clock)", steps: () => ['setup'], run: (a) => a.setUpPage() },
   { step: 'start', during: (a) => `the start of the ${a.fields.type} capture`, steps: () => ['start'], run: (a) => a.startType() },
   { step: 'navigation', during: (a) => `navigation to ${a.fields.url}`, steps: () => ['navigation'], run: (a) => a.navigate() },
@@ -131,6 +140,7 @@ export class CaptureAttempt {
   private readonly stopListening: Array<() => void> = [];
   /** The cleanup that runs while the answer goes out (launched browsers), for shutdown to wait for. */
   closingAfterAnswer: Promise<void> | null = null;
+  readonly startState: StorageState | undefined;
 
   constructor(
     private readonly session: BrowserSession,
@@ -141,6 +151,7 @@ export class CaptureAttempt {
     hooks: CaptureHooks = {},
   ) {
     this.progress = new CaptureProgress(captureTimeoutMs(env), { parent: hooks.signal, onStep: hooks.onStep });
+    this.startState = hooks.startState;
   }
 
   /**
@@ -196,6 +207,8 @@ export class CaptureAttempt {
     // The capture's own session carries the page's emulation, so it takes the screenshot too (pageSetup.ts).
     this.cdp = opened.emulation.cdp;
     this.listenForPageLoss(opened.page);
+    // Before the set-up: the clock and the capture type see a blank page, as without a session.
+    if (this.startState) await restoreStorageState(this.cdp, this.startState);
   }
 
   async setUpPage(): Promise<void> {

@@ -1,0 +1,292 @@
+/**
+ * A Playwright storageState into and out of a browser context, over the
+ * protocol (the format is src/contract/storageState.ts's):
+ *
+ * - restore, into a capture's fresh context before its first navigation:
+ *   the cookies with one Network.setCookies (HttpOnly ones included); then,
+ *   for each origin with localStorage or IndexedDB, the capture's own blank
+ *   page is sent to that origin with the request answered here by an empty
+ *   document (Fetch: nothing reaches the network), the origin's storage is
+ *   written by a script in that document, and the page goes back to
+ *   about:blank with its history reset, so the capture starts from a blank
+ *   page as it would have, its context holding the state;
+ * - collect, for `login`: the context's cookies and, for each origin the
+ *   page's frames show, localStorage and IndexedDB, in Playwright's shape
+ *   (IndexedDB values that are not plain JSON in Playwright's tagged form).
+ *
+ * The values pass from Node to the page and back as protocol messages only:
+ * nothing here logs or words one.
+ */
+import type { CDPSession, Page } from 'puppeteer-core';
+import type { Protocol } from 'devtools-protocol';
+import type { StorageCookie, StorageOrigin, StorageState } from '../../contract/storageState';
+import { EvidenceError } from '../../common/errors';
+
+/** Restoring or collecting a state failed; the message names the origin and the step, never a value. */
+export class StorageStateRestoreError extends EvidenceError<'storage-state-restore'> {
+  constructor(message: string) {
+    super('storage-state-restore', message);
+    this.name = 'StorageStateRestoreError';
+  }
+}
+
+/** The empty document an origin's storage is written from. */
+const EMPTY_DOCUMENT = Buffer.from('<!DOCTYPE html><html><head></head><body></body></html>').toString('base64');
+
+/**
+ * Playwright's tagged value form (what `valueEncoded`/`keyEncoded` hold),
+ * decoded and encoded in the page; written for this project from the
+ * format's description (each tag: v special number or undefined, d Date, u
+ * URL, bi BigInt, e Error, r RegExp, a array, o object, m Map, s Set, ta
+ * typed array, ab ArrayBuffer, ref a value seen before).
+ */
+const TAGGED_VALUES = String.raw`
+const TYPED = { i8: Int8Array, ui8: Uint8Array, ui8c: Uint8ClampedArray, i16: Int16Array, ui16: Uint16Array, i32: Int32Array, ui32: Uint32Array, f32: Float32Array, f64: Float64Array, bi64: BigInt64Array, bui64: BigUint64Array };
+const SPECIAL = { undefined: undefined, null: null, NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
+const fromBase64 = (b) => { const s = atob(b); const bytes = new Uint8Array(s.length); for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i); return bytes; };
+const toBase64 = (view) => { const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength); let s = ''; for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]); return btoa(s); };
+function decode(v, refs = new Map()) {
+  if (v === null || typeof v !== 'object') return v;
+  if ('ref' in v) return refs.get(v.ref);
+  if ('v' in v) return SPECIAL[v.v];
+  if ('d' in v) return new Date(v.d);
+  if ('u' in v) return new URL(v.u);
+  if ('bi' in v) return BigInt(v.bi);
+  if ('e' in v) { const e = new Error(v.e.m); e.name = v.e.n; e.stack = v.e.s; return e; }
+  if ('r' in v) return new RegExp(v.r.p, v.r.f);
+  if ('ta' in v) { const bytes = fromBase64(v.ta.b); return new TYPED[v.ta.k](bytes.buffer); }
+  if ('ab' in v) return fromBase64(v.ab.b).buffer;
+  if ('a' in v) { const out = []; refs.set(v.id, out); for (const item of v.a) out.push(decode(item, refs)); return out; }
+  if ('o' in v) { const out = {}; refs.set(v.id, out); for (const { k, v: item } of v.o) if (k !== '__proto__') out[k] = decode(item, refs); return out; }
+  if ('m' in v) { const out = new Map(); refs.set(v.id, out); for (const { k, v: item } of v.m) out.set(decode(k, refs), decode(item, refs)); return out; }
+  if ('s' in v) { const out = new Set(); refs.set(v.id, out); for (const item of v.s) out.add(decode(item, refs)); return out; }
+  return v;
+}
+const plainObject = (v) => { const proto = Object.getPrototypeOf(v); return proto === Object.prototype || proto === null; };
+function plainJson(v, seen = new Set()) {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  if (typeof v !== 'object' || seen.has(v)) return false;
+  seen.add(v);
+  const ok = Array.isArray(v) ? v.every((item) => plainJson(item, seen)) : plainObject(v) && Object.values(v).every((item) => item !== undefined && plainJson(item, seen));
+  seen.delete(v);
+  return ok;
+}
+function encode(v, ids = new Map()) {
+  if (v === undefined) return { v: 'undefined' };
+  if (v === null) return { v: 'null' };
+  if (typeof v === 'number') { if (Object.is(v, -0)) return { v: '-0' }; if (!Number.isFinite(v)) return { v: String(v) }; return v; }
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'bigint') return { bi: String(v) };
+  if (typeof v !== 'object') return { v: 'undefined' };
+  if (v instanceof Date) return { d: v.toJSON() };
+  if (v instanceof URL) return { u: v.toJSON() };
+  if (v instanceof RegExp) return { r: { p: v.source, f: v.flags } };
+  if (v instanceof Error) return { e: { n: v.name, m: v.message, s: String(v.stack) } };
+  for (const [k, T] of Object.entries(TYPED)) if (v instanceof T) return { ta: { b: toBase64(v), k } };
+  if (v instanceof ArrayBuffer) return { ab: { b: toBase64(new Uint8Array(v)) } };
+  if (ids.has(v)) return { ref: ids.get(v) };
+  const id = ids.size + 1;
+  ids.set(v, id);
+  if (v instanceof Map) return { m: [...v].map(([k, item]) => ({ k: encode(k, ids), v: encode(item, ids) })), id };
+  if (v instanceof Set) return { s: [...v].map((item) => encode(item, ids)), id };
+  if (Array.isArray(v)) return { a: v.map((item) => encode(item, ids)), id };
+  return { o: Object.keys(v).map((k) => ({ k, v: encode(v[k], ids) })), id };
+}
+const done = (request) => new Promise((resolve, reject) => { request.onsuccess = () => resolve(request.result); request.onerror = () => reject(request.error); });
+`;
+
+/** Writes one origin's localStorage and IndexedDB from the document of that origin; answers an error's words or ''. */
+const RESTORE_ORIGIN = `async (state) => {
+${TAGGED_VALUES}
+  if (location.origin !== state.origin) return 'the page is at ' + location.origin;
+  try {
+    for (const { name, value } of state.localStorage) localStorage.setItem(name, value);
+  } catch (e) {
+    return 'localStorage: ' + e.name;
+  }
+  try {
+    await Promise.all((state.indexedDB || []).map(async (database) => {
+      const open = indexedDB.open(database.name, database.version);
+      open.onupgradeneeded = () => {
+        for (const store of database.stores) {
+          const made = open.result.createObjectStore(store.name, { autoIncrement: store.autoIncrement, keyPath: store.keyPathArray ?? store.keyPath });
+          for (const index of store.indexes) made.createIndex(index.name, index.keyPathArray ?? index.keyPath, { unique: index.unique, multiEntry: index.multiEntry });
+        }
+      };
+      const db = await done(open);
+      try {
+        if (!db.objectStoreNames.length) return;
+        const tx = db.transaction(db.objectStoreNames, 'readwrite');
+        const committed = new Promise((resolve, reject) => { tx.oncomplete = resolve; tx.onerror = () => reject(tx.error); tx.onabort = () => reject(tx.error); });
+        for (const store of database.stores) {
+          const target = tx.objectStore(store.name);
+          for (const record of store.records) {
+            const value = 'value' in record ? record.value : decode(record.valueEncoded);
+            if ('key' in record || 'keyEncoded' in record) target.add(value, 'key' in record ? record.key : decode(record.keyEncoded));
+            else target.add(value);
+          }
+        }
+        await committed;
+      } finally {
+        db.close();
+      }
+    }));
+  } catch (e) {
+    return 'IndexedDB: ' + (e && e.name ? e.name : 'error');
+  }
+  return '';
+}`;
+
+/** Reads the document's origin's localStorage and (with `indexedDB`) IndexedDB, in Playwright's shape. */
+const COLLECT_ORIGIN = `async (withIndexedDB) => {
+${TAGGED_VALUES}
+  const out = { origin: location.origin, localStorage: Object.keys(localStorage).map((name) => ({ name, value: localStorage.getItem(name) })) };
+  if (!withIndexedDB) return out;
+  const databases = await indexedDB.databases();
+  out.indexedDB = await Promise.all(databases.map(async (info) => {
+    const db = await done(indexedDB.open(info.name));
+    try {
+      const names = [...db.objectStoreNames];
+      if (!names.length) return { name: info.name, version: db.version, stores: [] };
+      const tx = db.transaction(names, 'readonly');
+      const stores = await Promise.all(names.map(async (name) => {
+        const store = tx.objectStore(name);
+        const keys = await done(store.getAllKeys());
+        const values = await done(store.getAll());
+        const records = keys.map((key, i) => {
+          const record = {};
+          if (store.keyPath === null) { if (plainJson(key)) record.key = key; else record.keyEncoded = encode(key); }
+          if (plainJson(values[i])) record.value = values[i]; else record.valueEncoded = encode(values[i]);
+          return record;
+        });
+        const indexes = [...store.indexNames].map((indexName) => {
+          const index = store.index(indexName);
+          const entry = { name: index.name, multiEntry: index.multiEntry, unique: index.unique };
+          if (Array.isArray(index.keyPath)) entry.keyPathArray = index.keyPath; else entry.keyPath = index.keyPath;
+          return entry;
+        });
+        const entry = { name, records, indexes, autoIncrement: store.autoIncrement };
+        if (Array.isArray(store.keyPath)) entry.keyPathArray = store.keyPath; else if (store.keyPath !== null) entry.keyPath = store.keyPath;
+        return entry;
+      }));
+      return { name: info.name, version: db.version, stores };
+    } finally {
+      db.close();
+    }
+  }));
+  return out;
+}`;
+
+/** A cookie in the protocol's form (expires -1: a session cookie, sent without one). */
+function cookieParam(cookie: StorageCookie): Protocol.Network.CookieParam {
+  const param: Protocol.Network.CookieParam = {
+    name: cookie.name,
+    value: cookie.value,
+    domain: cookie.domain,
+    path: cookie.path,
+    httpOnly: cookie.httpOnly,
+    secure: cookie.secure,
+    sameSite: cookie.sameSite,
+  };
+  if (cookie.expires !== -1) param.expires = cookie.expires;
+  if (cookie.partitionKey !== undefined)
+    param.partitionKey = { topLevelSite: cookie.partitionKey, hasCrossSiteAncestor: cookie._crHasCrossSiteAncestor ?? false };
+  return param;
+}
+
+/** The protocol's cookie in Playwright's shape. */
+function storageCookie(cookie: Protocol.Network.Cookie): StorageCookie {
+  const out: StorageCookie = {
+    name: cookie.name,
+    value: cookie.value,
+    domain: cookie.domain,
+    path: cookie.path,
+    expires: cookie.session || cookie.expires < 0 ? -1 : cookie.expires,
+    httpOnly: cookie.httpOnly,
+    secure: cookie.secure,
+    sameSite: cookie.sameSite ?? 'Lax',
+  };
+  if (cookie.partitionKey) {
+    out.partitionKey = cookie.partitionKey.topLevelSite;
+    out._crHasCrossSiteAncestor = cookie.partitionKey.hasCrossSiteAncestor;
+  }
+  return out;
+}
+
+const needsDocument = (origin: StorageOrigin) => origin.localStorage.length > 0 || (origin.indexedDB?.length ?? 0) > 0;
+
+/** Runs `fn` in the page's main world and returns its value; a thrown exception becomes `failure` (its words, not the page's values). */
+async function callInPage<T>(cdp: CDPSession, fn: string, arg: unknown, failure: string): Promise<T> {
+  const answer = await cdp.send('Runtime.evaluate', { expression: `(${fn})(${JSON.stringify(arg)})`, awaitPromise: true, returnByValue: true });
+  if (answer.exceptionDetails) throw new StorageStateRestoreError(`${failure}: ${answer.exceptionDetails.exception?.className ?? 'the page script threw'}`);
+  return answer.result.value as T;
+}
+
+/**
+ * Restores `state` into the context of `page` (blank, never navigated):
+ * cookies, then each origin's storage from a document of that origin
+ * answered here. The page is left blank with a history of one entry.
+ */
+export async function restoreStorageState(cdp: CDPSession, state: StorageState): Promise<void> {
+  const cookies = state.cookies.length ? cdp.send('Network.setCookies', { cookies: state.cookies.map(cookieParam) }) : Promise.resolve();
+  const origins = state.origins.filter(needsDocument);
+  if (origins.length) {
+    const answer = (event: Protocol.Fetch.RequestPausedEvent) =>
+      void cdp
+        .send('Fetch.fulfillRequest', {
+          requestId: event.requestId,
+          responseCode: 200,
+          responseHeaders: [{ name: 'Content-Type', value: 'text/html; charset=utf-8' }],
+          body: EMPTY_DOCUMENT,
+        })
+        .catch(() => undefined);
+    cdp.on('Fetch.requestPaused', answer);
+    try {
+      await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+      for (const origin of origins) {
+        const went = await cdp.send('Page.navigate', { url: `${origin.origin}/` });
+        if (went.errorText)
+          throw new StorageStateRestoreError(`restoring the storage of ${origin.origin}: its empty document did not load (${went.errorText})`);
+        const problem = await callInPage<string>(cdp, RESTORE_ORIGIN, origin, `restoring the storage of ${origin.origin}`);
+        if (problem) throw new StorageStateRestoreError(`restoring the storage of ${origin.origin}: ${problem}`);
+      }
+    } finally {
+      cdp.off('Fetch.requestPaused', answer);
+      await cdp.send('Fetch.disable').catch(() => undefined);
+    }
+    await cdp.send('Page.navigate', { url: 'about:blank' });
+  }
+  await cookies;
+}
+
+/** The origins the page's frames show (http(s) only), each once, main frame first. */
+function frameOrigins(page: Page): string[] {
+  const origins: string[] = [];
+  for (const frame of page.frames()) {
+    try {
+      const { origin, protocol } = new URL(frame.url());
+      if (/^https?:$/.test(protocol) && !origins.includes(origin)) origins.push(origin);
+    } catch {
+      // not a URL with an origin
+    }
+  }
+  return origins;
+}
+
+/**
+ * The context's state in Playwright's shape: its cookies (the page's
+ * session reads them all) and, for each origin the page's frames show, its
+ * localStorage and, with `indexedDB`, its IndexedDB.
+ */
+export async function collectStorageState(page: Page, cdp: CDPSession, options: { indexedDB: boolean }): Promise<StorageState> {
+  const { cookies } = await cdp.send('Storage.getCookies', {}).catch(() => cdp.send('Network.getAllCookies'));
+  const origins: StorageOrigin[] = [];
+  for (const origin of frameOrigins(page)) {
+    const frame = page.frames().find((f) => f.url().startsWith(origin));
+    if (!frame) continue;
+    const collected = (await frame.evaluate(`(${COLLECT_ORIGIN})(${JSON.stringify(options.indexedDB)})`)) as StorageOrigin;
+    if (collected.localStorage.length || collected.indexedDB?.length) origins.push(collected);
+  }
+  return { cookies: cookies.map(storageCookie), origins };
+}
