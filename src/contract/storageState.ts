@@ -84,6 +84,7 @@ export class StorageStateError extends EvidenceError<'storage-state'> {
 /** The type of a JSON value in words (never the value: it may be a credential). */
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
