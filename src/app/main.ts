@@ -163,6 +163,7 @@ const program: Program = {
   get start() {
     return programStart;
   },
+  signIn: async (url, actions) => (await import('../browser/capture/signIn')).signIn({ url, actions, flags: browserFlags, env: process.env }),
 };
 
 /**

@@ -11,7 +11,7 @@ import { COLOR_SCHEMES } from '../contract/captureContract';
 import { DEFAULT_MAX_PARALLEL, ENVIRONMENT, envValue, type BrowserFlags, type EnvKey, type EnvSetting } from '../common/settings';
 
 /** The program's modes: serving MCP (no subcommand) and each subcommand. */
-export const COMMANDS = ['serve', 'capture', 'run', 'doctor', 'demo', 'report', 'compare', 'manifest check'] as const;
+export const COMMANDS = ['serve', 'capture', 'run', 'doctor', 'demo', 'report', 'compare', 'manifest check', 'login'] as const;
 export type Command = (typeof COMMANDS)[number];
 const SUBCOMMANDS_ONLY = COMMANDS.filter((c) => c !== 'serve');
 
@@ -140,6 +140,21 @@ export const FLAGS: readonly FlagSetting[] = [
     meaning: 'captures at once per browser; with several --browser-url/--ws-endpoint, N on each',
   },
   { name: 'skip-existing', commands: ['run'], meaning: 'skip lines whose artifact is already there (re-run a half-finished plan)' },
+  // login
+  { name: 'url', value: 'URL', commands: ['login'], meaning: 'the page to sign in on (http(s)://)' },
+  {
+    name: 'action',
+    value: 'JSON',
+    repeat: true,
+    commands: ['login'],
+    meaning: 'an action object, repeatable, in order, as capture takes them: --action \'{"do":"fill","selector":"#user","value":"admin"}\'',
+  },
+  {
+    name: 'save-storage',
+    value: 'FILE',
+    commands: ['login'],
+    meaning: "where to write the signed-in state, in Playwright's storageState format (mode 0600, replaced atomically): SESSIONS_DIR/NAME.json for a session",
+  },
   // doctor, manifest check
   { name: 'json', commands: ['doctor', 'manifest check'], meaning: 'print the report as JSON' },
   // demo, report

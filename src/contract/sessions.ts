@@ -17,7 +17,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { envValue, type BrowserFlags } from '../common/settings';
 import { describeValue } from './argumentValues';
-import { expiryWarning, readStorageStateFile, StorageStateError, summarizeStorageState, type StorageState } from './storageState';
+import { expiryInstant, expiryWarning, readStorageStateFile, StorageStateError, summarizeStorageState, type StorageState } from './storageState';
 
 /** The tool argument that names a session. */
 export const SESSION_ARGUMENT = 'session';
@@ -131,4 +131,60 @@ export function chooseSession(args: Record<string, unknown>, settings: SessionSe
     return { ok: false, kind: 'input', error: `session must name a saved session: one of ${quoteNames(names)} (got ${got})` };
   }
   return load(sessionFile(dir, name), `session '${name}'`, name);
+}
+
+/** One saved state as `doctor` lists it: never a value. */
+export interface SessionListing {
+  /** The session's name, or `--storage-state` for the file every capture starts from. */
+  name: string;
+  file: string;
+  origins?: string[];
+  cookieDomains?: string[];
+  cookies?: number;
+  /** The earliest cookie expiry, ISO 8601 (absent: session cookies only, or none). */
+  earliestExpiry?: string;
+  expiredCookies?: number;
+  /** Why it cannot be used (the file and field named). */
+  error?: string;
+}
+
+/** What `doctor` reports of the configured sessions: each state's summary, or why the folder or a file cannot be used. */
+export interface SessionsReport {
+  storageState?: SessionListing;
+  sessionsDir?: { dir: string; sessions: SessionListing[]; error?: string };
+}
+
+function listing(name: string, file: string): SessionListing {
+  try {
+    const summary = summarizeStorageState(readStorageStateFile(file));
+    const out: SessionListing = { name, file, origins: summary.origins, cookieDomains: summary.cookieDomains, cookies: summary.cookies };
+    if (summary.earliestExpiry !== undefined) out.earliestExpiry = expiryInstant(summary.earliestExpiry);
+    if (summary.expired) out.expiredCookies = summary.expired;
+    return out;
+  } catch (err) {
+    if (err instanceof StorageStateError) return { name, file, error: err.message };
+    throw err;
+  }
+}
+
+/** The configured sessions, summarized (names, origins, cookie counts, earliest expiry); empty when none is configured. */
+export function sessionsReport(settings: SessionSettings): SessionsReport {
+  const report: SessionsReport = {};
+  if (settings.storageState) report.storageState = listing('--storage-state', settings.storageState);
+  const dir = settings.sessionsDir;
+  if (dir) {
+    try {
+      report.sessionsDir = { dir, sessions: sessionNames(dir).map((name) => listing(name, sessionFile(dir, name))) };
+    } catch (err) {
+      if (!(err instanceof StorageStateError)) throw err;
+      report.sessionsDir = { dir, sessions: [], error: err.message };
+    }
+  }
+  return report;
+}
+
+/** Whether every configured state can be used. */
+export function sessionsUsable(report: SessionsReport): boolean {
+  const listings = [...(report.storageState ? [report.storageState] : []), ...(report.sessionsDir?.sessions ?? [])];
+  return !report.sessionsDir?.error && listings.every((l) => !l.error);
 }

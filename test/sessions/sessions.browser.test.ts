@@ -19,6 +19,9 @@ import type { SessionSettings } from '../../src/contract/sessions';
 import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS } from '../helpers/browser';
 import { captureArgs, makeRunRoot } from '../e2e/harness';
 import { serveSignInApp, type SignInApp } from './signInApp';
+import { signIn } from '../../src/browser/capture/signIn';
+import { writeStorageStateFile } from '../../src/cli/login';
+import { parseActions } from '../../src/contract/actions';
 
 jest.setTimeout(180_000);
 
@@ -131,5 +134,44 @@ describe('sessions by name, per call', () => {
     expect(differingPixels(adminShot, memberShot)).toBeGreaterThan(0);
     const theirs = await playwrightShot(path.join(sessionsDir, 'member.json'));
     expect(differingPixels(memberShot, theirs.png)).toBe(0);
+  });
+});
+
+describe('a state our sign-in saves', () => {
+  const signInAs = (user: string) =>
+    signIn({
+      url: app.url('/login'),
+      actions: parseActions([
+        { do: 'fill', selector: '#user', value: user },
+        { do: 'fill', selector: '#password', value: app.passwords[user] },
+        { do: 'click', selector: '#go' },
+        { do: 'wait_for_selector', selector: 'body[data-state="signed-in"]' },
+      ]),
+      flags: {},
+      env: process.env,
+    });
+
+  test("loads in Playwright and signs it in; written with mode 0600, in Playwright's shape (IndexedDB values in its tagged form)", async () => {
+    const { state } = await signInAs('member');
+    const file = path.join(sessionsDir, 'ours-member.json');
+    writeStorageStateFile(file, state);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(sessionsDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(saved.cookies.map((c: { name: string; httpOnly: boolean }) => [c.name, c.httpOnly])).toEqual([['sid', true]]);
+    expect(saved.origins[0].indexedDB[0].stores[0].records[0]).toMatchObject({ key: 'me', valueEncoded: expect.any(Object) });
+    const theirs = await playwrightShot(file);
+    expect(theirs.text).toBe('signed in as member');
+    // And ours reads it back: the same page, pixel for pixel.
+    const ours = await capture({}, { storageState: file });
+    expect(ours.observed_state).toBe('signed-in');
+    expect(differingPixels(fs.readFileSync(ours.written_path), theirs.png)).toBe(0);
+  });
+
+  test("Playwright's own IndexedDB record and ours encode alike", async () => {
+    const { state } = await signInAs('admin');
+    const theirs = JSON.parse(fs.readFileSync(path.join(sessionsDir, 'admin.json'), 'utf8'));
+    const record = (s: { origins: Array<{ indexedDB: Array<{ stores: Array<{ records: unknown[] }> }> }> }) => s.origins[0].indexedDB[0].stores[0];
+    expect(record(state as never)).toEqual(record(theirs));
   });
 });

@@ -280,7 +280,8 @@ function frameOrigins(page: Page): string[] {
  * localStorage and, with `indexedDB`, its IndexedDB.
  */
 export async function collectStorageState(page: Page, cdp: CDPSession, options: { indexedDB: boolean }): Promise<StorageState> {
-  const { cookies } = await cdp.send('Storage.getCookies', {}).catch(() => cdp.send('Network.getAllCookies'));
+  // The page's session reads its own context's cookies (Storage.getCookies without a context id reads the default one's).
+  const { cookies } = await cdp.send('Network.getAllCookies');
   const origins: StorageOrigin[] = [];
   for (const origin of frameOrigins(page)) {
     const frame = page.frames().find((f) => f.url().startsWith(origin));
