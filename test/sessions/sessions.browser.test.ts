@@ -175,3 +175,28 @@ describe('a state our sign-in saves', () => {
     expect(record(state as never)).toEqual(record(theirs));
   });
 });
+
+describe('a state with localStorage and no IndexedDB (written before the page runs, no extra navigation)', () => {
+  let file: string;
+  beforeAll(() => {
+    const state = JSON.parse(fs.readFileSync(path.join(sessionsDir, 'admin.json'), 'utf8'));
+    for (const origin of state.origins) delete origin.indexedDB;
+    file = path.join(sessionsDir, 'admin-no-idb.json');
+    fs.writeFileSync(file, JSON.stringify(state));
+  });
+
+  test("the page's own scripts see the token from their first line, as in Playwright", async () => {
+    const at = (p: string, leaf: string) =>
+      executeCapturePlan(captureArgs(root, app.url(p), leaf, { viewport: VIEWPORT, actions: [{ do: 'wait_for_selector', selector: 'body[data-state]' }] }), {
+        sessions: { storageState: file },
+      });
+    expect((await at('/whoami', 'whoami.png')).observed_state).toBe('bearer');
+    // The app without its record: cookie and token there, the record missing.
+    const app1 = await capture({}, { storageState: file });
+    expect(app1.observed_state).toBe('signed-out');
+    const theirs = await playwrightShot(file);
+    expect(differingPixels(fs.readFileSync(app1.written_path), theirs.png)).toBe(0);
+    // A page that clears the storage and replaces itself: the session is not written again.
+    expect((await at('/logout', 'logout.png')).observed_state).toBe('no-bearer');
+  });
+});

@@ -78,6 +78,13 @@ function record() {
 })();
 </script></body></html>`;
 
+/** Says whether the bearer token is in localStorage (data-state `bearer` or `no-bearer`). */
+const WHOAMI_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head><body><p id="t"></p>
+<script>const has = localStorage.getItem('bearer') !== null; document.getElementById('t').textContent = has ? 'bearer' : 'no bearer'; document.body.dataset.state = has ? 'bearer' : 'no-bearer';</script></body></html>`;
+
+/** Signs out as apps do: clears localStorage, then replaces itself with /whoami. */
+const LOGOUT_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head><body><script>localStorage.clear(); location.replace('/whoami');</script></body></html>`;
+
 export async function serveSignInApp(): Promise<SignInApp> {
   const passwords: Record<string, string> = { admin: 'admin-pass-7Q', member: 'member-pass-3K' };
   /** token -> user, for the cookie and the bearer token alike (each sign-in makes its own two). */
@@ -91,6 +98,8 @@ export async function serveSignInApp(): Promise<SignInApp> {
     };
     if (urlPath === '/login') return send(200, 'text/html; charset=utf-8', LOGIN_PAGE);
     if (urlPath === '/app') return send(200, 'text/html; charset=utf-8', APP_PAGE);
+    if (urlPath === '/whoami') return send(200, 'text/html; charset=utf-8', WHOAMI_PAGE);
+    if (urlPath === '/logout') return send(200, 'text/html; charset=utf-8', LOGOUT_PAGE);
     if (urlPath === '/api/login' && req.method === 'POST') {
       let body = '';
       req.on('data', (chunk) => (body += chunk));

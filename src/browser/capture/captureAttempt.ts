@@ -38,7 +38,7 @@ import { PageClock, fixedTimeWarning } from '../page/pageClock';
 import { LoadTracker, mainThread, navigate, pointerAtOrigin } from '../page/pageSetup';
 import { applyFreeze } from '../page/freeze';
 import { readObservedState } from '../page/observedState';
-import { restoreStorageState } from '../page/storageState';
+import { restoreStorageState, type RestoredState } from '../page/storageState';
 import type { StorageState } from '../../contract/storageState';
 import { runActions } from './actionRunner';
 import { CAPTURE_TYPE_MODULES, type CaptureTypeOutput, type CaptureTypeRun } from './types';
@@ -141,6 +141,8 @@ export class CaptureAttempt {
   /** The cleanup that runs while the answer goes out (launched browsers), for shutdown to wait for. */
   closingAfterAnswer: Promise<void> | null = null;
   readonly startState: StorageState | undefined;
+  /** The restored session's script, removed once the navigation is done (storageState.ts). */
+  private restored: RestoredState | null = null;
 
   constructor(
     private readonly session: BrowserSession,
@@ -208,7 +210,7 @@ export class CaptureAttempt {
     this.cdp = opened.emulation.cdp;
     this.listenForPageLoss(opened.page);
     // Before the set-up: the clock and the capture type see a blank page, as without a session.
-    if (this.startState) await restoreStorageState(this.cdp, this.startState);
+    if (this.startState) this.restored = await restoreStorageState(this.cdp, this.startState);
   }
 
   async setUpPage(): Promise<void> {
@@ -248,6 +250,8 @@ export class CaptureAttempt {
       this.navigating = false;
       load.stop();
     }
+    // The page's later documents (after a sign-out, say) see what the page kept, not the session again.
+    await this.restored?.settle();
   }
 
   async freeze(): Promise<void> {

@@ -3,13 +3,12 @@
  * protocol (the format is src/contract/storageState.ts's):
  *
  * - restore, into a capture's fresh context before its first navigation:
- *   the cookies with one Network.setCookies (HttpOnly ones included); then,
- *   for each origin with localStorage or IndexedDB, the capture's own blank
- *   page is sent to that origin with the request answered here by an empty
- *   document (Fetch: nothing reaches the network), the origin's storage is
- *   written by a script in that document, and the page goes back to
- *   about:blank with its history reset, so the capture starts from a blank
- *   page as it would have, its context holding the state;
+ *   the cookies with one Network.setCookies (HttpOnly ones included); an
+ *   origin's localStorage by a script that runs before the page's own in
+ *   that origin's first document (no navigation: the cheap, common case);
+ *   an origin with IndexedDB from an empty document of that origin, the
+ *   capture's own blank page sent there with the request answered here
+ *   (Fetch: nothing reaches the network), then back to about:blank;
  * - collect, for `login`: the context's cookies and, for each origin the
  *   page's frames show, localStorage and IndexedDB, in Playwright's shape
  *   (IndexedDB values that are not plain JSON in Playwright's tagged form).
@@ -214,8 +213,6 @@ function storageCookie(cookie: Protocol.Network.Cookie): StorageCookie {
   return out;
 }
 
-const needsDocument = (origin: StorageOrigin) => origin.localStorage.length > 0 || (origin.indexedDB?.length ?? 0) > 0;
-
 /** Runs `fn` in the page's main world and returns its value; a thrown exception becomes `failure` (its words, not the page's values). */
 async function callInPage<T>(cdp: CDPSession, fn: string, arg: unknown, failure: string): Promise<T> {
   const answer = await cdp.send('Runtime.evaluate', { expression: `(${fn})(${JSON.stringify(arg)})`, awaitPromise: true, returnByValue: true });
@@ -224,41 +221,94 @@ async function callInPage<T>(cdp: CDPSession, fn: string, arg: unknown, failure:
 }
 
 /**
- * Restores `state` into the context of `page` (blank, never navigated):
- * cookies, then each origin's storage from a document of that origin
- * answered here. The page is left blank with a history of one entry.
+ * The localStorage of the origins without IndexedDB, written by a script
+ * that runs before the page's own in a new document of such an origin, into
+ * a storage still empty: in the top frame only in the document the capture
+ * navigated to (no referrer: a document the page's own script navigated to,
+ * a sign-out's redirect, has one), in a frame the first time. It is removed
+ * once the capture's navigation is done (RestoredState.settle), so the
+ * actions' documents see only what the page kept.
  */
-export async function restoreStorageState(cdp: CDPSession, state: StorageState): Promise<void> {
-  const cookies = state.cookies.length ? cdp.send('Network.setCookies', { cookies: state.cookies.map(cookieParam) }) : Promise.resolve();
-  const origins = state.origins.filter(needsDocument);
-  if (origins.length) {
-    const answer = (event: Protocol.Fetch.RequestPausedEvent) =>
-      void cdp
-        .send('Fetch.fulfillRequest', {
-          requestId: event.requestId,
-          responseCode: 200,
-          responseHeaders: [{ name: 'Content-Type', value: 'text/html; charset=utf-8' }],
-          body: EMPTY_DOCUMENT,
-        })
-        .catch(() => undefined);
-    cdp.on('Fetch.requestPaused', answer);
-    try {
-      await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
-      for (const origin of origins) {
-        const went = await cdp.send('Page.navigate', { url: `${origin.origin}/` });
-        if (went.errorText)
-          throw new StorageStateRestoreError(`restoring the storage of ${origin.origin}: its empty document did not load (${went.errorText})`);
-        const problem = await callInPage<string>(cdp, RESTORE_ORIGIN, origin, `restoring the storage of ${origin.origin}`);
-        if (problem) throw new StorageStateRestoreError(`restoring the storage of ${origin.origin}: ${problem}`);
-      }
-    } finally {
-      cdp.off('Fetch.requestPaused', answer);
-      await cdp.send('Fetch.disable').catch(() => undefined);
-    }
-    await cdp.send('Page.navigate', { url: 'about:blank' });
-  }
-  await cookies;
+const LOCAL_STORAGE_SCRIPT = (byOrigin: Record<string, Array<{ name: string; value: string }>>) => `(() => {
+  let items;
+  try {
+    items = (${JSON.stringify(byOrigin)})[location.origin];
+    if (!items || localStorage.length !== 0 || (window === window.top && document.referrer !== '')) return;
+    for (const { name, value } of items) localStorage.setItem(name, value);
+  } catch {}
+})();`;
+
+/** What a restore leaves to undo once the capture's navigation is done. */
+export interface RestoredState {
+  /** Removes the localStorage script (the page's later documents see only what the page kept). */
+  settle(): Promise<void>;
 }
+
+/**
+ * Restores `state` into the context of the blank, never navigated page of
+ * `cdp`, before its first navigation:
+ * - the cookies, with one Network.setCookies;
+ * - each origin with IndexedDB: its localStorage and databases written from
+ *   an empty document of that origin, answered here (Fetch: nothing reaches
+ *   the network), then the page back at about:blank;
+ * - the other origins' localStorage: a script before the page's own, in
+ *   each origin's first document (LOCAL_STORAGE_SCRIPT), which costs no
+ *   navigation. Call `settle()` once the capture's navigation is done.
+ */
+export async function restoreStorageState(cdp: CDPSession, state: StorageState): Promise<RestoredState> {
+  const cookies = state.cookies.length ? cdp.send('Network.setCookies', { cookies: state.cookies.map(cookieParam) }) : Promise.resolve();
+  const withDatabases = state.origins.filter((o) => (o.indexedDB?.length ?? 0) > 0);
+  const localOnly = state.origins.filter((o) => !o.indexedDB?.length && o.localStorage.length);
+  let scriptId: string | null = null;
+  if (localOnly.length) {
+    const byOrigin = Object.fromEntries(localOnly.map((o) => [o.origin, o.localStorage]));
+    ({ identifier: scriptId } = await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: LOCAL_STORAGE_SCRIPT(byOrigin) }));
+  }
+  if (withDatabases.length) await restoreFromDocuments(cdp, withDatabases);
+  await cookies;
+  return {
+    async settle() {
+      if (scriptId === null) return;
+      const identifier = scriptId;
+      scriptId = null;
+      await cdp.send('Page.removeScriptToEvaluateOnNewDocument', { identifier });
+    },
+  };
+}
+
+/** Each origin's storage written from an empty document of that origin, answered here; the page is left at about:blank. */
+async function restoreFromDocuments(cdp: CDPSession, origins: StorageOrigin[]): Promise<void> {
+  const answer = (event: Protocol.Fetch.RequestPausedEvent) =>
+    void cdp
+      .send('Fetch.fulfillRequest', {
+        requestId: event.requestId,
+        responseCode: 200,
+        responseHeaders: [
+          { name: 'Content-Type', value: 'text/html; charset=utf-8' },
+          { name: 'Cache-Control', value: 'no-store' },
+        ],
+        body: EMPTY_DOCUMENT,
+      })
+      .catch(() => undefined);
+  cdp.on('Fetch.requestPaused', answer);
+  try {
+    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+    for (const origin of origins) {
+      // A path of its own: the answered document is never the one a capture asks for.
+      const went = await cdp.send('Page.navigate', { url: `${origin.origin}${RESTORE_PATH}` });
+      if (went.errorText) throw new StorageStateRestoreError(`restoring the storage of ${origin.origin}: its empty document did not load (${went.errorText})`);
+      const problem = await callInPage<string>(cdp, RESTORE_ORIGIN, origin, `restoring the storage of ${origin.origin}`);
+      if (problem) throw new StorageStateRestoreError(`restoring the storage of ${origin.origin}: ${problem}`);
+    }
+  } finally {
+    cdp.off('Fetch.requestPaused', answer);
+    await cdp.send('Fetch.disable').catch(() => undefined);
+  }
+  await cdp.send('Page.navigate', { url: 'about:blank' });
+}
+
+/** The path of the empty document a session's storage is written from. */
+const RESTORE_PATH = '/.design-playbook-evidence-session';
 
 /** The origins the page's frames show (http(s) only), each once, main frame first. */
 function frameOrigins(page: Page): string[] {
