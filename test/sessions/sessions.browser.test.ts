@@ -200,3 +200,23 @@ describe('a state with localStorage and no IndexedDB (written before the page ru
     expect((await at('/logout', 'logout.png')).observed_state).toBe('no-bearer');
   });
 });
+
+describe('every capture type starts from the session', () => {
+  test('an aria snapshot and a trace of the signed-in page; the history is one entry, as in a capture without a session', async () => {
+    const file = path.join(sessionsDir, 'admin.json');
+    const tree = await capture({ type: 'a11y tree', artifact_path: `evidence/tree-${++leafCount}.json` }, { storageState: file });
+    expect(tree.error).toBe('');
+    expect(JSON.parse(fs.readFileSync(tree.written_path, 'utf8')).tree).toContain('signed in as admin');
+    const trace = await capture({ type: 'interaction trace', artifact_path: `evidence/trace-${++leafCount}.trace.zip` }, { storageState: file });
+    expect(trace.error).toBe('');
+    expect(trace.observed_state).toBe('signed-in');
+    // The restore's own document is answered in the browser: the trace's network log never names it.
+    const zip = fs.readFileSync(trace.written_path);
+    expect(zip.includes(Buffer.from('.design-playbook-evidence-session'))).toBe(false);
+    const history = await executeCapturePlan(
+      captureArgs(root, app.url('/history'), `history-${++leafCount}.png`, { viewport: VIEWPORT, actions: [{ do: 'click', selector: '#count' }] }),
+      { sessions: { storageState: file } },
+    );
+    expect(history.observed_state).toBe('history-1');
+  });
+});

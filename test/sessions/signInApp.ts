@@ -82,6 +82,9 @@ function record() {
 const WHOAMI_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head><body><p id="t"></p>
 <script>const has = localStorage.getItem('bearer') !== null; document.getElementById('t').textContent = has ? 'bearer' : 'no bearer'; document.body.dataset.state = has ? 'bearer' : 'no-bearer';</script></body></html>`;
 
+/** Reports history.length on a click (data-state `history-N`). */
+const HISTORY_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head><body><button id="count" onclick="document.body.dataset.state = 'history-' + history.length">count</button></body></html>`;
+
 /** Signs out as apps do: clears localStorage, then replaces itself with /whoami. */
 const LOGOUT_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head><body><script>localStorage.clear(); location.replace('/whoami');</script></body></html>`;
 
@@ -98,6 +101,7 @@ export async function serveSignInApp(): Promise<SignInApp> {
     };
     if (urlPath === '/login') return send(200, 'text/html; charset=utf-8', LOGIN_PAGE);
     if (urlPath === '/app') return send(200, 'text/html; charset=utf-8', APP_PAGE);
+    if (urlPath === '/history') return send(200, 'text/html; charset=utf-8', HISTORY_PAGE);
     if (urlPath === '/whoami') return send(200, 'text/html; charset=utf-8', WHOAMI_PAGE);
     if (urlPath === '/logout') return send(200, 'text/html; charset=utf-8', LOGOUT_PAGE);
     if (urlPath === '/api/login' && req.method === 'POST') {

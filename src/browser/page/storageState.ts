@@ -8,7 +8,8 @@
  *   that origin's first document (no navigation: the cheap, common case);
  *   an origin with IndexedDB from an empty document of that origin, the
  *   capture's own blank page sent there with the request answered here
- *   (Fetch: nothing reaches the network), then back to about:blank;
+ *   (Fetch: nothing reaches the network), the history reset to one entry
+ *   once the capture's navigation is done;
  * - collect, for `login`: the context's cookies and, for each origin the
  *   page's frames show, localStorage and IndexedDB, in Playwright's shape
  *   (IndexedDB values that are not plain JSON in Playwright's tagged form).
@@ -250,7 +251,7 @@ export interface RestoredState {
  * - the cookies, with one Network.setCookies;
  * - each origin with IndexedDB: its localStorage and databases written from
  *   an empty document of that origin, answered here (Fetch: nothing reaches
- *   the network), then the page back at about:blank;
+ *   the network);
  * - the other origins' localStorage: a script before the page's own, in
  *   each origin's first document (LOCAL_STORAGE_SCRIPT), which costs no
  *   navigation. Call `settle()` once the capture's navigation is done.
@@ -264,19 +265,28 @@ export async function restoreStorageState(cdp: CDPSession, state: StorageState):
     const byOrigin = Object.fromEntries(localOnly.map((o) => [o.origin, o.localStorage]));
     ({ identifier: scriptId } = await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: LOCAL_STORAGE_SCRIPT(byOrigin) }));
   }
-  if (withDatabases.length) await restoreFromDocuments(cdp, withDatabases);
+  let documents = withDatabases.length > 0;
+  if (documents) await restoreFromDocuments(cdp, withDatabases);
   await cookies;
   return {
     async settle() {
-      if (scriptId === null) return;
-      const identifier = scriptId;
+      const calls: Promise<unknown>[] = [];
+      if (scriptId !== null) calls.push(cdp.send('Page.removeScriptToEvaluateOnNewDocument', { identifier: scriptId }));
+      // The storage documents leave the history the capture's page alone would have: one entry.
+      if (documents) calls.push(cdp.send('Page.resetNavigationHistory'));
       scriptId = null;
-      await cdp.send('Page.removeScriptToEvaluateOnNewDocument', { identifier });
+      documents = false;
+      await Promise.all(calls);
     },
   };
 }
 
-/** Each origin's storage written from an empty document of that origin, answered here; the page is left at about:blank. */
+/**
+ * Each origin's storage written from an empty document of that origin,
+ * answered here. The capture then navigates from the last one (an empty
+ * document, as about:blank is: the trace records the page as blank) and
+ * settle() resets the history to that navigation's entry.
+ */
 async function restoreFromDocuments(cdp: CDPSession, origins: StorageOrigin[]): Promise<void> {
   const answer = (event: Protocol.Fetch.RequestPausedEvent) =>
     void cdp
@@ -304,7 +314,6 @@ async function restoreFromDocuments(cdp: CDPSession, origins: StorageOrigin[]): 
     cdp.off('Fetch.requestPaused', answer);
     await cdp.send('Fetch.disable').catch(() => undefined);
   }
-  await cdp.send('Page.navigate', { url: 'about:blank' });
 }
 
 /** The path of the empty document a session's storage is written from. */
