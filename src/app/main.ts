@@ -163,7 +163,8 @@ const program: Program = {
   get start() {
     return programStart;
   },
-  signIn: async (url, actions) => (await import('../browser/capture/signIn')).signIn({ url, actions, flags: browserFlags, env: process.env }),
+  signIn: async (url, actions, startState) =>
+    (await import('../browser/capture/signIn')).signIn({ url, actions, flags: browserFlags, env: process.env, ...(startState ? { startState } : {}) }),
 };
 
 /**

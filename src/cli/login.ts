@@ -16,7 +16,8 @@ import { randomBytes } from 'crypto';
 import type { Program } from './program';
 import { ToolInputError } from '../common/errors';
 import { parseActions } from '../contract/actions';
-import { expiryInstant, summarizeStorageState, type StorageState } from '../contract/storageState';
+import { expiryInstant, readStorageStateFile, summarizeStorageState, type StorageState } from '../contract/storageState';
+import { sessionSettings } from '../contract/sessions';
 import { flagHelp, flagSpec, parseFlags, single, UsageError, BROWSER_FLAGS_HELP } from './args';
 import { flagsOf } from './flags';
 import { redactUrl } from '../common/redact';
@@ -28,6 +29,7 @@ capture's action runner: end with a wait_for_selector for the signed-in page),
 then saves the context's cookies, localStorage and IndexedDB in Playwright's
 storageState format, mode 0600. Prints what was saved (origins, cookie count,
 earliest expiry), never a value.
+With --storage-state FILE it starts from that state (refreshing a session).
 Exit status: 0 saved, 1 the sign-in failed (nothing written), 2 usage error.
 (--headed, for a person to sign in, is not built yet.)
 
@@ -103,7 +105,10 @@ export async function runLogin(argv: string[], program: Program): Promise<number
   }
   let outcome: Awaited<ReturnType<Program['signIn']>>;
   try {
-    outcome = await program.signIn(request.url, request.actions);
+    // --storage-state: start from a saved state (refreshing a session), checked before any browser starts.
+    const from = sessionSettings(program.browserFlags, process.env).storageState;
+    const startState = from ? readStorageStateFile(from) : undefined;
+    outcome = await program.signIn(request.url, request.actions, startState);
   } catch (err) {
     process.stderr.write(`login: the sign-in failed, nothing was written: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;

@@ -30,8 +30,8 @@ export interface Program {
   close(): Promise<void>;
   /** How the bin loaded the program; absent when the program was not started by the bin. */
   readonly start?: ProgramStart;
-  /** `login`'s browser half: loads `url`, runs `actions` headless, answers the context's state (src/browser/capture/signIn.ts). */
-  signIn(url: string, actions: CaptureAction[]): Promise<SignInOutcome>;
+  /** `login`'s browser half: loads `url` (from `startState` when given), runs `actions` headless, answers the context's state (src/browser/capture/signIn.ts). */
+  signIn(url: string, actions: CaptureAction[], startState?: StorageState): Promise<SignInOutcome>;
 }
 
 /** What a sign-in left: the state (a credential: never printed) and where the page ended. */

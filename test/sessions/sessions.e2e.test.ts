@@ -181,3 +181,23 @@ test('capture --session and a run plan with session per line', async () => {
     [3, 'signed-in'],
   ]);
 });
+
+test('login --storage-state starts from a saved session and saves it again (a refresh): still signed in, the same sign-in', async () => {
+  const other = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-sessions-refresh-'));
+  const file = path.join(other, 'admin.json');
+  const wait = JSON.stringify({ do: 'wait_for_selector', selector: 'body[data-state="signed-in"]' });
+  const { code, stdout } = await bin([
+    'login',
+    '--url',
+    app.url('/app'),
+    '--action',
+    wait,
+    '--storage-state',
+    path.join(dir, 'admin.json'),
+    '--save-storage',
+    file,
+  ]);
+  expect(code).toBe(0);
+  expect(JSON.parse(stdout)).toMatchObject({ saved: file, cookies: 1, indexeddb_origins: 1 });
+  expect(valuesOf(file)).toEqual(valuesOf(path.join(dir, 'admin.json')));
+});

@@ -12,7 +12,7 @@ import type { StorageState } from '../../contract/storageState';
 import { BrowserSession } from '../fleet/browserSession';
 import { captureTimeoutMs, navigationTimeoutMs, type BrowserFlags } from '../options';
 import { navigate } from '../page/pageSetup';
-import { collectStorageState } from '../page/storageState';
+import { collectStorageState, restoreStorageState } from '../page/storageState';
 import { runActions } from './actionRunner';
 import { CaptureProgress } from './progress';
 
@@ -21,6 +21,8 @@ export interface SignInRequest {
   actions: CaptureAction[];
   flags: BrowserFlags;
   env: NodeJS.ProcessEnv;
+  /** A state to start from (--storage-state: refreshing a saved session), restored before the page loads. */
+  startState?: StorageState;
 }
 
 /** What the sign-in left: the state, and the page's address at the end (for the command's summary). */
@@ -39,8 +41,10 @@ export async function signIn(request: SignInRequest): Promise<SignInOutcome> {
     const browser = await session.acquire();
     const opened = await session.newContextAndPage(browser, LOGIN_VIEWPORT);
     try {
+      const restored = request.startState ? await restoreStorageState(opened.emulation.cdp, request.startState) : null;
       const freeze = { enabled: false, waitFonts: false, networkIdle: false };
       await navigate(opened.page, request.url, freeze, { budgetMs: navigationTimeoutMs(request.env), cdp: opened.emulation.cdp });
+      await restored?.settle();
       await runActions(opened.page, request.actions, { session: opened.emulation.cdp, progress });
       const state = await collectStorageState(opened.page, opened.emulation.cdp, { indexedDB: true });
       return { state, finalUrl: opened.page.url() };
