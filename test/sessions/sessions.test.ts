@@ -12,6 +12,7 @@ import { chooseSession, sessionNames, sessionSettings } from '../../src/contract
 import { captureToolDeclaration } from '../../src/contract/toolDeclaration';
 import { planCapture } from '../../src/boundary/plan';
 import { captureArgs, makeRunRoot } from '../e2e/harness';
+import { checkManifestLine } from '../../src/manifest';
 
 const SECRET = 'sekret-cookie-value-91';
 const now = Date.now() / 1000;
@@ -204,5 +205,28 @@ describe('tools/list', () => {
     const { session, ...rest } = input.properties;
     expect(session).toBeDefined();
     expect(rest).toEqual((plain.inputSchema as unknown as { properties: unknown }).properties);
+  });
+});
+
+describe('the manifest line', () => {
+  const line = (request: Record<string, unknown>) => ({
+    criterion: 'L6.3',
+    artifact: 'L6.3-admin.png',
+    observed_state: 'signed-in',
+    result: 'captured',
+    ts: '2026-12-07T12:00:00Z',
+    capture: { provider: 'design-playbook-evidence', type: 'screenshot', state: 'admin settings', artifact_path: 'evidence/L6.3-admin.png' },
+    request: {
+      schemaVersion: 1,
+      viewport: { width: 800, height: 600, devicePixelRatio: 1, colorScheme: 'light' },
+      freeze: { enabled: true, waitFonts: true, networkIdle: false },
+      ...request,
+    },
+  });
+
+  test("records the session by name, as the result's request echoes it; a path is no name", () => {
+    expect(checkManifestLine(line({}))).toEqual([]);
+    expect(checkManifestLine(line({ session: 'admin' }))).toEqual([]);
+    expect(checkManifestLine(line({ session: '../admin.json' })).length).toBeGreaterThan(0);
   });
 });
