@@ -22,6 +22,9 @@ import { serveSignInApp, type SignInApp } from './signInApp';
 import { signIn } from '../../src/browser/capture/signIn';
 import { writeStorageStateFile } from '../../src/cli/login';
 import { parseActions } from '../../src/contract/actions';
+import puppeteer from 'puppeteer-core';
+import { PuppeteerCaptureProvider } from '../../src/browser/capture/puppeteerProvider';
+import { isHeadlessShell } from '../../src/browser/fleet/findBrowser';
 
 jest.setTimeout(180_000);
 
@@ -218,5 +221,29 @@ describe('every capture type starts from the session', () => {
       { sessions: { storageState: file } },
     );
     expect(history.observed_state).toBe('history-1');
+  });
+});
+
+describe('an attached browser', () => {
+  test("a session starts the capture signed in in its own context: the browser's own cookies and tabs are left as found", async () => {
+    const user = await puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: isHeadlessShell(CHROMIUM_PATH) ? 'shell' : true, args: CHROMIUM_TEST_ARGS });
+    const provider = new PuppeteerCaptureProvider({ flags: () => ({ wsEndpoints: [user.wsEndpoint()] }) });
+    try {
+      const tabsBefore = (await user.pages()).length;
+      const result = await executeCapturePlan(
+        captureArgs(root, app.url('/app'), `attached-${++leafCount}.png`, { viewport: VIEWPORT, actions: UNTIL_CHECKED, session: 'admin' }),
+        { provider, sessions: { sessionsDir } },
+      );
+      expect(result.error).toBe('');
+      expect(result.observed_state).toBe('signed-in');
+      const [page] = await user.pages();
+      const session = await page.createCDPSession();
+      const { cookies } = await session.send('Network.getAllCookies');
+      expect(cookies).toEqual([]);
+      expect((await user.pages()).length).toBe(tabsBefore);
+    } finally {
+      await provider.close();
+      await user.close();
+    }
   });
 });
