@@ -117,6 +117,12 @@ describe('a state Playwright saved starts the capture signed in', () => {
     expect(ours.request).not.toHaveProperty('session');
   });
 
+  test('with the freeze off (no virtual clock) too', async () => {
+    const result = await capture({ freeze: { enabled: false } }, { storageState: path.join(sessionsDir, 'admin.json') });
+    expect(result.error).toBe('');
+    expect(result.observed_state).toBe('signed-in');
+  });
+
   test('without a state the same page is signed out', async () => {
     const result = await capture({}, {});
     expect(result.observed_state).toBe('signed-out');
@@ -205,7 +211,7 @@ describe('a state with localStorage and no IndexedDB (written before the page ru
 });
 
 describe('every capture type starts from the session', () => {
-  test('an aria snapshot and a trace of the signed-in page; the history is one entry, as in a capture without a session', async () => {
+  test('an aria snapshot and a trace of the signed-in page; the history is as long as in a capture without a session', async () => {
     const file = path.join(sessionsDir, 'admin.json');
     const tree = await capture({ type: 'a11y tree', artifact_path: `evidence/tree-${++leafCount}.json` }, { storageState: file });
     expect(tree.error).toBe('');
@@ -216,11 +222,14 @@ describe('every capture type starts from the session', () => {
     // The restore's own document is answered in the browser: the trace's network log never names it.
     const zip = fs.readFileSync(trace.written_path);
     expect(zip.includes(Buffer.from('.design-playbook-evidence-session'))).toBe(false);
-    const history = await executeCapturePlan(
-      captureArgs(root, app.url('/history'), `history-${++leafCount}.png`, { viewport: VIEWPORT, actions: [{ do: 'click', selector: '#count' }] }),
-      { sessions: { storageState: file } },
-    );
-    expect(history.observed_state).toBe('history-1');
+    const history = (sessions: SessionSettings) =>
+      executeCapturePlan(
+        captureArgs(root, app.url('/history'), `history-${++leafCount}.png`, { viewport: VIEWPORT, actions: [{ do: 'click', selector: '#count' }] }),
+        { sessions },
+      );
+    const [withSession, without] = [await history({ storageState: file }), await history({})];
+    expect(withSession.observed_state).toMatch(/^history-\d$/);
+    expect(withSession.observed_state).toBe(without.observed_state);
   });
 });
 

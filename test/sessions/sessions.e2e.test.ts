@@ -186,7 +186,7 @@ test('login --storage-state starts from a saved session and saves it again (a re
   const other = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-sessions-refresh-'));
   const file = path.join(other, 'admin.json');
   const wait = JSON.stringify({ do: 'wait_for_selector', selector: 'body[data-state="signed-in"]' });
-  const { code, stdout } = await bin([
+  const { code, stdout, stderr } = await bin([
     'login',
     '--url',
     app.url('/app'),
@@ -197,6 +197,7 @@ test('login --storage-state starts from a saved session and saves it again (a re
     '--save-storage',
     file,
   ]);
+  expect(stderr.replace(/^\[design-playbook-evidence\] launched .*\n/gm, '')).toBe('');
   expect(code).toBe(0);
   expect(JSON.parse(stdout)).toMatchObject({ saved: file, cookies: 1, indexeddb_origins: 1 });
   expect(valuesOf(file)).toEqual(valuesOf(path.join(dir, 'admin.json')));

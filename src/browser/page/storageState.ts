@@ -3,13 +3,10 @@
  * protocol (the format is src/contract/storageState.ts's):
  *
  * - restore, into a capture's fresh context before its first navigation:
- *   the cookies with one Network.setCookies (HttpOnly ones included); an
- *   origin's localStorage by a script that runs before the page's own in
- *   that origin's first document (no navigation: the cheap, common case);
- *   an origin with IndexedDB from an empty document of that origin, the
- *   capture's own blank page sent there with the request answered here
- *   (Fetch: nothing reaches the network), the history reset to one entry
- *   once the capture's navigation is done;
+ *   the cookies with one Network.setCookies (HttpOnly ones included), and
+ *   each origin's localStorage and IndexedDB by a script that runs before
+ *   the page's own in that origin's first document (no navigation of its
+ *   own; the page's opens of a database wait for its creation);
  * - collect, for `login`: the context's cookies and, for each origin the
  *   page's frames show, localStorage and IndexedDB, in Playwright's shape
  *   (IndexedDB values that are not plain JSON in Playwright's tagged form).
@@ -20,18 +17,6 @@
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { Protocol } from 'devtools-protocol';
 import type { StorageCookie, StorageOrigin, StorageState } from '../../contract/storageState';
-import { EvidenceError } from '../../common/errors';
-
-/** Restoring or collecting a state failed; the message names the origin and the step, never a value. */
-export class StorageStateRestoreError extends EvidenceError<'storage-state-restore'> {
-  constructor(message: string) {
-    super('storage-state-restore', message);
-    this.name = 'StorageStateRestoreError';
-  }
-}
-
-/** The empty document an origin's storage is written from. */
-const EMPTY_DOCUMENT = Buffer.from('<!DOCTYPE html><html><head></head><body></body></html>').toString('base64');
 
 /**
  * Playwright's tagged value form (what `valueEncoded`/`keyEncoded` hold),
@@ -95,48 +80,6 @@ function encode(v, ids = new Map()) {
 }
 const done = (request) => new Promise((resolve, reject) => { request.onsuccess = () => resolve(request.result); request.onerror = () => reject(request.error); });
 `;
-
-/** Writes one origin's localStorage and IndexedDB from the document of that origin; answers an error's words or ''. */
-const RESTORE_ORIGIN = `async (state) => {
-${TAGGED_VALUES}
-  if (location.origin !== state.origin) return 'the page is at ' + location.origin;
-  try {
-    for (const { name, value } of state.localStorage) localStorage.setItem(name, value);
-  } catch (e) {
-    return 'localStorage: ' + e.name;
-  }
-  try {
-    await Promise.all((state.indexedDB || []).map(async (database) => {
-      const open = indexedDB.open(database.name, database.version);
-      open.onupgradeneeded = () => {
-        for (const store of database.stores) {
-          const made = open.result.createObjectStore(store.name, { autoIncrement: store.autoIncrement, keyPath: store.keyPathArray ?? store.keyPath });
-          for (const index of store.indexes) made.createIndex(index.name, index.keyPathArray ?? index.keyPath, { unique: index.unique, multiEntry: index.multiEntry });
-        }
-      };
-      const db = await done(open);
-      try {
-        if (!db.objectStoreNames.length) return;
-        const tx = db.transaction(db.objectStoreNames, 'readwrite');
-        const committed = new Promise((resolve, reject) => { tx.oncomplete = resolve; tx.onerror = () => reject(tx.error); tx.onabort = () => reject(tx.error); });
-        for (const store of database.stores) {
-          const target = tx.objectStore(store.name);
-          for (const record of store.records) {
-            const value = 'value' in record ? record.value : decode(record.valueEncoded);
-            if ('key' in record || 'keyEncoded' in record) target.add(value, 'key' in record ? record.key : decode(record.keyEncoded));
-            else target.add(value);
-          }
-        }
-        await committed;
-      } finally {
-        db.close();
-      }
-    }));
-  } catch (e) {
-    return 'IndexedDB: ' + (e && e.name ? e.name : 'error');
-  }
-  return '';
-}`;
 
 /** Reads the document's origin's localStorage and (with `indexedDB`) IndexedDB, in Playwright's shape. */
 const COLLECT_ORIGIN = `async (withIndexedDB) => {
@@ -214,110 +157,86 @@ function storageCookie(cookie: Protocol.Network.Cookie): StorageCookie {
   return out;
 }
 
-/** Runs `fn` in the page's main world and returns its value; a thrown exception becomes `failure` (its words, not the page's values). */
-async function callInPage<T>(cdp: CDPSession, fn: string, arg: unknown, failure: string): Promise<T> {
-  const answer = await cdp.send('Runtime.evaluate', { expression: `(${fn})(${JSON.stringify(arg)})`, awaitPromise: true, returnByValue: true });
-  if (answer.exceptionDetails) throw new StorageStateRestoreError(`${failure}: ${answer.exceptionDetails.exception?.className ?? 'the page script threw'}`);
-  return answer.result.value as T;
-}
-
 /**
- * The localStorage of the origins without IndexedDB, written by a script
- * that runs before the page's own in a new document of such an origin, into
- * a storage still empty: in the top frame only in the document the capture
- * navigated to (no referrer: a document the page's own script navigated to,
- * a sign-out's redirect, has one), in a frame the first time. It is removed
- * once the capture's navigation is done (RestoredState.settle), so the
- * actions' documents see only what the page kept.
+ * Each origin's storage, written by a script that runs before the page's own
+ * in a new document of that origin:
+ * - localStorage, into a storage still empty;
+ * - each IndexedDB database, created with its stores, indexes and records
+ *   inside the open's version-change transaction, so an open of the same
+ *   database by the page waits for it (the spec queues opens of a database
+ *   behind a running upgrade) and finds it whole; a database already there is
+ *   left alone.
+ * In the top frame it runs only in the document the capture navigated to (a
+ * document the page's own script navigates to, a sign-out's redirect, has a
+ * referrer); in a frame of that origin whenever the storage is still empty.
+ * It is removed once the capture's navigation is done
+ * (RestoredState.settle), so the actions' documents see only what the page
+ * kept. No navigation of its own: the restore costs two protocol calls.
  */
-const LOCAL_STORAGE_SCRIPT = (byOrigin: Record<string, Array<{ name: string; value: string }>>) => `(() => {
-  let items;
+const ORIGIN_STORAGE_SCRIPT = (byOrigin: Record<string, Omit<StorageOrigin, 'origin'>>) => `(() => {
+${TAGGED_VALUES}
   try {
-    items = (${JSON.stringify(byOrigin)})[location.origin];
-    if (!items || localStorage.length !== 0 || (window === window.top && document.referrer !== '')) return;
-    for (const { name, value } of items) localStorage.setItem(name, value);
+    const state = (${JSON.stringify(byOrigin)})[location.origin];
+    if (!state || (window === window.top && document.referrer !== '')) return;
+    if (localStorage.length === 0) for (const { name, value } of state.localStorage) localStorage.setItem(name, value);
+    for (const database of state.indexedDB || []) {
+      const open = indexedDB.open(database.name, database.version);
+      open.onupgradeneeded = () => {
+        const tx = open.transaction;
+        for (const store of database.stores) {
+          const made = open.result.createObjectStore(store.name, { autoIncrement: store.autoIncrement, keyPath: store.keyPathArray ?? store.keyPath });
+          for (const index of store.indexes) made.createIndex(index.name, index.keyPathArray ?? index.keyPath, { unique: index.unique, multiEntry: index.multiEntry });
+        }
+        for (const store of database.stores) {
+          const target = tx.objectStore(store.name);
+          for (const record of store.records) {
+            const value = 'value' in record ? record.value : decode(record.valueEncoded);
+            if ('key' in record || 'keyEncoded' in record) target.add(value, 'key' in record ? record.key : decode(record.keyEncoded));
+            else target.add(value);
+          }
+        }
+      };
+      open.onsuccess = () => open.result.close();
+    }
   } catch {}
 })();`;
 
 /** What a restore leaves to undo once the capture's navigation is done. */
 export interface RestoredState {
-  /** Removes the localStorage script (the page's later documents see only what the page kept). */
+  /** Removes the storage script (the page's later documents see only what the page kept). */
   settle(): Promise<void>;
 }
 
 /**
  * Restores `state` into the context of the blank, never navigated page of
- * `cdp`, before its first navigation:
- * - the cookies, with one Network.setCookies;
- * - each origin with IndexedDB: its localStorage and databases written from
- *   an empty document of that origin, answered here (Fetch: nothing reaches
- *   the network);
- * - the other origins' localStorage: a script before the page's own, in
- *   each origin's first document (LOCAL_STORAGE_SCRIPT), which costs no
- *   navigation. Call `settle()` once the capture's navigation is done.
+ * `cdp`, before its first navigation: the cookies with one
+ * Network.setCookies, each origin's localStorage and IndexedDB by a script
+ * the origin's first document runs before its own (ORIGIN_STORAGE_SCRIPT).
+ * Call `settle()` once the capture's navigation is done.
  */
 export async function restoreStorageState(cdp: CDPSession, state: StorageState): Promise<RestoredState> {
   const cookies = state.cookies.length ? cdp.send('Network.setCookies', { cookies: state.cookies.map(cookieParam) }) : Promise.resolve();
-  const withDatabases = state.origins.filter((o) => (o.indexedDB?.length ?? 0) > 0);
-  const localOnly = state.origins.filter((o) => !o.indexedDB?.length && o.localStorage.length);
+  const origins = state.origins.filter((o) => o.localStorage.length || o.indexedDB?.length);
   let scriptId: string | null = null;
-  if (localOnly.length) {
-    const byOrigin = Object.fromEntries(localOnly.map((o) => [o.origin, o.localStorage]));
-    ({ identifier: scriptId } = await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: LOCAL_STORAGE_SCRIPT(byOrigin) }));
+  if (origins.length) {
+    const byOrigin = Object.fromEntries(origins.map(({ origin, ...storage }) => [origin, storage]));
+    // A session's scripts run only while its Page domain is on (the clock turns it on too, but not every capture has one).
+    const [, added] = await Promise.all([
+      cdp.send('Page.enable'),
+      cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: ORIGIN_STORAGE_SCRIPT(byOrigin) }),
+    ]);
+    scriptId = added.identifier;
   }
-  let documents = withDatabases.length > 0;
-  if (documents) await restoreFromDocuments(cdp, withDatabases);
   await cookies;
   return {
     async settle() {
-      const calls: Promise<unknown>[] = [];
-      if (scriptId !== null) calls.push(cdp.send('Page.removeScriptToEvaluateOnNewDocument', { identifier: scriptId }));
-      // The storage documents leave the history the capture's page alone would have: one entry.
-      if (documents) calls.push(cdp.send('Page.resetNavigationHistory'));
+      if (scriptId === null) return;
+      const identifier = scriptId;
       scriptId = null;
-      documents = false;
-      await Promise.all(calls);
+      await cdp.send('Page.removeScriptToEvaluateOnNewDocument', { identifier });
     },
   };
 }
-
-/**
- * Each origin's storage written from an empty document of that origin,
- * answered here. The capture then navigates from the last one (an empty
- * document, as about:blank is: the trace records the page as blank) and
- * settle() resets the history to that navigation's entry.
- */
-async function restoreFromDocuments(cdp: CDPSession, origins: StorageOrigin[]): Promise<void> {
-  const answer = (event: Protocol.Fetch.RequestPausedEvent) =>
-    void cdp
-      .send('Fetch.fulfillRequest', {
-        requestId: event.requestId,
-        responseCode: 200,
-        responseHeaders: [
-          { name: 'Content-Type', value: 'text/html; charset=utf-8' },
-          { name: 'Cache-Control', value: 'no-store' },
-        ],
-        body: EMPTY_DOCUMENT,
-      })
-      .catch(() => undefined);
-  cdp.on('Fetch.requestPaused', answer);
-  try {
-    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
-    for (const origin of origins) {
-      // A path of its own: the answered document is never the one a capture asks for.
-      const went = await cdp.send('Page.navigate', { url: `${origin.origin}${RESTORE_PATH}` });
-      if (went.errorText) throw new StorageStateRestoreError(`restoring the storage of ${origin.origin}: its empty document did not load (${went.errorText})`);
-      const problem = await callInPage<string>(cdp, RESTORE_ORIGIN, origin, `restoring the storage of ${origin.origin}`);
-      if (problem) throw new StorageStateRestoreError(`restoring the storage of ${origin.origin}: ${problem}`);
-    }
-  } finally {
-    cdp.off('Fetch.requestPaused', answer);
-    await cdp.send('Fetch.disable').catch(() => undefined);
-  }
-}
-
-/** The path of the empty document a session's storage is written from. */
-const RESTORE_PATH = '/.design-playbook-evidence-session';
 
 /** The origins the page's frames show (http(s) only), each once, main frame first. */
 function frameOrigins(page: Page): string[] {
