@@ -27,7 +27,8 @@
  *   ReportOutputError (`report-output`): src/report/writeReport.ts;
  *   CompareInputError (`compare-input`): src/compare/pairing.ts;
  *   PixelInputError and PngInputError (`pixel-input`): src/compare/pixels/readPng.ts;
- *   CompareToolInputError (`compare-arguments`): src/compare/tool.ts.
+ *   CompareToolInputError (`compare-arguments`): src/compare/tool.ts;
+ *   StorageStateError (`storage-state`): src/contract/storageState.ts.
  *
  * Two kinds stay outside it on purpose: cdp/ keeps its own (DeadlineExceeded,
  * PageScriptError, SelectorSyntaxError: cdp/ imports nothing from src/), and
