@@ -25,6 +25,7 @@ import type { Program, ProgramStart } from '../cli/program';
 import { log } from '../common/log';
 import { envValue, ENVIRONMENT } from '../common/settings';
 import { loadSecrets, SecretsFileError, type SecretStore } from '../common/secrets';
+import { sessionSettings, type SessionSettings } from '../contract/sessions';
 
 /** Browser flags from the command line; read whenever the bundled provider starts a browser. */
 let browserFlags: BrowserFlags = {};
@@ -69,9 +70,14 @@ export const probeCaptureProvider = findCaptureProvider;
  */
 export function executeCapturePlan(
   args: unknown,
-  options: { provider?: CaptureProvider; env?: NodeJS.ProcessEnv; secrets?: SecretStore } & PerformOptions = {},
+  options: { provider?: CaptureProvider; env?: NodeJS.ProcessEnv; secrets?: SecretStore; sessions?: SessionSettings } & PerformOptions = {},
 ): Promise<CaptureResult> {
-  return executeWithProvider(args, { secrets, ...options, provider: options.provider ?? providers.active() });
+  return executeWithProvider(args, {
+    secrets,
+    sessions: sessionSettings(browserFlags, options.env ?? process.env),
+    ...options,
+    provider: options.provider ?? providers.active(),
+  });
 }
 
 /**
@@ -96,7 +102,11 @@ function compareToolOn(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /** The MCP server over `provider` (default: the active one); `compareTool` and `secrets` default to the settings. */
 export function createServer(provider: CaptureProvider = providers.active(), options: { compareTool?: boolean; secrets?: SecretStore } = {}): Server {
-  return createServerFor(provider, { compareTool: options.compareTool ?? compareToolOn(), secrets: options.secrets ?? secrets });
+  return createServerFor(provider, {
+    compareTool: options.compareTool ?? compareToolOn(),
+    secrets: options.secrets ?? secrets,
+    sessions: sessionSettings(browserFlags, process.env),
+  });
 }
 
 /**
@@ -176,6 +186,8 @@ const program: Program = {
   get start() {
     return programStart;
   },
+  signIn: async (url, actions, startState) =>
+    (await import('../browser/capture/signIn')).signIn({ url, actions, flags: browserFlags, env: process.env, ...(startState ? { startState } : {}) }),
 };
 
 /**

@@ -25,6 +25,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { SecretStore } from '../common/secrets';
+import type { SessionSettings } from '../contract/sessions';
 import { planCapture, performCapture, type PlanOutcome, type SkippedCapture } from '../boundary';
 import { failedResult, type CaptureResult } from '../contract/result';
 import { isPlainObject } from '../contract/captureContract';
@@ -46,6 +47,8 @@ export interface BatchOptions {
   env?: NodeJS.ProcessEnv;
   /** The secrets actions may name (--secrets); every line's plan checks its names against them. */
   secrets?: SecretStore;
+  /** Where a line's `session` comes from (the command passes the flags' and the environment's); absent: the environment's. */
+  sessions?: SessionSettings;
   /** Each line's result, in the order they finish. */
   onResult?(result: LineResult): void;
 }
@@ -193,15 +196,18 @@ export class PlanRunner {
   /** A line's plan, with --skip-existing's rule: an artifact on disk counts as there only with every file its type writes. */
   private planLine(args: unknown): LinePlan {
     const env = this.options.env ?? process.env;
-    const secrets = this.options.secrets;
-    if (!this.options.skipExisting) return { planned: planCapture(args, env, { secrets }) };
-    const planned = planCapture(args, env, { skipExisting: true, secrets });
+    const { secrets, sessions } = this.options;
+    if (!this.options.skipExisting) return { planned: planCapture(args, env, { secrets, sessions }) };
+    const planned = planCapture(args, env, { skipExisting: true, secrets, sessions });
     if (planned.kind !== 'present') return { planned };
     for (const { path: file, sidecar } of planned.files) {
       if (!sidecar || isFile(file)) continue;
       // Not all there yet: the line is planned as if --skip-existing were not given.
       const why = `--skip-existing did not skip it: ${planned.skipped.written_path} is there but its ${sidecar.name} ${path.basename(file)} is not`;
-      return { planned: planCapture(args, env, { secrets }), incomplete: { why, files: planned.files.length === 2 ? 'both' : `all ${planned.files.length}` } };
+      return {
+        planned: planCapture(args, env, { secrets, sessions }),
+        incomplete: { why, files: planned.files.length === 2 ? 'both' : `all ${planned.files.length}` },
+      };
     }
     return { planned };
   }

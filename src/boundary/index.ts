@@ -14,6 +14,7 @@ import { ToolInputError } from '../common/errors';
 import type { CaptureResult } from '../contract/result';
 import type { CaptureProvider } from '../contract/captureProvider';
 import type { SecretStore } from '../common/secrets';
+import type { SessionSettings } from '../contract/sessions';
 import { planCapture, type SkippedCapture } from './plan';
 import { performCapture, type PerformOptions } from './perform';
 
@@ -27,11 +28,13 @@ export interface ExecuteOptions extends PerformOptions {
   env?: NodeJS.ProcessEnv;
   /** The secrets actions may name (--secrets): the plan checks names against them, the guard looks for their values. */
   secrets?: SecretStore;
+  /** Where sessions come from (the program passes the flags' and the environment's); absent: the environment's. */
+  sessions?: SessionSettings;
 }
 
 /** Plans and performs one call; a refusal of the arguments throws ToolInputError. */
 async function planAndPerform(raw: unknown, options: ExecuteOptions, skipExisting: boolean): Promise<CaptureResult | SkippedCapture> {
-  const planned = planCapture(raw, options.env ?? process.env, { skipExisting, secrets: options.secrets });
+  const planned = planCapture(raw, options.env ?? process.env, { skipExisting, secrets: options.secrets, sessions: options.sessions });
   switch (planned.kind) {
     case 'input':
       throw new ToolInputError(planned.message);

@@ -141,6 +141,7 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
         runRoot: plan.runRoot,
         request,
         fields,
+        ...(plan.start ? { startState: plan.start.state } : {}),
         writeArtifact(bytes) {
           // Bytes staged after capture returned would never be committed or discarded.
           if (settled) throw new Error('writeArtifact called after capture returned: nothing was staged');

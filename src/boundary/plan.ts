@@ -24,6 +24,7 @@ import { isPlainObject, parseCaptureContract, type CaptureRequestSnapshot } from
 import { checkUnknownFields, parseRuntimeFields, type RuntimeFields } from '../contract/toolArguments';
 import { CAPTURE_TYPE_SPECS, captureFiles, type CaptureFile, type CaptureTypeSpec } from '../contract/captureTypes';
 import { failedResult, type CaptureResult } from '../contract/result';
+import { chooseSession, SESSION_ARGUMENT, sessionSettings, type SessionSettings, type StartState } from '../contract/sessions';
 import { resolveRunRoot } from './runRoot';
 import { containmentRefusal, MAX_SEGMENT_BYTES, writeTarget, type ResolvedArtifact } from './containment';
 import { existingOtherMessage, existsMessage } from './safeWrite';
@@ -52,6 +53,8 @@ export interface CapturePlan {
   warnings: readonly string[];
   /** The secrets loaded (--secrets): the actions' names resolve against them, and the guard looks for every value before the commit. */
   secrets?: SecretStore;
+  /** The state the capture starts from (a session, or --storage-state); absent: an empty context. Never echoed or logged. */
+  start?: StartState;
 }
 
 /** A plan line whose artifact was already there (the batch runner's --skip-existing). */
@@ -77,6 +80,8 @@ export interface PlanOptions {
   skipExisting?: boolean;
   /** The secrets actions may name (--secrets); an action naming another is refused here, before any browser starts. */
   secrets?: SecretStore;
+  /** Where sessions come from (the flags' and the environment's); absent: the environment's alone. */
+  sessions?: SessionSettings;
 }
 
 function isManifestName(name: string): boolean {
@@ -124,8 +129,9 @@ export function planCapture(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
   const args = raw === undefined || raw === null ? {} : raw;
   if (!isPlainObject(args)) return { kind: 'input', message: 'execute_capture_plan arguments must be a JSON object' };
 
-  // 2. unknown fields.
-  const unknown = checkUnknownFields(args);
+  // 2. unknown fields (`session` is one unless a sessions folder is configured).
+  const sessions = options.sessions ?? sessionSettings({}, env);
+  const unknown = checkUnknownFields(args, sessions.sessionsDir ? [SESSION_ARGUMENT] : []);
   if (unknown) return { kind: 'input', message: unknown };
 
   // 3. the capture contract, before any path is resolved: no request, no written_path.
@@ -148,10 +154,16 @@ export function planCapture(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
     result: failedResult({ artifact: fields.artifactPath, error, writtenPath, request, warnings }),
   });
 
+  // 4b. the session the capture starts from (the name is echoed; the state never is).
+  const session = chooseSession(args, sessions);
+  if (!session.ok && session.kind === 'input') return { kind: 'input', message: session.error };
+  if (session.ok && session.start?.session !== undefined) request.session = session.start.session;
+  if (!session.ok) return failed(session.error);
+
   // 5. run root.
   const runRoot = resolveRunRoot(args.run_root, env);
   if (!runRoot.ok) return failed(runRoot.error);
-  warnings.push(...runRoot.warnings);
+  warnings.push(...runRoot.warnings, ...session.warnings);
 
   // 6. containment of artifact_path.
   const target = writeTarget(runRoot.root, fields.artifactPath);
@@ -176,5 +188,6 @@ export function planCapture(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
 
   const plan: CapturePlan = { kind: 'plan', args, fields, request, runRoot: runRoot.root, target, type, files, warnings };
   if (options.secrets) plan.secrets = options.secrets;
+  if (session.start) plan.start = session.start;
   return plan;
 }

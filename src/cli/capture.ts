@@ -63,6 +63,8 @@ export function captureArguments(argv: string[]): Record<string, unknown> {
     viewport,
     freeze: { enabled: !flags.switches.has('no-freeze'), waitFonts: !flags.switches.has('no-wait-fonts'), networkIdle: flags.switches.has('network-idle') },
   };
+  const session = single(flags, 'session');
+  if (session !== undefined) args.session = session;
   if (flags.switches.has('overwrite')) args.overwrite = true;
   const runRoot = single(flags, 'run-root');
   if (runRoot !== undefined) args.run_root = path.resolve(runRoot);

@@ -49,6 +49,10 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: 'compare RUN_A RUN_B | --rounds RUN | A B: what changed, where, in which element (exit 0, 1 changed, 2 trouble)',
     run: async (argv) => (await import('./compare')).runCompareCli(argv),
   },
+  login: {
+    summary: "login --url URL [--action JSON]... --save-storage FILE: sign in headless, save the state in Playwright's storageState format",
+    run: async (argv, program) => (await import('./login')).runLogin(argv, program),
+  },
   // Further subcommands: one entry each.
 };
 

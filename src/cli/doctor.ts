@@ -18,6 +18,7 @@ import type { Program, ProgramStart } from './program';
 import { flagHelp, flagSpec, parseFlags, BROWSER_FLAGS_HELP } from './args';
 import { flagsOf, settingsInForce, type SettingInForce } from './flags';
 import { redactUrl } from '../common/redact';
+import { sessionSettings, sessionsReport, sessionsUsable, type SessionListing, type SessionsReport } from '../contract/sessions';
 
 export const DOCTOR_USAGE = `Usage: design-playbook-evidence doctor [--json]
 
@@ -61,6 +62,8 @@ export interface DoctorReport {
   settings: SettingInForce[];
   /** How the bin loaded the program; absent when doctor ran without the bin (a library call). */
   start?: ProgramStart;
+  /** The saved sessions (--storage-state, --sessions-dir): names, origins, cookie counts, earliest expiry, never a value. Absent when none is configured. */
+  sessions?: SessionsReport;
 }
 
 function binaryVersion(executable: string): Promise<string | undefined> {
@@ -142,8 +145,10 @@ export async function doctorReport(env: NodeJS.ProcessEnv = process.env, flags: 
   } catch (err) {
     clock = { fixedTime: null, error: (err as Error).message };
   }
+  const sessions = sessionsReport(sessionSettings(flags, env));
+  const configured = !!(sessions.storageState || sessions.sessionsDir);
   return {
-    ok: browser.works && runRoot.ok && !clock.error && !browser.browserSession.error,
+    ok: browser.works && runRoot.ok && !clock.error && !browser.browserSession.error && sessionsUsable(sessions),
     browser,
     runRoot,
     limits: { maxParallel: maxParallel(env), captureTimeoutMs: captureTimeoutMs(env) },
@@ -157,7 +162,16 @@ export async function doctorReport(env: NodeJS.ProcessEnv = process.env, flags: 
         : value,
     ),
     ...(start ? { start } : {}),
+    ...(configured ? { sessions } : {}),
   };
+}
+
+/** A saved state in one line: its name, origins, cookie count and earliest expiry (never a value), or why it cannot be used. */
+function describeSession(s: SessionListing): string {
+  if (s.error) return `${s.name}: NOT USABLE — ${s.error}`;
+  const where = [...new Set([...(s.origins ?? []), ...(s.cookieDomains ?? [])])].join(', ') || 'no origin';
+  const expiry = s.earliestExpiry ? `, earliest expiry ${s.earliestExpiry}${s.expiredCookies ? ` (${s.expiredCookies} expired: save it again)` : ''}` : '';
+  return `${s.name}: ${where}; ${s.cookies} cookie${s.cookies === 1 ? '' : 's'}${expiry}`;
 }
 
 /** The program's start in words: the fast start, or what ran instead and why. */
@@ -211,6 +225,16 @@ export function formatDoctorReport(report: DoctorReport): string {
   else if (c.fixedTime) lines.push(`clock:     fixed at ${c.fixedTime} (from ${c.source}): Date starts there and Math.random is seeded in every capture`);
   else lines.push(`clock:     virtual while frozen; pages see the real date (--fixed-time or DESIGN_PLAYBOOK_FIXED_TIME fixes it)`);
   if (report.start) lines.push(`start:     ${describeStart(report.start)}`);
+  const s = report.sessions;
+  if (s?.storageState) lines.push(`state:     ${describeSession(s.storageState)} (${s.storageState.file})`);
+  if (s?.sessionsDir) {
+    if (s.sessionsDir.error) lines.push(`sessions:  NOT USABLE — ${s.sessionsDir.error}`);
+    else
+      lines.push(
+        `sessions:  ${s.sessionsDir.sessions.length} in ${s.sessionsDir.dir}${s.sessionsDir.sessions.length ? '' : ' (none saved yet: login --save-storage DIR/NAME.json)'}`,
+      );
+    for (const one of s.sessionsDir.sessions) lines.push(`           ${describeSession(one)}`);
+  }
   lines.push('settings:');
   const width = Math.max(...report.settings.map((setting) => setting.name.length)) + 2;
   for (const setting of report.settings) {

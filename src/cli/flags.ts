@@ -11,7 +11,7 @@ import { COLOR_SCHEMES } from '../contract/captureContract';
 import { DEFAULT_MAX_PARALLEL, ENVIRONMENT, envValue, type BrowserFlags, type EnvKey, type EnvSetting } from '../common/settings';
 
 /** The program's modes: serving MCP (no subcommand) and each subcommand. */
-export const COMMANDS = ['serve', 'capture', 'run', 'stories', 'doctor', 'demo', 'report', 'compare', 'manifest check'] as const;
+export const COMMANDS = ['serve', 'capture', 'run', 'stories', 'doctor', 'demo', 'report', 'compare', 'manifest check', 'login'] as const;
 export type Command = (typeof COMMANDS)[number];
 const SUBCOMMANDS_ONLY = COMMANDS.filter((c) => c !== 'serve');
 
@@ -33,7 +33,17 @@ export interface FlagSetting {
   /** The value may be left out (`--auto-connect` or `--auto-connect DIR`): the next argument is its value unless it is a flag or a command. */
   optionalValue?: boolean;
   /** A browser flag: taken out of argv in every mode (src/cli/args.ts), into this BrowserFlags field. */
-  browser?: 'executablePath' | 'browserUrls' | 'wsEndpoints' | 'connectPerCapture' | 'fixedTime' | 'secrets' | 'browserSession' | 'autoConnect';
+  browser?:
+    | 'executablePath'
+    | 'browserUrls'
+    | 'wsEndpoints'
+    | 'connectPerCapture'
+    | 'fixedTime'
+    | 'secrets'
+    | 'browserSession'
+    | 'autoConnect'
+    | 'storageState'
+    | 'sessionsDir';
 }
 
 const ALL: readonly Command[] = COMMANDS;
@@ -107,6 +117,22 @@ export const FLAGS: readonly FlagSetting[] = [
     env: 'secrets',
     meaning: `a dotenv file (NAME=value lines) of secrets fill and type may name instead of a value: {"do":"fill","selector":"#password","secret":"NAME"}; no value is written to any artifact, result or log (or ${ENVIRONMENT.secrets.name})`,
   },
+  {
+    name: 'storage-state',
+    value: 'FILE',
+    commands: ALL,
+    browser: 'storageState',
+    env: 'storageState',
+    meaning: `start every capture from this Playwright storageState file: its cookies, localStorage and IndexedDB (or ${ENVIRONMENT.storageState.name}; docs/sessions.md)`,
+  },
+  {
+    name: 'sessions-dir',
+    value: 'DIR',
+    commands: ALL,
+    browser: 'sessionsDir',
+    env: 'sessionsDir',
+    meaning: `a folder of NAME.json storageState files; a call names one with \`session\` (or ${ENVIRONMENT.sessionsDir.name}; docs/sessions.md)`,
+  },
   // capture
   { name: 'url', value: 'URL', commands: ['capture'], meaning: 'page to capture (http(s)://, file://, about:)' },
   { name: 'type', value: 'TYPE', commands: ['capture'], default: 'screenshot', meaning: CAPTURE_TYPES.map((t) => `'${t}'`).join(', ') },
@@ -129,6 +155,7 @@ export const FLAGS: readonly FlagSetting[] = [
     meaning: `run folder holding plan.md or point-back.md (else ${ENVIRONMENT.runRoot.name}, else the working directory)`,
   },
   { name: 'design', value: 'JSON', commands: ['capture'], meaning: 'declared token scales, e.g. \'{"fontSizes":[14,16],"radii":[4,8]}\'' },
+  { name: 'session', value: 'NAME', commands: ['capture'], meaning: 'start from the saved session NAME of --sessions-dir (the `session` argument)' },
   { name: 'overwrite', commands: ['capture'], meaning: 'replace an existing artifact' },
   { name: 'no-freeze', commands: ['capture'], meaning: 'skip the freeze (animations, fonts)' },
   { name: 'no-wait-fonts', commands: ['capture'], meaning: 'do not wait for web fonts' },
@@ -208,6 +235,21 @@ export const FLAGS: readonly FlagSetting[] = [
     value: 'RUN_ROOT',
     commands: ['stories'],
     meaning: "compare the new run with this earlier one (into RUN_ROOT/compare); exit status is compare's",
+  },
+  // login
+  { name: 'url', value: 'URL', commands: ['login'], meaning: 'the page to sign in on (http(s)://)' },
+  {
+    name: 'action',
+    value: 'JSON',
+    repeat: true,
+    commands: ['login'],
+    meaning: 'an action object, repeatable, in order, as capture takes them: --action \'{"do":"fill","selector":"#user","value":"admin"}\'',
+  },
+  {
+    name: 'save-storage',
+    value: 'FILE',
+    commands: ['login'],
+    meaning: "where to write the signed-in state, in Playwright's storageState format (mode 0600, replaced atomically): SESSIONS_DIR/NAME.json for a session",
   },
   // doctor, manifest check
   { name: 'json', commands: ['doctor', 'manifest check'], meaning: 'print the report as JSON' },

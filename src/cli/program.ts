@@ -6,6 +6,8 @@ import type { CaptureResult } from '../contract/result';
 import type { BrowserFlags } from '../browser/options';
 import type { CaptureProvider } from '../contract/captureProvider';
 import type { SecretStore } from '../common/secrets';
+import type { CaptureAction } from '../contract/actions';
+import type { StorageState } from '../contract/storageState';
 
 /**
  * How the bin loaded the program (src/bin.ts; doctor reports it): dist/'s
@@ -31,4 +33,12 @@ export interface Program {
   close(): Promise<void>;
   /** How the bin loaded the program; absent when the program was not started by the bin. */
   readonly start?: ProgramStart;
+  /** `login`'s browser half: loads `url` (from `startState` when given), runs `actions` headless, answers the context's state (src/browser/capture/signIn.ts). */
+  signIn(url: string, actions: CaptureAction[], startState?: StorageState): Promise<SignInOutcome>;
+}
+
+/** What a sign-in left: the state (a credential: never printed) and where the page ended. */
+export interface SignInOutcome {
+  state: StorageState;
+  finalUrl: string;
 }

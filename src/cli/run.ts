@@ -15,6 +15,7 @@ import { PlanRunner, type BatchSummary, type LineResult } from '../batch/runner'
 import { ProgressReporter, formatDuration } from '../batch/progress';
 import { resolveRunRoot } from '../boundary/runRoot';
 import { echoJson } from '../contract/captureContract';
+import { sessionSettings } from '../contract/sessions';
 import { ABANDON_GRACE_MS, ABANDON_POLL_MS, LINGER_AFTER_SUMMARY_MS } from '../common/time';
 import { attachTargets, maxParallel } from '../browser/options';
 import type { Program } from './program';
@@ -131,6 +132,7 @@ export async function runPlan(argv: string[], program: Program): Promise<number>
     provider: program.activeProvider(),
     env,
     secrets: program.secrets,
+    sessions: sessionSettings(program.browserFlags, process.env),
     onResult(result: LineResult) {
       // On one terminal the live line is lifted off before a result is printed, then drawn again.
       if (stdoutIsStderr) progress?.clear();

@@ -33,7 +33,8 @@
  *   SecretOnPage (`secret-on-page`): src/browser/capture/secretMasking.ts;
  *   StorySourceError (`story-source`) and StorySelectionError
  *   (`story-selection`): src/stories/; StoryFailed (`story-failed`, a
- *   story Storybook could not render): src/browser/page/storyRest.ts.
+ *   story Storybook could not render): src/browser/page/storyRest.ts;
+ *   StorageStateError (`storage-state`): src/contract/storageState.ts.
  *
  * Two kinds stay outside it on purpose: cdp/ keeps its own (DeadlineExceeded,
  * PageScriptError, SelectorSyntaxError: cdp/ imports nothing from src/), and

@@ -33,6 +33,10 @@ export interface BrowserFlags {
   browserSession?: boolean;
   /** --auto-connect [USER_DATA_DIR]: attach to the Chrome whose user data folder holds DevToolsActivePort (true: the platform's Chrome folder). */
   autoConnect?: string | boolean;
+  /** --storage-state FILE: every capture starts from this Playwright storageState file (src/contract/sessions.ts). */
+  storageState?: string;
+  /** --sessions-dir DIR: the folder of NAME.json storageState files a call's `session` names. */
+  sessionsDir?: string;
 }
 
 export interface EnvSetting {
@@ -146,6 +150,18 @@ export const ENVIRONMENT = {
       'a dotenv file of NAME=value secrets that `fill` and `type` may name (`"secret": "NAME"`); values never reach a call, a result or an artifact (docs/secrets.md)',
     default: 'no secrets: actions carry their own values',
     readBy: 'src/app/main.ts',
+  },
+  storageState: {
+    name: 'DESIGN_PLAYBOOK_STORAGE_STATE',
+    meaning: 'a Playwright storageState file (cookies, localStorage, IndexedDB): every capture starts from it, signed in (docs/sessions.md)',
+    default: 'captures start from an empty context',
+    readBy: 'src/contract/sessions.ts',
+  },
+  sessionsDir: {
+    name: 'DESIGN_PLAYBOOK_SESSIONS_DIR',
+    meaning: "a folder of NAME.json storageState files: a call's `session` argument names one (offered only when this is set; docs/sessions.md)",
+    default: 'no `session` argument',
+    readBy: 'src/contract/sessions.ts',
   },
 } as const satisfies Record<string, EnvSetting>;
 

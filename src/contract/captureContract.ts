@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { describeValue, isIntegerAt, isPlainObject } from './argumentValues';
 import { stringifyJson } from '../common/pythonJson';
 import { checkDesignDeclaration, designInputSchema, designRecordSchema } from './designBinding';
+import { sessionEchoSchema } from './sessions';
 
 export const CAPTURE_SCHEMA_VERSION = 1 as const;
 /** In the original's order (it lists them sorted), which its schema enum and refusal text follow. */
@@ -29,8 +30,12 @@ type FreezeKey = keyof typeof FREEZE_DEFAULTS;
 export type Viewport = z.infer<typeof viewportInputSchema>;
 /** A complete freeze, defaults filled in (from freezeSnapshotSchema). */
 export type Freeze = z.infer<typeof freezeSnapshotSchema>;
-/** The normalized contract echo carried in results and manifest lines (from requestSnapshotSchema). */
-export type CaptureRequestSnapshot = z.infer<typeof requestSnapshotSchema>;
+/**
+ * The normalized contract echo carried in results and manifest lines (from
+ * requestSnapshotSchema), with the session's name when the call named one
+ * (sessionRequestSnapshotSchema).
+ */
+export type CaptureRequestSnapshot = z.infer<typeof sessionRequestSnapshotSchema>;
 
 export type ContractParse = { ok: true; request: CaptureRequestSnapshot } | { ok: false; error: string };
 
@@ -266,6 +271,14 @@ export const requestSnapshotSchema = z
     design: designRecordSchema.optional(),
   })
   .strict();
+
+/**
+ * The request echo where sessions are configured (src/contract/sessions.ts):
+ * `session` names the state the capture started from. The manifest schema
+ * accepts it; the tool's output schema carries it only when the `session`
+ * argument is offered, so tools/list stays the original's otherwise.
+ */
+export const sessionRequestSnapshotSchema = requestSnapshotSchema.extend({ session: sessionEchoSchema.optional() }).strict();
 
 export const contractInputShape = {
   schemaVersion: integerLiteral(CAPTURE_SCHEMA_VERSION).describe(`capture contract version; must be the integer ${CAPTURE_SCHEMA_VERSION}`),

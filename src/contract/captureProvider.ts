@@ -9,6 +9,7 @@
 import type { CaptureRequestSnapshot } from './captureContract';
 import type { RuntimeFields } from './toolArguments';
 import type { SecretStore } from '../common/secrets';
+import type { StorageState } from './storageState';
 
 export interface ToolAnnotations {
   title?: string;
@@ -40,6 +41,14 @@ export interface CaptureContext {
   request: CaptureRequestSnapshot;
   /** The normalized runtime fields. */
   fields: RuntimeFields;
+  /**
+   * The state the capture starts from, when the call names a session or
+   * --storage-state is set (src/contract/sessions.ts): its cookies, each
+   * origin's localStorage and IndexedDB, to restore into the capture's fresh
+   * context before the first navigation. A credential: never log or echo it.
+   * Absent: an empty context, as before.
+   */
+  startState?: StorageState;
   /**
    * Stages the artifact's bytes; the runtime moves them into place (with the
    * screenshot sidecar) only when the provider returns `captured`. A provider

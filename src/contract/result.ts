@@ -22,8 +22,12 @@ export const captureResultSchema = z
   })
   .describe(`One capture. For a screenshot, <stem>.probe.json sits beside written_path: read its ${READING_ORDER}`);
 
-/** One call's result payload (from captureResultSchema, the tool's outputSchema). */
-export type CaptureResult = z.infer<typeof captureResultSchema>;
+/**
+ * One call's result payload (from captureResultSchema, the tool's
+ * outputSchema); its `request` carries the session's name when the call
+ * named one (the schema then offered it: src/contract/toolDeclaration.ts).
+ */
+export type CaptureResult = Omit<z.infer<typeof captureResultSchema>, 'request'> & { request?: CaptureRequestSnapshot };
 
 export function failedResult(fields: {
   artifact: string;

@@ -46,11 +46,16 @@ export interface RuntimeFields {
   overwrite: boolean;
 }
 
-/** Every field the caller sent must be a Runtime Object field: the refusal naming the others, or null. */
-export function checkUnknownFields(args: Record<string, unknown>): string | null {
-  const unknown = Object.keys(args).filter((k) => !(RUNTIME_OBJECT_FIELDS as readonly string[]).includes(k));
+/**
+ * Every field the caller sent must be a Runtime Object field, or one of
+ * `offered` (a field the configuration turns on, as `session` with a
+ * sessions folder): the refusal naming the others, or null.
+ */
+export function checkUnknownFields(args: Record<string, unknown>, offered: readonly string[] = []): string | null {
+  const known: readonly string[] = [...RUNTIME_OBJECT_FIELDS, ...offered];
+  const unknown = Object.keys(args).filter((k) => !known.includes(k));
   if (!unknown.length) return null;
-  return `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}: provider accepts Runtime Object fields only (${RUNTIME_OBJECT_FIELDS.join(', ')})`;
+  return `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}: provider accepts Runtime Object fields only (${known.join(', ')})`;
 }
 
 /** A regular expression source matching `text` in any letter case (JSON Schema patterns take no flags). */

@@ -11,6 +11,8 @@
 import { z } from 'zod';
 import { captureInputSchema } from './toolArguments';
 import { captureResultSchema } from './result';
+import { sessionRequestSnapshotSchema } from './captureContract';
+import { SESSION_ARGUMENT, sessionArgumentSchema } from './sessions';
 import type { ToolDeclaration } from './captureProvider';
 import { READING_ORDER } from '../probe/face';
 import { SECRET_FIELD_SCHEMA } from './actions';
@@ -106,7 +108,32 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): { type:
   return portable(json) as { type: 'object'; [key: string]: unknown };
 }
 
-export function captureToolDeclaration(): ToolDeclaration {
+/** What the configuration turns on in the declaration: the `session` argument (a sessions folder is configured), the actions' `secret` (a secrets file is). */
+export interface DeclarationOptions {
+  sessions?: boolean;
+  secrets?: boolean;
+}
+
+/** The input and output schemas with `session` offered: the argument, and its echo in `request`. */
+function sessionSchemas(): Pick<ToolDeclaration, 'inputSchema' | 'outputSchema'> {
+  const input = captureInputSchema.extend({ [SESSION_ARGUMENT]: sessionArgumentSchema.optional() }).strict();
+  const request = captureResultSchema.shape.request;
+  const output = captureResultSchema.extend({ request: sessionRequestSnapshotSchema.optional().describe(request.description ?? '') });
+  return { inputSchema: toJsonSchema(input, 'input'), outputSchema: toJsonSchema(output, 'output') };
+}
+
+/** The tool's declaration; without options exactly the original's (tools/list byte-identical). */
+export function captureToolDeclaration(options: DeclarationOptions = {}): ToolDeclaration {
+  return withDeclarationOptions(baseDeclaration(), options);
+}
+
+/** `declaration` (any provider's) with the schemas the options turn on. */
+export function withDeclarationOptions(declaration: ToolDeclaration, options: DeclarationOptions): ToolDeclaration {
+  const withSessions = options.sessions ? { ...declaration, ...sessionSchemas() } : declaration;
+  return options.secrets ? withSecretField(withSessions) : withSessions;
+}
+
+function baseDeclaration(): ToolDeclaration {
   return {
     name: TOOL_NAME,
     title: 'Execute capture plan',

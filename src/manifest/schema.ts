@@ -5,14 +5,14 @@
  * - the JSON Schema 2020-12 document committed as
  *   schemas/manifest_v1.schema.json (`manifestLineJsonSchema()`), whose request
  *   snapshot part is generated from the contract module's zod
- *   `requestSnapshotSchema`, so schema and runtime cannot drift;
+ *   `sessionRequestSnapshotSchema`, so schema and runtime cannot drift;
  * - the runtime line check in ./validate.ts (no ajv at run time), built from
  *   the same constants plus the contract's read-side snapshot validator.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
-import { requestSnapshotSchema } from '../contract/captureContract';
+import { sessionRequestSnapshotSchema } from '../contract/captureContract';
 import { CAPTURE_TYPES } from '../contract/captureTypes';
 import { SERVER_NAME } from '../contract/toolDeclaration';
 
@@ -75,14 +75,14 @@ type JsonSchema = Record<string, unknown>;
 
 /** The request snapshot part, generated from the contract's zod schema. */
 export function requestSnapshotJsonSchema(): JsonSchema {
-  const json = z.toJSONSchema(requestSnapshotSchema, { target: 'draft-2020-12', io: 'output' }) as JsonSchema;
+  const json = z.toJSONSchema(sessionRequestSnapshotSchema, { target: 'draft-2020-12', io: 'output' }) as JsonSchema;
   delete json.$schema;
   if ('$defs' in json) {
     // A nested $defs would be resolved against the manifest document's root; fail loudly instead.
-    throw new Error('requestSnapshotSchema generated $defs; the manifest schema generator must hoist them');
+    throw new Error('sessionRequestSnapshotSchema generated $defs; the manifest schema generator must hoist them');
   }
   json.description =
-    'The normalized capture contract echo (the tool result `request`): schemaVersion 1, the full viewport, the full freeze with defaults filled in, and `design` only when the capture was bound. Generated from src/contract/captureContract.ts requestSnapshotSchema.';
+    'The normalized capture contract echo (the tool result `request`): schemaVersion 1, the full viewport, the full freeze with defaults filled in, `design` only when the capture was bound, and `session` (a name) only when it started from a saved session. Generated from src/contract/captureContract.ts sessionRequestSnapshotSchema.';
   return json;
 }
 

@@ -7,7 +7,7 @@
  */
 import {
   isPlainObject,
-  requestSnapshotSchema,
+  sessionRequestSnapshotSchema,
   SNAPSHOT_FACTS,
   validateCaptureSnapshot,
   type CaptureRequestSnapshot,
@@ -134,14 +134,14 @@ export function tsInstant(ts: string): number {
 
 /**
  * One request snapshot (found at `field`): the contract's read-side fact
- * first, then the contract's zod `requestSnapshotSchema` itself — the schema
+ * first, then the contract's zod `sessionRequestSnapshotSchema` itself — the schema
  * the committed JSON Schema is generated from — for what the read-side
  * validator leaves open (unknown keys, the design declaration, integer range).
  */
 export function checkRequestSnapshot(snapshot: unknown, field: string): LineFact | null {
   const fact = validateCaptureSnapshot(snapshot);
   if (fact) return { code: fact, field, detail: `${field} ${SNAPSHOT_DETAILS[fact]}`, repair: SNAPSHOT_REPAIRS[fact] };
-  const parsed = requestSnapshotSchema.safeParse(snapshot);
+  const parsed = sessionRequestSnapshotSchema.safeParse(snapshot);
   if (parsed.success) return null;
   const issue = parsed.error.issues[0];
   const where = [field, ...issue.path.map(String)].join('.');
@@ -149,7 +149,7 @@ export function checkRequestSnapshot(snapshot: unknown, field: string): LineFact
     return {
       code: 'unknown_request_keys',
       field,
-      detail: `${field} has unknown keys ${issue.keys.map((k) => `'${k}'`).join(', ')}; allowed keys are ${Object.keys(requestSnapshotSchema.shape).join(', ')}`,
+      detail: `${field} has unknown keys ${issue.keys.map((k) => `'${k}'`).join(', ')}; allowed keys are ${Object.keys(sessionRequestSnapshotSchema.shape).join(', ')}`,
       repair: `keep the capture result's \`request\` as is and put other notes outside ${field} (extra keys are welcome at the top level of the line)`,
     };
   }

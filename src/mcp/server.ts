@@ -39,7 +39,8 @@ import { planCapture, performCapture, type PerformedCapture, type PerformOptions
 import type { CaptureProvider } from '../contract/captureProvider';
 import type { CaptureFile } from '../contract/captureTypes';
 import { invalidParamsMessage } from './transport';
-import { COMPARE_TOOL_NAME, SERVER_NAME, withSecretField } from '../contract/toolDeclaration';
+import { COMPARE_TOOL_NAME, SERVER_NAME, withDeclarationOptions } from '../contract/toolDeclaration';
+import { sessionSettings, type SessionSettings } from '../contract/sessions';
 import { echoJson } from '../contract/captureContract';
 import { isPlainObject } from '../contract/argumentValues';
 import { dropNullKey, UNNAMED_PROTOCOL_VERSION } from '../contract/compatibility';
@@ -143,6 +144,8 @@ export interface ServerOptions {
   compareTool?: boolean;
   /** The secrets file's store (--secrets): actions may name its secrets, and the tool's schema says so. */
   secrets?: SecretStore;
+  /** Where sessions come from (flags and environment); absent: the environment's. A sessions folder offers the `session` argument. */
+  sessions?: SessionSettings;
 }
 
 /** The opt-in tool's module (the comparison, its images, its page) loads only when the tool is on. */
@@ -164,6 +167,9 @@ export function createServer(provider: CaptureProvider, options: ServerOptions =
   const serverInfo = { name: SERVER_NAME, version: packageVersion() };
   const capabilities = { tools: {} };
   const server = new Server(serverInfo, { capabilities, instructions: INSTRUCTIONS });
+  const sessions = options.sessions ?? sessionSettings({}, process.env);
+  // `session` and the actions' `secret` are offered only when a sessions folder and a secrets file make them usable.
+  const declare = () => withDeclarationOptions(provider.describe(), { sessions: !!sessions.sessionsDir, secrets: !!options.secrets });
   // Answered here, as the SDK's own initialize answers, with the negotiated version. The client's capabilities are
   // not recorded (the SDK keeps them privately): this server sends the client no request that would need them.
   server.setRequestHandler(initializeRequest, async (request) => {
@@ -172,10 +178,8 @@ export function createServer(provider: CaptureProvider, options: ServerOptions =
     return { protocolVersion: negotiateProtocolVersion(requested), capabilities, serverInfo, instructions: INSTRUCTIONS };
   });
   server.setRequestHandler(pingRequest, async () => ({}));
-  // The actions' `secret` field is shown only when a secrets file makes it usable.
-  const describeCaptureTool = () => (options.secrets ? withSecretField(provider.describe()) : provider.describe());
   server.setRequestHandler(listToolsRequest, async () => ({
-    tools: options.compareTool ? [describeCaptureTool(), (await compareTool()).compareToolDeclaration()] : [describeCaptureTool()],
+    tools: options.compareTool ? [declare(), (await compareTool()).compareToolDeclaration()] : [declare()],
   }));
   server.setRequestHandler(callToolRequest, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params as { name: string; arguments?: unknown };
@@ -183,7 +187,7 @@ export function createServer(provider: CaptureProvider, options: ServerOptions =
     if (name !== provider.toolName) return { isError: true, content: [{ type: 'text', text: `unknown tool: ${name}` }] };
     let outcome: PerformedCapture;
     try {
-      const planned = planCapture(args, process.env, { secrets: options.secrets });
+      const planned = planCapture(args, process.env, { secrets: options.secrets, sessions });
       // The boundary's refusal of the arguments is a tool error; every other outcome is a payload.
       if (planned.kind === 'input') return { isError: true, content: [{ type: 'text', text: planned.message }] };
       if (planned.kind === 'plan') {

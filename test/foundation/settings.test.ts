@@ -18,6 +18,7 @@ import { DEMO_USAGE } from '../../src/cli/demo';
 import { REPORT_USAGE } from '../../src/cli/report';
 import { COMPARE_USAGE } from '../../src/cli/compare';
 import { MANIFEST_USAGE } from '../../src/cli/manifest';
+import { LOGIN_USAGE } from '../../src/cli/login';
 import { captureTimeoutMs, maxParallel, navigationTimeoutMs, settleMaxMs, connectPerCapture, attachTargets } from '../../src/browser/options';
 import { findBrowser, puppeteerCacheDir } from '../../src/browser/fleet/findBrowser';
 
@@ -125,12 +126,19 @@ describe('the flags', () => {
       report: REPORT_USAGE,
       compare: COMPARE_USAGE,
       'manifest check': MANIFEST_USAGE,
+      login: LOGIN_USAGE,
     };
     for (const command of COMMANDS) {
       const listed = [...helps[command].matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1].slice(2)).sort();
       const own = Object.keys(flagSpec(command));
       const browser =
-        command === 'capture' || command === 'run' || command === 'stories' || command === 'doctor' || command === 'demo' || command === 'serve'
+        command === 'capture' ||
+        command === 'run' ||
+        command === 'stories' ||
+        command === 'doctor' ||
+        command === 'demo' ||
+        command === 'serve' ||
+        command === 'login'
           ? flagsOf(command)
               .filter((f) => f.browser)
               .map((f) => f.name)

@@ -9,7 +9,7 @@ import * as path from 'path';
 import { execFileSync } from 'child_process';
 import { z } from 'zod';
 import Ajv2020 from 'ajv/dist/2020';
-import { requestSnapshotSchema } from '../../src/contract/captureContract';
+import { sessionRequestSnapshotSchema as requestSnapshotSchema } from '../../src/contract/captureContract';
 import { manifestSchemaPath, serializeManifestSchema, checkManifestLine } from '../../src/manifest';
 import { DESIGN, FIELD_LINE_TEXT, fieldLine, variant, type Line } from './lines';
 
@@ -26,7 +26,7 @@ describe('the committed schema is the generator output', () => {
     expect(fs.readFileSync(SCHEMA_FILE, 'utf8')).toBe(serializeManifestSchema());
   });
 
-  test('its request snapshot part is the contract module requestSnapshotSchema', () => {
+  test('its request snapshot part is the contract module request echo (sessionRequestSnapshotSchema: session named when a capture started from one)', () => {
     const fromContract = z.toJSONSchema(requestSnapshotSchema, { target: 'draft-2020-12', io: 'output' }) as Record<string, unknown>;
     const { description: _d, ...def } = committed.$defs.requestSnapshot;
     const { $schema: _s, ...expected } = fromContract;

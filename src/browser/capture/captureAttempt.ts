@@ -39,6 +39,8 @@ import { LoadTracker, mainThread, navigate, pointerAtOrigin } from '../page/page
 import { applyFreeze } from '../page/freeze';
 import { readObservedState } from '../page/observedState';
 import { storyIdOf, waitForStory } from '../page/storyRest';
+import { restoreStorageState, type RestoredState } from '../page/storageState';
+import type { StorageState } from '../../contract/storageState';
 import { runActions } from './actionRunner';
 import type { SecretStore } from '../../common/secrets';
 import { checkPageTextForSecrets } from './secretMasking';
@@ -59,6 +61,8 @@ export interface CaptureHooks {
   onStep?: StepListener;
   /** The secrets actions may name (--secrets): typed by the runner, masked in the evidence (./secretMasking.ts). */
   secrets?: SecretStore;
+  /** The state the capture starts from (a session), restored into its fresh context before the first navigation. */
+  startState?: StorageState;
 }
 
 /** The reason an attempt's progress carries when its page or browser went away. */
@@ -83,7 +87,12 @@ interface Stage {
 /** The capture, in order, listed once. The first stage's step is the one every progress starts in (FIRST_STEP). */
 const CAPTURE_STAGES: readonly Stage[] = [
   { step: FIRST_STEP.step, steps: () => [FIRST_STEP.step], run: (a) => a.acquireBrowser() },
-  { step: 'context', during: () => 'opening a browser context', steps: () => ['context'], run: (a) => a.openContext() },
+  {
+    step: 'context',
+    during: (a) => (a.startState ? 'opening a browser context and restoring its session' : 'opening a browser context'),
+    steps: () => ['context'],
+    run: (a) => a.openContext(),
+  },
   { step: 'setup', during: () => "the page's set-up (viewport, colour scheme, clock)", steps: () => ['setup'], run: (a) => a.setUpPage() },
   { step: 'start', during: (a) => `the start of the ${a.fields.type} capture`, steps: () => ['start'], run: (a) => a.startType() },
   { step: 'navigation', during: (a) => `navigation to ${a.fields.url}`, steps: () => ['navigation'], run: (a) => a.navigate() },
@@ -145,6 +154,9 @@ export class CaptureAttempt {
   /** The cleanup that runs while the answer goes out (launched browsers), for shutdown to wait for. */
   closingAfterAnswer: Promise<void> | null = null;
   private readonly secrets: SecretStore | undefined;
+  readonly startState: StorageState | undefined;
+  /** The restored session's script, removed once the navigation is done (storageState.ts). */
+  private restored: RestoredState | null = null;
 
   constructor(
     private readonly session: BrowserSession,
@@ -156,6 +168,7 @@ export class CaptureAttempt {
   ) {
     this.progress = new CaptureProgress(captureTimeoutMs(env), { parent: hooks.signal, onStep: hooks.onStep });
     this.secrets = hooks.secrets;
+    this.startState = hooks.startState;
   }
 
   /**
@@ -214,6 +227,8 @@ export class CaptureAttempt {
     // The capture's own session carries the page's emulation, so it takes the screenshot too (pageSetup.ts).
     this.cdp = opened.emulation.cdp;
     this.listenForPageLoss(opened.page);
+    // Before the set-up: the clock and the capture type see a blank page, as without a session.
+    if (this.startState) this.restored = await restoreStorageState(this.cdp, this.startState);
   }
 
   async setUpPage(): Promise<void> {
@@ -253,6 +268,8 @@ export class CaptureAttempt {
       this.navigating = false;
       load.stop();
     }
+    // The page's later documents (after a sign-out, say) see what the page kept, not the session again.
+    await this.restored?.settle();
   }
 
   /** A story's page rests once Storybook says the story is done (storyRest.ts); then the page's usual rest. */

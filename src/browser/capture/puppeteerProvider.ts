@@ -63,6 +63,7 @@ export class PuppeteerCaptureProvider implements CaptureProvider {
   /** The seam's capture: the caller's signal cancels it, and each step is told to `context.onStep` with the steps planned. */
   async capture(_args: Record<string, unknown>, context: CaptureContext): Promise<ProviderPayload> {
     const hooks: CaptureHooks = { signal: context.signal, secrets: context.secrets };
+    if (context.startState) hooks.startState = context.startState;
     if (context.onStep) {
       const expectedSteps = plannedSteps(context.fields).length;
       hooks.onStep = (r) => context.onStep?.({ step: r.step, message: r.during, index: r.index, count: r.total, expectedSteps });

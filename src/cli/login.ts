@@ -1,0 +1,132 @@
+/**
+ * `design-playbook-evidence login --url URL [--action JSON]... --save-storage FILE`:
+ * signs in once, headless, with the capture's own action runner, and saves
+ * the context's state in Playwright's storageState format (IndexedDB
+ * included, as Playwright writes it with `indexedDB: true`), so Playwright
+ * loads it and so do `--storage-state` and `--sessions-dir`.
+ *
+ * The file is a credential: written with mode 0600 through an exclusive
+ * temporary file in the same folder, then renamed into place, so a reader
+ * never sees part of one and a failed sign-in leaves nothing. What is
+ * printed names origins and counts, never a value.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { randomBytes } from 'crypto';
+import type { Program } from './program';
+import { ToolInputError } from '../common/errors';
+import { parseActions } from '../contract/actions';
+import { expiryInstant, readStorageStateFile, summarizeStorageState, type StorageState } from '../contract/storageState';
+import { sessionSettings } from '../contract/sessions';
+import { flagHelp, flagSpec, parseFlags, single, UsageError, BROWSER_FLAGS_HELP } from './args';
+import { flagsOf } from './flags';
+import { redactUrl } from '../common/redact';
+
+export const LOGIN_USAGE = `Usage: design-playbook-evidence login --url URL [--action JSON]... --save-storage FILE
+
+Loads URL in a fresh headless browser context, runs the actions in order (the
+capture's action runner: end with a wait_for_selector for the signed-in page),
+then saves the context's cookies, localStorage and IndexedDB in Playwright's
+storageState format, mode 0600. Prints what was saved (origins, cookie count,
+earliest expiry), never a value.
+With --storage-state FILE it starts from that state (refreshing a session).
+Exit status: 0 saved, 1 the sign-in failed (nothing written), 2 usage error.
+(--headed, for a person to sign in, is not built yet.)
+
+${flagHelp(flagsOf('login', { browser: false }))}
+${BROWSER_FLAGS_HELP}`;
+
+const SPEC = flagSpec('login');
+
+/** The login command line, checked: nothing starts before it passes. */
+export function loginRequest(argv: string[]): { url: string; actions: ReturnType<typeof parseActions>; file: string } {
+  const flags = parseFlags(argv, SPEC);
+  if (flags.positionals.length) throw new UsageError(`unexpected argument '${flags.positionals[0]}'`);
+  const url = single(flags, 'url');
+  const file = single(flags, 'save-storage');
+  if (!url) throw new UsageError('--url is required');
+  if (!/^https?:\/\//i.test(url.trim())) throw new UsageError(`--url must start with http:// or https:// (got '${url}')`);
+  if (!file) throw new UsageError('--save-storage is required (the storageState file to write, e.g. sessions/admin.json)');
+  const target = path.resolve(file);
+  if (!fs.existsSync(path.dirname(target)) || !fs.statSync(path.dirname(target)).isDirectory())
+    throw new UsageError(`--save-storage: the folder ${path.dirname(target)} does not exist`);
+  if (fs.existsSync(target) && !fs.statSync(target).isFile()) throw new UsageError(`--save-storage: ${target} is not a file`);
+  const actions: unknown[] = [];
+  for (const text of flags.values.action ?? []) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new UsageError(`--action is not valid JSON (${(err as Error).message})`);
+    }
+    if (Array.isArray(value)) actions.push(...value);
+    else actions.push(value);
+  }
+  try {
+    return { url: url.trim(), actions: parseActions(actions), file: target };
+  } catch (err) {
+    if (err instanceof ToolInputError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** Writes `state` to `file` with mode 0600: an exclusive temporary file beside it, flushed, then renamed over it. */
+export function writeStorageStateFile(file: string, state: StorageState): void {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = fs.openSync(temp, 'wx', 0o600);
+  try {
+    try {
+      fs.writeFileSync(fd, JSON.stringify(state, null, 2) + '\n');
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    // The mode given to open() is masked by the umask: set it outright.
+    fs.chmodSync(temp, 0o600);
+    fs.renameSync(temp, file);
+  } catch (err) {
+    fs.rmSync(temp, { force: true });
+    throw err;
+  }
+}
+
+export async function runLogin(argv: string[], program: Program): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(LOGIN_USAGE);
+    return 0;
+  }
+  let request: ReturnType<typeof loginRequest>;
+  try {
+    request = loginRequest(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`login: ${err.message}\n\n${LOGIN_USAGE}`);
+    return 2;
+  }
+  let outcome: Awaited<ReturnType<Program['signIn']>>;
+  try {
+    // --storage-state: start from a saved state (refreshing a session), checked before any browser starts.
+    const from = sessionSettings(program.browserFlags, process.env).storageState;
+    const startState = from ? readStorageStateFile(from) : undefined;
+    outcome = await program.signIn(request.url, request.actions, startState);
+  } catch (err) {
+    process.stderr.write(`login: the sign-in failed, nothing was written: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    await program.close().catch(() => undefined);
+  }
+  writeStorageStateFile(request.file, outcome.state);
+  const summary = summarizeStorageState(outcome.state);
+  const saved: Record<string, unknown> = {
+    saved: request.file,
+    origins: summary.origins,
+    cookie_domains: summary.cookieDomains,
+    cookies: summary.cookies,
+    indexeddb_origins: summary.indexedDBOrigins,
+  };
+  if (summary.earliestExpiry !== undefined) saved.earliest_expiry = expiryInstant(summary.earliestExpiry);
+  process.stdout.write(JSON.stringify(saved) + '\n');
+  if (!summary.cookies && !summary.origins.length)
+    process.stderr.write(`login: warning: the page left no cookie and no storage; is the sign-in complete? (ended at ${redactUrl(outcome.finalUrl)})\n`);
+  return 0;
+}
