@@ -207,6 +207,15 @@ describe('a state with localStorage and no IndexedDB (written before the page ru
     expect(differingPixels(fs.readFileSync(app1.written_path), theirs.png)).toBe(0);
     // A page that clears the storage and replaces itself: the session is not written again.
     expect((await at('/logout', 'logout.png')).observed_state).toBe('no-bearer');
+    // A first load that another origin's script sends on (localhost -> 127.0.0.1) finds the storage, as in Playwright.
+    const hop = await executeCapturePlan(
+      captureArgs(root, app.url('/hop').replace('127.0.0.1', 'localhost'), 'hop.png', {
+        viewport: VIEWPORT,
+        actions: [{ do: 'wait_for_selector', selector: 'body[data-state]' }],
+      }),
+      { sessions: { storageState: file } },
+    );
+    expect(hop.observed_state).toBe('bearer');
   });
 });
 

@@ -85,6 +85,10 @@ const WHOAMI_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head><bo
 /** Reports history.length on a click (data-state `history-N`). */
 const HISTORY_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head><body><button id="count" onclick="document.body.dataset.state = 'history-' + history.length">count</button></body></html>`;
 
+/** Another origin's page (reached as localhost) sending the page on to /whoami on 127.0.0.1 by script. */
+const HOP_PAGE = (target: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"></head><body><script>location.replace(${JSON.stringify(target)});</script></body></html>`;
+
 /** Signs out as apps do: clears localStorage, then replaces itself with /whoami. */
 const LOGOUT_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head><body><script>localStorage.clear(); location.replace('/whoami');</script></body></html>`;
 
@@ -101,6 +105,7 @@ export async function serveSignInApp(): Promise<SignInApp> {
     };
     if (urlPath === '/login') return send(200, 'text/html; charset=utf-8', LOGIN_PAGE);
     if (urlPath === '/app') return send(200, 'text/html; charset=utf-8', APP_PAGE);
+    if (urlPath === '/hop') return send(200, 'text/html; charset=utf-8', HOP_PAGE(`http://127.0.0.1:${(server.address() as AddressInfo).port}/whoami`));
     if (urlPath === '/history') return send(200, 'text/html; charset=utf-8', HISTORY_PAGE);
     if (urlPath === '/whoami') return send(200, 'text/html; charset=utf-8', WHOAMI_PAGE);
     if (urlPath === '/logout') return send(200, 'text/html; charset=utf-8', LOGOUT_PAGE);

@@ -166,9 +166,11 @@ function storageCookie(cookie: Protocol.Network.Cookie): StorageCookie {
  *   database by the page waits for it (the spec queues opens of a database
  *   behind a running upgrade) and finds it whole; a database already there is
  *   left alone.
- * In the top frame it runs only in the document the capture navigated to (a
- * document the page's own script navigates to, a sign-out's redirect, has a
- * referrer); in a frame of that origin whenever the storage is still empty.
+ * In the top frame it does not write in a document a script of the same
+ * origin navigated to (its referrer is of that origin: a sign-out that
+ * clears the storage and replaces itself); a document the capture navigated
+ * to, or one another origin sent the page to, is written while the storage
+ * is empty, as in a frame of that origin.
  * It is removed once the capture's navigation is done
  * (RestoredState.settle), so the actions' documents see only what the page
  * kept. No navigation of its own: the restore costs two protocol calls.
@@ -177,7 +179,8 @@ const ORIGIN_STORAGE_SCRIPT = (byOrigin: Record<string, Omit<StorageOrigin, 'ori
 ${TAGGED_VALUES}
   try {
     const state = (${JSON.stringify(byOrigin)})[location.origin];
-    if (!state || (window === window.top && document.referrer !== '')) return;
+    // A top-level document its own origin's script navigated to (a sign-out's redirect) is not written again.
+    if (!state || (window === window.top && document.referrer !== '' && new URL(document.referrer).origin === location.origin)) return;
     if (localStorage.length === 0) for (const { name, value } of state.localStorage) localStorage.setItem(name, value);
     for (const database of state.indexedDB || []) {
       const open = indexedDB.open(database.name, database.version);
