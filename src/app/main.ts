@@ -186,8 +186,17 @@ const program: Program = {
   get start() {
     return programStart;
   },
-  signIn: async (url, actions, startState) =>
-    (await import('../browser/capture/signIn')).signIn({ url, actions, flags: browserFlags, env: process.env, ...(startState ? { startState } : {}) }),
+  signIn: async (url, actions, startState) => {
+    const store = secrets;
+    return (await import('../browser/capture/signIn')).signIn({
+      url,
+      actions,
+      flags: browserFlags,
+      env: process.env,
+      ...(startState ? { startState } : {}),
+      ...(store ? { secretValue: (name: string) => store.value(name) } : {}),
+    });
+  },
 };
 
 /**

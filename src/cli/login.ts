@@ -15,7 +15,7 @@ import * as path from 'path';
 import { randomBytes } from 'crypto';
 import type { Program } from './program';
 import { ToolInputError } from '../common/errors';
-import { parseActions } from '../contract/actions';
+import { parseActions, secretNameProblem } from '../contract/actions';
 import { expiryInstant, readStorageStateFile, summarizeStorageState, type StorageState } from '../contract/storageState';
 import { sessionSettings } from '../contract/sessions';
 import { flagHelp, flagSpec, parseFlags, single, UsageError, BROWSER_FLAGS_HELP } from './args';
@@ -30,6 +30,9 @@ then saves the context's cookies, localStorage and IndexedDB in Playwright's
 storageState format, mode 0600. Prints what was saved (origins, cookie count,
 earliest expiry), never a value.
 With --storage-state FILE it starts from that state (refreshing a session).
+A password is best named, not typed: with --secrets FILE an action takes
+"secret": "NAME" instead of "value" (docs/secrets.md), and the value is
+in no argument, output or error.
 Exit status: 0 saved, 1 the sign-in failed (nothing written), 2 usage error.
 (--headed, for a person to sign in, is not built yet.)
 
@@ -98,6 +101,9 @@ export async function runLogin(argv: string[], program: Program): Promise<number
   let request: ReturnType<typeof loginRequest>;
   try {
     request = loginRequest(argv);
+    // A secret an action names must be in the secrets file: refused here, before any browser starts.
+    const unknownSecret = secretNameProblem(request.actions, program.secrets?.names());
+    if (unknownSecret) throw new UsageError(unknownSecret.replace('start the server with', 'pass'));
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`login: ${err.message}\n\n${LOGIN_USAGE}`);

@@ -92,6 +92,36 @@ test('login that fails writes nothing and says why', async () => {
   expect(fs.readdirSync(dir).filter((f) => f.startsWith('.'))).toEqual([]);
 });
 
+test('login with --secrets types the password by name: signed in, and the value is in no output; an unknown name is refused before any browser', async () => {
+  const secretsFile = path.join(dir, 'app.env');
+  fs.writeFileSync(secretsFile, `ADMIN_PASSWORD=${app.passwords.admin}\n`, { mode: 0o600 });
+  const file = path.join(dir, 'by-name', 'admin.json');
+  fs.mkdirSync(path.dirname(file));
+  const args = loginArgs('admin', file);
+  args[args.indexOf(JSON.stringify({ do: 'fill', selector: '#password', value: app.passwords.admin }))] = JSON.stringify({
+    do: 'fill',
+    selector: '#password',
+    secret: 'ADMIN_PASSWORD',
+  });
+  const { code, stdout, stderr } = await bin([...args, '--secrets', secretsFile]);
+  expect({ code, stderr: stderr.replace(/^\[design-playbook-evidence\] launched .*\n/gm, '') }).toEqual({ code: 0, stderr: '' });
+  expect(JSON.parse(stdout)).toMatchObject({ saved: file, origins: [app.origin], cookies: 1 });
+  expect(stdout + stderr).not.toContain(app.passwords.admin);
+
+  const unknown = loginArgs('admin', path.join(dir, 'by-name', 'never.json'));
+  unknown[unknown.indexOf(JSON.stringify({ do: 'fill', selector: '#password', value: app.passwords.admin }))] = JSON.stringify({
+    do: 'fill',
+    selector: '#password',
+    secret: 'ROOT_PASSWORD',
+  });
+  // A browser that cannot start shows the refusal comes before any browser would.
+  const refused = await bin([...unknown, '--secrets', secretsFile], { DESIGN_PLAYBOOK_CHROME_PATH: '/nonexistent/chromium' });
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain('actions[1].secret: no secret named ROOT_PASSWORD; the secrets file names ADMIN_PASSWORD');
+  expect(refused.stderr).not.toContain(app.passwords.admin);
+  expect(fs.readdirSync(path.join(dir, 'by-name'))).toEqual(['admin.json']);
+});
+
 test('doctor lists the sessions: names, origins, cookie counts, earliest expiry, never a value', async () => {
   const { stdout } = await bin(['doctor', '--json', '--sessions-dir', dir]);
   const report = JSON.parse(stdout);

@@ -13,7 +13,7 @@ import { BrowserSession } from '../fleet/browserSession';
 import { captureTimeoutMs, navigationTimeoutMs, type BrowserFlags } from '../options';
 import { navigate } from '../page/pageSetup';
 import { collectStorageState, restoreStorageState } from '../page/storageState';
-import { runActions } from './actionRunner';
+import { runActions, type SecretValue } from './actionRunner';
 import { CaptureProgress } from './progress';
 
 export interface SignInRequest {
@@ -23,6 +23,8 @@ export interface SignInRequest {
   env: NodeJS.ProcessEnv;
   /** A state to start from (--storage-state: refreshing a saved session), restored before the page loads. */
   startState?: StorageState;
+  /** A secret's value by name (--secrets), asked by the runner as the action that names it types. */
+  secretValue?: SecretValue;
 }
 
 /** What the sign-in left: the state, and the page's address at the end (for the command's summary). */
@@ -45,7 +47,11 @@ export async function signIn(request: SignInRequest): Promise<SignInOutcome> {
       const freeze = { enabled: false, waitFonts: false, networkIdle: false };
       await navigate(opened.page, request.url, freeze, { budgetMs: navigationTimeoutMs(request.env), cdp: opened.emulation.cdp });
       await restored?.settle();
-      await runActions(opened.page, request.actions, { session: opened.emulation.cdp, progress });
+      await runActions(opened.page, request.actions, {
+        session: opened.emulation.cdp,
+        progress,
+        ...(request.secretValue ? { secretValue: request.secretValue } : {}),
+      });
       const state = await collectStorageState(opened.page, opened.emulation.cdp, { indexedDB: true });
       return { state, finalUrl: opened.page.url() };
     } finally {
