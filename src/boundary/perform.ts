@@ -147,7 +147,7 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
           if (settled) throw new Error('writeArtifact called after capture returned: nothing was staged');
           // The last line: bytes holding a secret's value are never staged (./secretGuard.ts).
           try {
-            guardFile(fields.artifactPath, bytes, plan.secrets);
+            guardFile(fields.artifactPath, bytes, plan.secrets, plan.start);
           } catch (err) {
             (writer as ArtifactWriter | null)?.discard();
             writer = null;
@@ -234,7 +234,7 @@ async function captureAndCommit(plan: CapturePlan, provider: CaptureProvider, op
   // wait after the provider returned, and it comes before the cancellation check below.
   try {
     const sidecars = plan.files.flatMap(({ path: p, sidecar }) => (sidecar ? [{ leaf: path.basename(p), text: sidecar.contents(payload, request) }] : []));
-    for (const { leaf, text } of sidecars) guardFile(path.join(path.dirname(fields.artifactPath), leaf), text, plan.secrets);
+    for (const { leaf, text } of sidecars) guardFile(path.join(path.dirname(fields.artifactPath), leaf), text, plan.secrets, plan.start);
     if (!staged && sidecars.length) sidecarWriter = ArtifactWriter.open(target, fields.artifactPath);
     const group = staged ?? sidecarWriter;
     for (const { leaf, text } of sidecars) group!.stage(leaf, text);

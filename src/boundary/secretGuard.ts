@@ -15,6 +15,7 @@
 import * as zlib from 'zlib';
 import { EvidenceError } from '../common/errors';
 import { secretForms, type SecretForm, type SecretStore } from '../common/secrets';
+import type { StartState } from '../contract/sessions';
 
 /** A secret's value was found in what a capture would write: nothing is written. */
 export class SecretInEvidence extends EvidenceError<'secret-in-evidence'> {
@@ -24,16 +25,39 @@ export class SecretInEvidence extends EvidenceError<'secret-in-evidence'> {
   }
 }
 
-/** The secrets' forms, computed once per store (a capture scans several files with them). */
-const formsOf = new WeakMap<SecretStore, Array<{ name: string; forms: SecretForm[] }>>();
+/** A value looked for: what it is called in a refusal (`secret APP_PASSWORD`, `the session's cookie sid`) and its forms. */
+interface Searched {
+  label: string;
+  forms: SecretForm[];
+}
 
-function searchable(secrets: SecretStore): Array<{ name: string; forms: SecretForm[] }> {
-  let known = formsOf.get(secrets);
-  if (!known) {
-    known = secrets.entries().map(([name, value]) => ({ name, forms: secretForms(value) }));
-    formsOf.set(secrets, known);
+/**
+ * A session's cookie value shorter than this is not looked for: a cookie
+ * such as `theme=dark` or `consent=yes` is no credential, and its value is
+ * ordinary text a page shows. Session tokens are longer.
+ */
+export const MIN_GUARDED_COOKIE_LENGTH = 12;
+
+/** The forms, computed once per store and per session state (a capture scans several files with them). */
+const secretsSearched = new WeakMap<SecretStore, Searched[]>();
+const cookiesSearched = new WeakMap<StartState, Searched[]>();
+
+function searchable(secrets: SecretStore | undefined, start: StartState | undefined): Searched[] {
+  let fromSecrets: Searched[] = [];
+  if (secrets) {
+    fromSecrets = secretsSearched.get(secrets) ?? secrets.entries().map(([name, value]) => ({ label: `secret ${name}`, forms: secretForms(value) }));
+    secretsSearched.set(secrets, fromSecrets);
   }
-  return known;
+  let fromCookies: Searched[] = [];
+  if (start) {
+    fromCookies =
+      cookiesSearched.get(start) ??
+      start.state.cookies
+        .filter((cookie) => cookie.value.length >= MIN_GUARDED_COOKIE_LENGTH)
+        .map((cookie) => ({ label: `cookie ${cookie.name} of the ${start.label}`, forms: secretForms(cookie.value) }));
+    cookiesSearched.set(start, fromCookies);
+  }
+  return fromSecrets.length && fromCookies.length ? [...fromSecrets, ...fromCookies] : fromSecrets.length ? fromSecrets : fromCookies;
 }
 
 /** One readable entry of a ZIP: its name and its inflated bytes. */
@@ -82,24 +106,26 @@ export function zipEntries(zip: Buffer): ZipEntry[] {
 const isZip = (bytes: Buffer) => bytes.length >= 4 && bytes.readUInt32LE(0) === LOCAL;
 
 /** The first secret form in `bytes`, or null. */
-function find(bytes: Buffer, secrets: SecretStore): { name: string; encoding: string } | null {
-  for (const { name, forms } of searchable(secrets)) {
-    for (const form of forms) if (bytes.includes(form.bytes)) return { name, encoding: form.encoding };
+function find(bytes: Buffer, searched: Searched[]): { label: string; encoding: string } | null {
+  for (const { label, forms } of searched) {
+    for (const form of forms) if (bytes.includes(form.bytes)) return { label, encoding: form.encoding };
   }
   return null;
 }
 
 /**
  * Throws SecretInEvidence when `contents`, the file `leaf` a capture would
- * write, holds a loaded secret's value in any form (a ZIP's entries each
- * inflated).
+ * write, holds a loaded secret's value, or a cookie value of the session the
+ * capture started from (`start`; see MIN_GUARDED_COOKIE_LENGTH), in any form
+ * (a ZIP's entries each inflated).
  */
-export function guardFile(leaf: string, contents: Buffer | string, secrets: SecretStore | undefined): void {
-  if (!secrets || !secrets.names().length) return;
+export function guardFile(leaf: string, contents: Buffer | string, secrets: SecretStore | undefined, start?: StartState): void {
+  const searched = searchable(secrets, start);
+  if (!searched.length) return;
   const bytes = typeof contents === 'string' ? Buffer.from(contents) : contents;
-  const refuse = (hit: { name: string; encoding: string }, where: string) =>
-    new SecretInEvidence(`secret ${hit.name} found in ${where} (${hit.encoding}); the capture failed closed and nothing was written`);
-  const whole = find(bytes, secrets);
+  const refuse = (hit: { label: string; encoding: string }, where: string) =>
+    new SecretInEvidence(`${hit.label} found in ${where} (${hit.encoding}); the capture failed closed and nothing was written`);
+  const whole = find(bytes, searched);
   if (whole) throw refuse(whole, leaf);
   if (!isZip(bytes)) return;
   let entries: ZipEntry[];
@@ -111,7 +137,7 @@ export function guardFile(leaf: string, contents: Buffer | string, secrets: Secr
     );
   }
   for (const entry of entries) {
-    const hit = find(entry.bytes, secrets);
+    const hit = find(entry.bytes, searched);
     if (hit) throw refuse(hit, `${leaf}, ZIP entry ${entry.name}`);
   }
 }
