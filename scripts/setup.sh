@@ -41,6 +41,12 @@ if ! [ -x /usr/lib/chromium/chromium-headless-shell ] && ! [ -x /usr/bin/chromiu
   apt_install chromium-headless-shell || echo "setup: chromium-headless-shell could not be installed; the full chromium will be launched" >&2
 fi
 
+# Xvfb: a display for `login --headed`'s test (a visible browser for a person to sign in). Optional.
+if ! command -v Xvfb >/dev/null && [ "$(uname)" = Linux ] && can_apt; then
+  echo "setup: installing Debian's xvfb with apt-get (login --headed's test)" >&2
+  apt_install xvfb || echo "setup: xvfb could not be installed; login --headed's test will fail" >&2
+fi
+
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 # npm ci runs `postprepare` (the build); build again in case lifecycle scripts are disabled.
 [ -f dist/src/bin.js ] || npm run build

@@ -186,7 +186,7 @@ const program: Program = {
   get start() {
     return programStart;
   },
-  signIn: async (url, actions, startState) => {
+  signIn: async (url, actions, startState, headed) => {
     const store = secrets;
     return (await import('../browser/capture/signIn')).signIn({
       url,
@@ -195,6 +195,7 @@ const program: Program = {
       env: process.env,
       ...(startState ? { startState } : {}),
       ...(store ? { secretValue: (name: string) => store.value(name) } : {}),
+      ...(headed ? { headed: true, until: headed.until } : {}),
     });
   },
 };

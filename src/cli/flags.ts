@@ -251,6 +251,14 @@ export const FLAGS: readonly FlagSetting[] = [
     commands: ['login'],
     meaning: "where to write the signed-in state, in Playwright's storageState format (mode 0600, replaced atomically): SESSIONS_DIR/NAME.json for a session",
   },
+  {
+    name: 'headed',
+    commands: ['login'],
+    meaning:
+      'open a visible browser window for a person to sign in (needs a display); saved when the window is closed, or when --until-url/--until-selector is reached',
+  },
+  { name: 'until-url', value: 'TEXT', commands: ['login'], meaning: "with --headed: done once the page's address contains TEXT (e.g. /dashboard)" },
+  { name: 'until-selector', value: 'CSS', commands: ['login'], meaning: 'with --headed: done once an element matches this CSS selector' },
   // doctor, manifest check
   { name: 'json', commands: ['doctor', 'manifest check'], meaning: 'print the report as JSON' },
   // demo, report

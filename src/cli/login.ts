@@ -13,7 +13,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { randomBytes } from 'crypto';
-import type { Program } from './program';
+import type { HeadedSignIn, Program } from './program';
 import { ToolInputError } from '../common/errors';
 import { parseActions, secretNameProblem } from '../contract/actions';
 import { expiryInstant, readStorageStateFile, summarizeStorageState, type StorageState } from '../contract/storageState';
@@ -34,7 +34,8 @@ A password is best named, not typed: with --secrets FILE an action takes
 "secret": "NAME" instead of "value" (docs/secrets.md), and the value is
 in no argument, output or error.
 Exit status: 0 saved, 1 the sign-in failed (nothing written), 2 usage error.
-(--headed, for a person to sign in, is not built yet.)
+With --headed a visible browser opens for a person to sign in; the state is
+saved when the window is closed, or once --until-url/--until-selector is reached.
 
 ${flagHelp(flagsOf('login', { browser: false }))}
 ${BROWSER_FLAGS_HELP}`;
@@ -42,7 +43,10 @@ ${BROWSER_FLAGS_HELP}`;
 const SPEC = flagSpec('login');
 
 /** The login command line, checked: nothing starts before it passes. */
-export function loginRequest(argv: string[]): { url: string; actions: ReturnType<typeof parseActions>; file: string } {
+export function loginRequest(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { url: string; actions: ReturnType<typeof parseActions>; file: string; headed?: HeadedSignIn } {
   const flags = parseFlags(argv, SPEC);
   if (flags.positionals.length) throw new UsageError(`unexpected argument '${flags.positionals[0]}'`);
   const url = single(flags, 'url');
@@ -54,6 +58,17 @@ export function loginRequest(argv: string[]): { url: string; actions: ReturnType
   if (!fs.existsSync(path.dirname(target)) || !fs.statSync(path.dirname(target)).isDirectory())
     throw new UsageError(`--save-storage: the folder ${path.dirname(target)} does not exist`);
   if (fs.existsSync(target) && !fs.statSync(target).isFile()) throw new UsageError(`--save-storage: ${target} is not a file`);
+  const headed = flags.switches.has('headed');
+  const until = { url: single(flags, 'until-url'), selector: single(flags, 'until-selector') };
+  if (!headed && (until.url !== undefined || until.selector !== undefined))
+    throw new UsageError(
+      `--${until.url !== undefined ? 'until-url' : 'until-selector'} goes with --headed (without it the actions say when the sign-in is done)`,
+    );
+  // A window needs a display; said here, before any browser starts.
+  if (headed && process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY)
+    throw new UsageError(
+      '--headed needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set: run it on a desktop, under xvfb-run, or sign in headless with --action',
+    );
   const actions: unknown[] = [];
   for (const text of flags.values.action ?? []) {
     let value: unknown;
@@ -66,7 +81,12 @@ export function loginRequest(argv: string[]): { url: string; actions: ReturnType
     else actions.push(value);
   }
   try {
-    return { url: url.trim(), actions: parseActions(actions), file: target };
+    const parsed = { url: url.trim(), actions: parseActions(actions), file: target };
+    if (!headed) return parsed;
+    return {
+      ...parsed,
+      headed: { until: { ...(until.url !== undefined ? { url: until.url } : {}), ...(until.selector !== undefined ? { selector: until.selector } : {}) } },
+    };
   } catch (err) {
     if (err instanceof ToolInputError) throw new UsageError(err.message);
     throw err;
@@ -114,7 +134,11 @@ export async function runLogin(argv: string[], program: Program): Promise<number
     // --storage-state: start from a saved state (refreshing a session), checked before any browser starts.
     const from = sessionSettings(program.browserFlags, process.env).storageState;
     const startState = from ? readStorageStateFile(from) : undefined;
-    outcome = await program.signIn(request.url, request.actions, startState);
+    if (request.headed)
+      process.stderr.write(
+        `login: sign in in the browser window; it is saved when you close the window${request.headed.until.url || request.headed.until.selector ? ' or the page is reached' : ''}\n`,
+      );
+    outcome = await program.signIn(request.url, request.actions, startState, request.headed);
   } catch (err) {
     process.stderr.write(`login: the sign-in failed, nothing was written: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;

@@ -9,6 +9,11 @@ import type { SecretStore } from '../common/secrets';
 import type { CaptureAction } from '../contract/actions';
 import type { StorageState } from '../contract/storageState';
 
+/** `login --headed`: a visible window, done when it closes or `until` is reached. */
+export interface HeadedSignIn {
+  until: { url?: string; selector?: string };
+}
+
 /**
  * How the bin loaded the program (src/bin.ts; doctor reports it): dist/'s
  * one-file bundle with or without its code cache (the fast start), the
@@ -34,7 +39,7 @@ export interface Program {
   /** How the bin loaded the program; absent when the program was not started by the bin. */
   readonly start?: ProgramStart;
   /** `login`'s browser half: loads `url` (from `startState` when given), runs `actions` headless, answers the context's state (src/browser/capture/signIn.ts). */
-  signIn(url: string, actions: CaptureAction[], startState?: StorageState): Promise<SignInOutcome>;
+  signIn(url: string, actions: CaptureAction[], startState?: StorageState, headed?: HeadedSignIn): Promise<SignInOutcome>;
 }
 
 /** What a sign-in left: the state (a credential: never printed) and where the page ended. */

@@ -38,8 +38,8 @@ function sourceFiles(dir: string): string[] {
 const SOURCES = [...sourceFiles('src'), ...sourceFiles('cdp')].map((file) => ({ file, text: fs.readFileSync(path.join(REPO, file), 'utf8') }));
 const NAMES = new Set<string>(Object.values(ENVIRONMENT).map((e) => e.name));
 
-/** Read from the environment, but system locations (Windows install folders) and the browser's own temp folders, not settings. */
-const NOT_SETTINGS = new Set(['PROGRAMFILES', 'PROGRAMFILES(X86)', 'LOCALAPPDATA', 'TMPDIR', 'TMP', 'TEMP']);
+/** Read from the environment, but system locations (Windows install folders), the browser's own temp folders and the display (`login --headed`), not settings. */
+const NOT_SETTINGS = new Set(['PROGRAMFILES', 'PROGRAMFILES(X86)', 'LOCALAPPDATA', 'TMPDIR', 'TMP', 'TEMP', 'DISPLAY', 'WAYLAND_DISPLAY']);
 
 describe('the environment', () => {
   test('no module reads a variable by its name: readers go through envValue', () => {

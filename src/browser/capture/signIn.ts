@@ -7,6 +7,7 @@
  * included. The state is returned, never logged; writing it is the
  * command's (src/cli/login.ts).
  */
+import type { CDPSession, Page } from 'puppeteer-core';
 import type { CaptureAction } from '../../contract/actions';
 import type { StorageState } from '../../contract/storageState';
 import { BrowserSession } from '../fleet/browserSession';
@@ -25,7 +26,14 @@ export interface SignInRequest {
   startState?: StorageState;
   /** A secret's value by name (--secrets), asked by the runner as the action that names it types. */
   secretValue?: SecretValue;
+  /** A visible window for a person to sign in (`--headed`): saved when it closes, or when `until` is reached. */
+  headed?: boolean;
+  /** With `headed`: done once the page's address contains `url`, or a CSS `selector` matches. */
+  until?: { url?: string; selector?: string };
 }
+
+/** How often a headed sign-in looks at the page (and keeps its state, since a closed window can no longer be read). */
+const HEADED_POLL_MS = 500;
 
 /** What the sign-in left: the state, and the page's address at the end (for the command's summary). */
 export interface SignInOutcome {
@@ -37,7 +45,7 @@ const LOGIN_VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorSch
 
 /** Loads `url`, runs `actions`, and answers the context's state; the browser it started is closed again. */
 export async function signIn(request: SignInRequest): Promise<SignInOutcome> {
-  const session = new BrowserSession(() => request.flags, request.env);
+  const session = new BrowserSession(() => request.flags, request.env, undefined, request.headed === true);
   const progress = new CaptureProgress(captureTimeoutMs(request.env));
   try {
     const browser = await session.acquire();
@@ -52,6 +60,7 @@ export async function signIn(request: SignInRequest): Promise<SignInOutcome> {
         progress,
         ...(request.secretValue ? { secretValue: request.secretValue } : {}),
       });
+      if (request.headed) return await awaitPerson(opened.page, opened.emulation.cdp, request.until ?? {});
       const state = await collectStorageState(opened.page, opened.emulation.cdp, { indexedDB: true });
       return { state, finalUrl: opened.page.url() };
     } finally {
@@ -61,4 +70,31 @@ export async function signIn(request: SignInRequest): Promise<SignInOutcome> {
     progress.finish();
     await session.shutdown().catch(() => undefined);
   }
+}
+
+/**
+ * A person signs in in the window: the state is read every HEADED_POLL_MS
+ * (a window once closed can no longer be read, so what is saved then is the
+ * last reading, at most that long before), and read once more when `until`
+ * is reached. No time limit: a person takes the time they need; Ctrl-C
+ * stops the command with nothing written.
+ */
+async function awaitPerson(page: Page, cdp: CDPSession, until: { url?: string; selector?: string }): Promise<SignInOutcome> {
+  let last: SignInOutcome | null = null;
+  const reached = async () =>
+    (until.url !== undefined && page.url().includes(until.url)) || (until.selector !== undefined && (await page.$(until.selector)) !== null);
+  for (;;) {
+    try {
+      if (page.isClosed() || !page.browser().connected) break;
+      const state = await collectStorageState(page, cdp, { indexedDB: true });
+      last = { state, finalUrl: page.url() };
+      if (await reached()) return last;
+    } catch {
+      // The window closed while it was being read: the last reading stands.
+      if (page.isClosed() || !page.browser().connected) break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, HEADED_POLL_MS));
+  }
+  if (!last) throw new Error('the window was closed before the page could be read; nothing was written');
+  return last;
 }

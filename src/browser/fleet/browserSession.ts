@@ -31,7 +31,7 @@ import { attachTarget, browserSessionAsked, captureTimeoutMs, connectPerCapture,
 import type { CDPSession } from 'puppeteer-core';
 import { readDevToolsActivePort, autoConnectFailure } from './endpointConnection';
 import { BROWSER_SHUTDOWN_MS, CLOSE_HANDSHAKE_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, withDeadline } from '../../common/time';
-import { findBrowser, type FoundBrowser } from './findBrowser';
+import { findBrowser, findFullBrowser, type FoundBrowser } from './findBrowser';
 import { log } from '../../common/log';
 import { attachFailure, ShutdownError, type ConnectCause } from '../../common/failures';
 import { redactKnownSecrets, redactUrl } from '../../common/redact';
@@ -194,6 +194,8 @@ export class BrowserSession {
     private readonly env: NodeJS.ProcessEnv = process.env,
     /** One endpoint of a pool: this session attaches there, whatever the flags say. */
     private readonly fixedTarget?: AttachTarget,
+    /** A visible browser window (`login --headed`, for a person to sign in): the full browser, never the headless shell. */
+    private readonly headed = false,
   ) {}
 
   attachTarget(): AttachTarget | null {
@@ -232,6 +234,7 @@ export class BrowserSession {
   }
 
   find(): FoundBrowser {
+    if (this.headed) return findFullBrowser({ executablePath: this.flags().executablePath, env: this.env });
     return findBrowser({ executablePath: this.flags().executablePath, env: this.env });
   }
 
@@ -337,7 +340,7 @@ export class BrowserSession {
       const browser = await puppeteer.launch({
         executablePath: found.executablePath,
         // A headless shell is headless by nature; Puppeteer's 'shell' mode gives it its own flag set.
-        headless: found.headlessShell ? 'shell' : true,
+        headless: this.headed ? false : found.headlessShell ? 'shell' : true,
         pipe: true,
         userDataDir: profileDir,
         args: launchArgs(this.env),

@@ -193,3 +193,22 @@ export function findBrowser(options: FindOptions = {}): FoundBrowser {
       `${locations.join(', ')} and Puppeteer's browser cache): ${howToGetABrowser()}`,
   );
 }
+
+/**
+ * A browser that can show a window (`login --headed`): as findBrowser looks,
+ * with headless shells left out; a setting that names one is refused, since
+ * a headless shell has no window to show.
+ */
+export function findFullBrowser(options: FindOptions = {}): FoundBrowser {
+  const env = options.env ?? process.env;
+  const found = findBrowser({
+    ...options,
+    locations: (options.locations ?? systemLocations(options.platform, env)).filter((p) => !isHeadlessShell(p)),
+    puppeteerBrowsers: () => (options.puppeteerBrowsers ?? (() => puppeteerInstalledBrowsers(env)))().filter((p) => !isHeadlessShell(p)),
+  });
+  if (found.headlessShell)
+    throw new BrowserNotFoundError(
+      `${found.source} names ${found.executablePath}, a headless shell, which has no window to show; name the full Chrome or Chromium for a visible browser`,
+    );
+  return found;
+}
