@@ -450,8 +450,11 @@ function writeStoryIndex(runRoot: string, lines: StoryPlanLine[], comparison: Co
     if (entry?.result === 'failed') row.error = String(entry.raw.error ?? '');
     const file = path.join(runRoot, artifactPath);
     if (entry?.result === 'captured' && fs.existsSync(file)) row.href = `../${artifactPath}`;
-    if (row.href && type === 'screenshot') row.findings = findingsOf(file);
-    if (row.href && type === 'a11y tree') row.ariaTree = ariaTreeOf(file);
+    // What the page shows of it is the type's report view (the table's, src/contract/captureTypes/).
+    const view = findCaptureType(type)?.reportView;
+    if (view) row.view = view;
+    if (row.href && view === 'image') row.findings = findingsOf(file);
+    if (row.href && view === 'a11y') row.ariaTree = ariaTreeOf(file);
     const change = changes.get(`${line.criterion} ${type}`);
     if (change) row.change = change;
     return row;

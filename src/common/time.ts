@@ -109,6 +109,9 @@ export const FAST_CHUNK_MS = 500;
  */
 export const ACTION_STEP_MS = 50;
 
+/** How often `login --headed` reads the page while a person signs in (a closed window can no longer be read, so the last reading is what is saved). */
+export const HEADED_POLL_MS = 500;
+
 // ------------------------------------------------------- polls and graces
 
 /** How often an action looks at its target again (in page time, letTimePass). */

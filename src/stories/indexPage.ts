@@ -14,6 +14,8 @@ export interface StoryCaptureRow {
   name: string;
   variant: string;
   type: string;
+  /** How the type's artifact is shown (its spec's report view): a thumbnail, an aria tree, a link. */
+  view?: 'image' | 'a11y' | 'trace';
   result: string;
   error?: string;
   /** The artifact, relative to the page's folder (`../evidence/stories/…`); absent when nothing was written. */
@@ -60,9 +62,9 @@ function captureCard(row: StoryCaptureRow): string {
     .join(' ');
   const parts = [`<div class="meta">${escapeHtml(row.variant)} · ${escapeHtml(row.type)}</div>`];
   if (row.result === 'failed') parts.push(`<div class="why">failed: ${escapeHtml(row.error ?? '')}</div>`);
-  else if (row.href && row.type === 'screenshot')
+  else if (row.href && row.view === 'image')
     parts.push(`<a href="${escapeHref(row.href)}"><img loading="lazy" src="${escapeHref(row.href)}" alt="${escapeHtml(`${row.title} / ${row.name}`)}"></a>`);
-  else if (row.href) parts.push(`<a href="${escapeHref(row.href)}">${row.type === 'a11y tree' ? 'aria snapshot' : escapeHtml(row.type)}</a>`);
+  else if (row.href) parts.push(`<a href="${escapeHref(row.href)}">${row.view === 'a11y' ? 'aria snapshot' : escapeHtml(row.type)}</a>`);
   if (row.ariaTree !== undefined) parts.push(`<details><summary>aria tree</summary><pre>${escapeHtml(row.ariaTree)}</pre></details>`);
   if (row.findings) {
     parts.push(

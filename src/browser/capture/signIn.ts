@@ -16,6 +16,7 @@ import { navigate } from '../page/pageSetup';
 import { collectStorageState, restoreStorageState } from '../page/storageState';
 import { runActions, type SecretValue } from './actionRunner';
 import { CaptureProgress } from './progress';
+import { HEADED_POLL_MS } from '../../common/time';
 
 export interface SignInRequest {
   url: string;
@@ -31,9 +32,6 @@ export interface SignInRequest {
   /** With `headed`: done once the page's address contains `url`, or a CSS `selector` matches. */
   until?: { url?: string; selector?: string };
 }
-
-/** How often a headed sign-in looks at the page (and keeps its state, since a closed window can no longer be read). */
-const HEADED_POLL_MS = 500;
 
 /** What the sign-in left: the state, and the page's address at the end (for the command's summary). */
 export interface SignInOutcome {
