@@ -30,7 +30,15 @@ import puppeteer, { type Browser, type BrowserContext, type Page, type Target } 
 import { attachTarget, browserSessionAsked, captureTimeoutMs, connectPerCapture, type AttachTarget, type BrowserFlags } from '../options';
 import type { CDPSession } from 'puppeteer-core';
 import { readDevToolsActivePort, autoConnectFailure } from './endpointConnection';
-import { BROWSER_SHUTDOWN_MS, CLOSE_HANDSHAKE_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, withDeadline } from '../../common/time';
+import {
+  BROWSER_SHUTDOWN_MS,
+  CLOSE_HANDSHAKE_MS,
+  CONTEXT_CLOSE_MS,
+  TAB_GONE_POLL_MS,
+  DeadlineExceeded,
+  PROTOCOL_TIMEOUT_SLACK_MS,
+  withDeadline,
+} from '../../common/time';
 import { findBrowser, type FoundBrowser } from './findBrowser';
 import { log } from '../../common/log';
 import { attachFailure, ShutdownError, type ConnectCause } from '../../common/failures';
@@ -537,24 +545,28 @@ export class BrowserSession {
     // Its page targets too (a tab's page target may have been replaced as it navigated): whichever answers closes the tab.
     const pages = [...this.tabOfPage].filter(([, tab]) => tab === tabId).map(([page]) => page);
     for (const page of pages) this.tabOfPage.delete(page);
-    const work = (async () => {
-      for (const targetId of [...popups, tabId, ...pages])
-        await withDeadline(
-          (async () => {
-            const cdp = await browser.target().createCDPSession();
-            try {
-              await cdp.send('Target.closeTarget', { targetId });
-            } finally {
-              await cdp.detach().catch(() => undefined);
-            }
-          })(),
-          timeoutMs,
-          { took: 'closing the capture tab' },
-        ).catch((err: unknown) => {
+    const ids = [...popups, tabId, ...pages];
+    const work = withDeadline(
+      (async () => {
+        const cdp = await browser.target().createCDPSession();
+        try {
           // A target already gone (closed with its tab, by the page, or by the browser) is what was wanted.
-          if (err instanceof DeadlineExceeded) log(`could not close a capture tab: ${err.message}`);
-        });
-    })();
+          for (const targetId of ids) await cdp.send('Target.closeTarget', { targetId }).catch(() => undefined);
+          // Target.closeTarget answers before the tab is gone: the capture ends once the browser no longer lists it.
+          for (;;) {
+            const { targetInfos } = await cdp.send('Target.getTargets');
+            if (!targetInfos.some((info) => ids.includes(info.targetId))) return;
+            await new Promise((resolve) => setTimeout(resolve, TAB_GONE_POLL_MS));
+          }
+        } finally {
+          await cdp.detach().catch(() => undefined);
+        }
+      })(),
+      timeoutMs,
+      { took: 'closing the capture tab' },
+    ).catch((err: unknown) => {
+      if (err instanceof DeadlineExceeded) log(`could not close a capture tab: ${err.message}`);
+    });
     // Shutdown waits for a close under way before it disconnects (a close not yet sent would leave the tab).
     this.closingTabs.add(work);
     void work.finally(() => this.closingTabs.delete(work));
