@@ -58,6 +58,8 @@ export const PROBE_TIMEOUT_MS = 30_000;
 export const CLEANUP_STEP_MS = 5_000;
 /** Closing a capture's browser context; past it a launched browser is killed. */
 export const CONTEXT_CLOSE_MS = 10_000;
+/** How often a closed browser-session tab is looked for until the browser no longer lists it (Target.closeTarget answers first). */
+export const TAB_GONE_POLL_MS = 20;
 /**
  * Letting go of a browser: closing the launched one at shutdown (past it the
  * process is killed), its process exiting before its profile folder is

@@ -288,11 +288,13 @@ test('the capture subcommand takes the flags too', async () => {
   const out = `evidence/cli-${Date.now()}.aria.json`;
   // Not spawnSync: the app it captures is served from this process.
   const args = ['capture', '--browser-session', '--browser-url', `http://127.0.0.1:${user.port}`, '--url', `${app.origin}/app`, '--type', 'a11y tree'];
-  const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+  const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args, '--out', out, '--run-root', root], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.once('exit', (code) => resolve({ code, stdout }));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
   });
   expect(JSON.parse(run.stdout)).toMatchObject({ result: 'captured', error: '' });
   expect(run.code).toBe(0);
@@ -304,6 +306,30 @@ function runCli(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+test('the run subcommand takes the flags too: every line of a plan signed in', async () => {
+  const plan = path.join(root, `plan-${Date.now()}.jsonl`);
+  const lines = [1, 2].map((n) => JSON.stringify(captureArgs(root, `${app.origin}/app`, `run-${n}-${Date.now()}.aria.json`, { type: 'a11y tree' })));
+  fs.writeFileSync(plan, lines.join('\n') + '\n');
+  const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, '--auto-connect', user.profile, 'run', plan, '--parallel', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.once('exit', (code) => resolve({ code, stdout }));
+  });
+  expect(run.code).toBe(0);
+  const results = run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .filter((result) => result.line !== undefined);
+  expect(results).toHaveLength(2);
+  for (const result of results) {
+    expect(result.result).toBe('captured');
+    expect(fs.readFileSync(result.written_path, 'utf8')).toContain('Signed in as Ada');
+  }
+  expect(await pageTabs(user.port)).toEqual(tabsBefore);
+});
 
 test('doctor reports the mode: attached, the browser session and the DevToolsActivePort file found; and leaves the tabs as found', () => {
   const auto = runCli(['doctor', '--json', '--auto-connect', user.profile]);

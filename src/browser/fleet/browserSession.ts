@@ -30,7 +30,15 @@ import puppeteer, { type Browser, type BrowserContext, type Page, type Target } 
 import { attachTarget, browserSessionAsked, captureTimeoutMs, connectPerCapture, type AttachTarget, type BrowserFlags } from '../options';
 import type { CDPSession } from 'puppeteer-core';
 import { readDevToolsActivePort, autoConnectFailure } from './endpointConnection';
-import { BROWSER_SHUTDOWN_MS, CLOSE_HANDSHAKE_MS, CONTEXT_CLOSE_MS, DeadlineExceeded, PROTOCOL_TIMEOUT_SLACK_MS, withDeadline } from '../../common/time';
+import {
+  BROWSER_SHUTDOWN_MS,
+  CLOSE_HANDSHAKE_MS,
+  CONTEXT_CLOSE_MS,
+  TAB_GONE_POLL_MS,
+  DeadlineExceeded,
+  PROTOCOL_TIMEOUT_SLACK_MS,
+  withDeadline,
+} from '../../common/time';
 import { findBrowser, findFullBrowser, type FoundBrowser } from './findBrowser';
 import { log } from '../../common/log';
 import { attachFailure, ShutdownError, type ConnectCause } from '../../common/failures';
@@ -123,6 +131,11 @@ function targetIdOf(target: Target): string {
   return (target as unknown as { _targetId: string })._targetId;
 }
 
+/** The page that opened `target` (a popup), if any, as Chrome names it. */
+function openerOf(target: Target): string | undefined {
+  return (target as unknown as { _getTargetInfo(): { openerId?: string } })._getTargetInfo().openerId;
+}
+
 /** The target whose session `target` was auto-attached through (a tab's page, a page's frame or worker); null at the top. */
 function parentTargetOf(target: Target): Target | null {
   const session = (target as unknown as { _session(): CDPSession | undefined })._session();
@@ -179,8 +192,10 @@ export class BrowserSession {
   private transport: OpenTransport | null = null;
   /** Browser session: the targets of our tabs and of what they contain (Puppeteer attaches to these only). */
   private readonly ownedTargets = new Set<string>();
-  /** Browser session: our tabs still open, each with the popups it opened (closed with it). */
+  /** Browser session: our tabs still open (their tab target ids), each with the popups it opened (closed with it). */
   private readonly openTabs = new Map<string, Set<string>>();
+  /** Browser session: the tab each of our pages is in (a tab's page target may be replaced as it navigates). */
+  private readonly tabOfPage = new Map<string, string>();
   /** Browser session: tab closes under way. */
   private readonly closingTabs = new Set<Promise<void>>();
   /** Browser session: a tab is being opened; the next new top-level tab target is claimed as ours. */
@@ -305,8 +320,10 @@ export class BrowserSession {
    * Only targets inside contexts this process created, or in the browser
    * session our own tabs and what they contain: the user's tabs stay
    * untouched. A tab is claimed while one is being opened: Chrome announces
-   * its tab target (URL still empty) before Target.createTarget answers, and
-   * its page is attached only through that tab.
+   * its tab target before Target.createTarget answers (so its id is not known
+   * yet), and its page is attached only through that tab. A new tab opened
+   * by a page (it has an opener) is never claimed; one the user opens in
+   * that same instant could be, and is let go again (openSessionTab).
    */
   private readonly targetFilter = (target: Target): boolean => {
     if (target.type() === 'browser') return true;
@@ -315,10 +332,11 @@ export class BrowserSession {
     const parent = parentTargetOf(target);
     if (parent && this.ownedTargets.has(targetIdOf(parent))) {
       this.ownedTargets.add(targetIdOf(target));
+      if (this.openTabs.has(targetIdOf(parent)) || this.openingTab?.claimed === targetIdOf(parent)) this.tabOfPage.set(targetIdOf(target), targetIdOf(parent));
       return true;
     }
     const opening = this.openingTab;
-    if (!parent && opening && !opening.claimed && (target.type() as string) === 'tab' && id === undefined && target.url() === '') {
+    if (!parent && opening && !opening.claimed && (target.type() as string) === 'tab' && id === undefined && !openerOf(target)) {
       opening.claimed = targetIdOf(target);
       this.ownedTargets.add(opening.claimed);
       return true;
@@ -494,8 +512,10 @@ export class BrowserSession {
       // A claimed tab that is not this page's (one the user opened at that instant) is let go.
       const tab = parentTargetOf(page.target());
       if (opening.claimed && (!tab || targetIdOf(tab) !== opening.claimed)) this.ownedTargets.delete(opening.claimed);
-      const tabId = targetIdOf(page.target());
+      // Closed by its tab target: the page target a tab shows can be replaced as it navigates, the tab stays.
+      const tabId = tab ? targetIdOf(tab) : targetIdOf(page.target());
       this.ownedTargets.add(tabId);
+      this.tabOfPage.set(targetIdOf(page.target()), tabId);
       this.openTabs.set(tabId, new Set());
       try {
         // Opened while the server began to stop: shutdown has passed the tabs it closes.
@@ -515,7 +535,8 @@ export class BrowserSession {
   /** Notes a popup one of our tabs opened, so it is closed with that tab. */
   private readonly onTargetDiscovered = (event: unknown): void => {
     const info = event as { targetId: string; openerId?: string };
-    if (info.openerId && this.openTabs.has(info.openerId)) this.openTabs.get(info.openerId)!.add(info.targetId);
+    const tab = info.openerId && this.tabOfPage.get(info.openerId);
+    if (tab && this.openTabs.has(tab)) this.openTabs.get(tab)!.add(info.targetId);
   };
 
   /** Closes a browser-session tab and the popups it opened (from the browser's side: a hung renderer does not hold it). */
@@ -524,24 +545,31 @@ export class BrowserSession {
     if (!popups) return Promise.resolve(); // already closed
     this.openTabs.delete(tabId);
     if (!browser.connected) return Promise.resolve();
-    const work = (async () => {
-      for (const targetId of [...popups, tabId])
-        await withDeadline(
-          (async () => {
-            const cdp = await browser.target().createCDPSession();
-            try {
-              await cdp.send('Target.closeTarget', { targetId });
-            } finally {
-              await cdp.detach().catch(() => undefined);
-            }
-          })(),
-          timeoutMs,
-          { took: 'closing the capture tab' },
-        ).catch((err: unknown) => {
-          // A tab already gone (closed by the page, or the browser) is what was wanted.
-          if (err instanceof DeadlineExceeded) log(`could not close a capture tab: ${err.message}`);
-        });
-    })();
+    // Its page targets too (a tab's page target may have been replaced as it navigated): whichever answers closes the tab.
+    const pages = [...this.tabOfPage].filter(([, tab]) => tab === tabId).map(([page]) => page);
+    for (const page of pages) this.tabOfPage.delete(page);
+    const ids = [...popups, tabId, ...pages];
+    const work = withDeadline(
+      (async () => {
+        const cdp = await browser.target().createCDPSession();
+        try {
+          // A target already gone (closed with its tab, by the page, or by the browser) is what was wanted.
+          for (const targetId of ids) await cdp.send('Target.closeTarget', { targetId }).catch(() => undefined);
+          // Target.closeTarget answers before the tab is gone: the capture ends once the browser no longer lists it.
+          for (;;) {
+            const { targetInfos } = await cdp.send('Target.getTargets');
+            if (!targetInfos.some((info) => ids.includes(info.targetId))) return;
+            await new Promise((resolve) => setTimeout(resolve, TAB_GONE_POLL_MS));
+          }
+        } finally {
+          await cdp.detach().catch(() => undefined);
+        }
+      })(),
+      timeoutMs,
+      { took: 'closing the capture tab' },
+    ).catch((err: unknown) => {
+      if (err instanceof DeadlineExceeded) log(`could not close a capture tab: ${err.message}`);
+    });
     // Shutdown waits for a close under way before it disconnects (a close not yet sent would leave the tab).
     this.closingTabs.add(work);
     void work.finally(() => this.closingTabs.delete(work));
