@@ -84,9 +84,11 @@ async function awaitPerson(page: Page, cdp: CDPSession, until: { url?: string; s
   for (;;) {
     try {
       if (page.isClosed() || !page.browser().connected) break;
+      // Asked before the reading, so a reading that ends the wait is taken after the page got there.
+      const done = await reached();
       const state = await collectStorageState(page, cdp, { indexedDB: true });
       last = { state, finalUrl: page.url() };
-      if (await reached()) return last;
+      if (done) return last;
     } catch {
       // The window closed while it was being read: the last reading stands.
       if (page.isClosed() || !page.browser().connected) break;
