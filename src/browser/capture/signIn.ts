@@ -79,21 +79,35 @@ export async function signIn(request: SignInRequest): Promise<SignInOutcome> {
  */
 async function awaitPerson(page: Page, cdp: CDPSession, until: { url?: string; selector?: string }): Promise<SignInOutcome> {
   let last: SignInOutcome | null = null;
+  // A closed window answers no more calls: its close (or the browser's exit) ends a reading under way.
+  let closed = false;
+  const gone = new Promise<null>((resolve) => {
+    const close = () => {
+      closed = true;
+      resolve(null);
+    };
+    page.once('close', close);
+    page.browser().once('disconnected', close);
+  });
   const reached = async () =>
     (until.url !== undefined && page.url().includes(until.url)) || (until.selector !== undefined && (await page.$(until.selector)) !== null);
-  for (;;) {
+  const read = async () => {
+    // Asked before the reading, so a reading that ends the wait is taken after the page got there.
+    const done = await reached();
+    const state = await collectStorageState(page, cdp, { indexedDB: true });
+    return { done, outcome: { state, finalUrl: page.url() } };
+  };
+  while (!closed && !page.isClosed() && page.browser().connected) {
     try {
-      if (page.isClosed() || !page.browser().connected) break;
-      // Asked before the reading, so a reading that ends the wait is taken after the page got there.
-      const done = await reached();
-      const state = await collectStorageState(page, cdp, { indexedDB: true });
-      last = { state, finalUrl: page.url() };
-      if (done) return last;
+      const reading = await Promise.race([read(), gone]);
+      if (!reading) break;
+      last = reading.outcome;
+      if (reading.done) return last;
     } catch {
       // The window closed while it was being read: the last reading stands.
-      if (page.isClosed() || !page.browser().connected) break;
+      if (closed || page.isClosed() || !page.browser().connected) break;
     }
-    await new Promise((resolve) => setTimeout(resolve, HEADED_POLL_MS));
+    await Promise.race([new Promise((resolve) => setTimeout(resolve, HEADED_POLL_MS)), gone]);
   }
   if (!last) throw new Error('the window was closed before the page could be read; nothing was written');
   return last;
