@@ -14,7 +14,7 @@ import { pathToFileURL } from 'url';
 import { captureFiles, findCaptureType } from '../contract/captureTypes';
 import type { Program } from './program';
 import type { CaptureResult } from '../contract/result';
-import { echoJson } from '../contract/captureContract';
+import { manifestLine } from '../manifest/line';
 import { READING_ORDER } from '../probe/face';
 import { buildReport } from '../report';
 import { flagHelp, flagSpec, parseFlags, single, BROWSER_FLAGS_HELP } from './args';
@@ -143,24 +143,7 @@ export function demoCaptures(url: string, runRoot: string): DemoCapture[] {
 
 /** The manifest line an orchestrator appends after a capture (see docs/manifest.md). */
 export function demoManifestLine(capture: DemoCapture, result: CaptureResult, ts: Date): string {
-  const args = capture.args;
-  return echoJson({
-    criterion: capture.criterion,
-    artifact: String(args.artifact_path).replace(/^evidence\//, ''),
-    observed_state: result.observed_state,
-    result: result.result,
-    ts: ts.toISOString(),
-    capture: {
-      provider: 'design-playbook-evidence',
-      url: args.url,
-      type: args.type,
-      state: args.state,
-      actions: args.actions ?? [],
-      artifact_path: args.artifact_path,
-    },
-    request: result.request,
-    ...(result.error ? { error: result.error } : {}),
-  });
+  return manifestLine(capture.criterion, capture.args, result, ts);
 }
 
 export async function runDemo(argv: string[], program: Program): Promise<number> {

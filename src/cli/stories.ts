@@ -25,6 +25,7 @@ import { ProgressReporter, formatDuration } from '../batch/progress';
 import { attachTargets, maxParallel } from '../browser/options';
 import { buildReport } from '../report';
 import { readManifest } from '../manifest';
+import { manifestLine } from '../manifest/line';
 import { compareEvidence, exitStatusOf, type CompareResult } from '../compare/run';
 import { CompareInputError } from '../compare/pairing';
 import { readStoryIndex, StorySourceError, type StoryEntry, type StoryIndex } from '../stories/storyIndex';
@@ -261,25 +262,9 @@ criteria in \`evidence/manifest.jsonl\`; the plan is \`stories/plan.jsonl\`.
 export function storyManifestLine(line: StoryPlanLine, result: CaptureResult, ts: Date): string | null {
   // A line the boundary refused has no request snapshot, so it cannot be a manifest entry.
   if (!result.request) return null;
-  const args = line.args;
-  return echoJson({
-    criterion: line.criterion,
-    artifact: String(args.artifact_path).replace(/^evidence\//, ''),
-    observed_state: result.observed_state,
-    result: result.result,
-    ts: ts.toISOString(),
-    capture: {
-      provider: 'design-playbook-evidence',
-      url: args.url,
-      type: args.type,
-      state: args.state,
-      actions: [],
-      artifact_path: args.artifact_path,
-      note: `story ${line.story.id} (${line.story.title} / ${line.story.name}), ${line.variant}`,
-    },
-    request: result.request,
-    story: { id: line.story.id, title: line.story.title, name: line.story.name, variant: line.variant },
-    ...(result.error ? { error: result.error } : {}),
+  return manifestLine(line.criterion, line.args, result, ts, {
+    note: `story ${line.story.id} (${line.story.title} / ${line.story.name}), ${line.variant}`,
+    fields: { story: { id: line.story.id, title: line.story.title, name: line.story.name, variant: line.variant } },
   });
 }
 
