@@ -8,9 +8,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as net from 'net';
-import * as http from 'http';
 import { spawn, type ChildProcess } from 'child_process';
 import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS } from '../helpers/browser';
+import { getJson } from '../helpers/userBrowser';
 import { waitUntil } from './harness';
 
 export interface TestBrowser {
@@ -30,24 +30,6 @@ export interface TestBrowser {
   thaw(): void;
   /** Kill (if running), then remove its profile. */
   stop(): Promise<void>;
-}
-
-export function getJson(url: string): Promise<any> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => {
-          try {
-            resolve(JSON.parse(body));
-          } catch (err) {
-            reject(err);
-          }
-        });
-      })
-      .on('error', reject);
-  });
 }
 
 /** A headless Chromium whose user agent ends in `ua-<name>`. */

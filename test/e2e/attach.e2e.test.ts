@@ -9,19 +9,12 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import * as http from 'http';
-import { spawn, type ChildProcess } from 'child_process';
+import { spawn } from 'child_process';
 import { servePages, CHROMIUM_PATH, CHROMIUM_TEST_ARGS, type PageServer } from '../helpers/browser';
 import { captureArgs, isAlive, makeRunRoot, startServer, waitFor, PAGES } from './harness';
+import { getJson, stopUserBrowser, type UserBrowser } from '../helpers/userBrowser';
 
 jest.setTimeout(120_000);
-
-interface UserBrowser {
-  child: ChildProcess;
-  port: number;
-  wsEndpoint: string;
-  profile: string;
-}
 
 /**
  * Starts Chromium the way a user would for remote debugging. With port 0 the
@@ -59,65 +52,12 @@ async function startUserBrowser(port = 0): Promise<UserBrowser> {
   return { child, port: actual, wsEndpoint: version.webSocketDebuggerUrl, profile };
 }
 
-function getJson(url: string): Promise<any> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => {
-          try {
-            resolve(JSON.parse(body));
-          } catch (err) {
-            reject(err);
-          }
-        });
-      })
-      .on('error', reject);
-  });
-}
-
 async function pageTabs(port: number): Promise<string[]> {
   const targets: Array<{ id: string; type: string }> = await getJson(`http://127.0.0.1:${port}/json/list`);
   return targets
     .filter((t) => t.type === 'page')
     .map((t) => t.id)
     .sort();
-}
-
-/** Pids whose process group is `pgid` (read from /proc). */
-function groupMembers(pgid: number): number[] {
-  const members: number[] = [];
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // fields[0] is the state; a zombie holds no files.
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') members.push(Number(name));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return members;
-}
-
-/**
- * Kills the browser and waits until none of its processes is left: the
- * helpers (zygote, renderers, network service) can outlive the main process
- * for a moment and still write into the profile, which then cannot be removed.
- */
-async function stopUserBrowser(browser: UserBrowser | undefined): Promise<void> {
-  if (!browser) return;
-  const pgid = browser.child.pid!;
-  if (browser.child.exitCode === null && browser.child.signalCode === null) {
-    const exited = new Promise((resolve) => browser.child.once('exit', resolve));
-    process.kill(-pgid, 'SIGKILL');
-    await exited;
-  } else if (groupMembers(pgid).length) {
-    process.kill(-pgid, 'SIGKILL');
-  }
-  await waitFor(() => groupMembers(pgid).length === 0, 10_000, 'every process of the user browser to exit');
 }
 
 let pages: PageServer;
@@ -133,7 +73,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await stopUserBrowser(user);
+  await stopUserBrowser(user, { keepProfile: true });
   await pages?.close();
   if (root) fs.rmSync(root, { recursive: true, force: true });
   if (user) fs.rmSync(user.profile, { recursive: true, force: true, maxRetries: 5 });
@@ -182,7 +122,7 @@ test('a vanished attached browser is waited for within the budget: back in time 
     expect(first.result).toBe('captured');
 
     const port = user.port;
-    await stopUserBrowser(user);
+    await stopUserBrowser(user, { keepProfile: true });
     const gone = await server.capture(captureArgs(root, pages.url('/plain.html'), 'reconnect-2.png'));
     expect(gone.result).toBe('failed');
     expect(gone.observed_state).toBe('unknown');

@@ -85,7 +85,7 @@ export async function pageTabs(port: number): Promise<Array<{ id: string; url: s
 }
 
 /** Pids whose process group is `pgid` (read from /proc). */
-function groupMembers(pgid: number): number[] {
+export function groupMembers(pgid: number): number[] {
   const members: number[] = [];
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
