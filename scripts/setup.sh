@@ -46,6 +46,11 @@ if ! command -v Xvfb >/dev/null && [ "$(uname)" = Linux ] && can_apt; then
   echo "setup: installing Debian's xvfb with apt-get (login --headed's test)" >&2
   apt_install xvfb || echo "setup: xvfb could not be installed; login --headed's test will fail" >&2
 fi
+# A window manager and its command-line client: the test closes the login window as a person does (WM_DELETE_WINDOW).
+if ! command -v wmctrl >/dev/null && [ "$(uname)" = Linux ] && can_apt; then
+  echo "setup: installing Debian's openbox and wmctrl with apt-get (login --headed's window-close test)" >&2
+  apt_install --no-install-recommends openbox wmctrl || echo "setup: openbox/wmctrl could not be installed; login --headed's window-close test will fail" >&2
+fi
 
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 # npm ci runs `postprepare` (the build); build again in case lifecycle scripts are disabled.

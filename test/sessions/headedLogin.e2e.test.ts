@@ -8,7 +8,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { execFile, spawn, type ChildProcess } from 'child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'child_process';
 import { BIN } from '../e2e/harness';
 import { FULL_CHROMIUM_PATH } from '../helpers/browser';
 import { serveSignInApp, type SignInApp } from './signInApp';
@@ -18,6 +18,7 @@ jest.setTimeout(120_000);
 let app: SignInApp;
 let dir: string;
 let xvfb: ChildProcess | null = null;
+let windowManager: ChildProcess | null = null;
 let display = '';
 
 function bin(args: string[], env: Record<string, string | undefined>): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -55,9 +56,37 @@ beforeAll(async () => {
     if (failed) throw new Error(`Xvfb could not start (${failed.message}): run scripts/setup.sh, which installs it`);
     if (Date.now() - started > 10_000) throw new Error('Xvfb did not open its display within 10 s');
   }
+  // A window manager, so a window can be closed as a person closes it (WM_DELETE_WINDOW), through wmctrl.
+  windowManager = spawn('openbox', [], { stdio: 'ignore', env: { ...process.env, DISPLAY: display } });
+  const wmError = new Promise<Error>((resolve) => windowManager!.once('error', resolve));
+  const wmStarted = Date.now();
+  while (wmctrl(['-m']).status !== 0) {
+    const failed = await Promise.race([wmError, new Promise<null>((resolve) => setTimeout(() => resolve(null), 100))]);
+    if (failed) throw new Error(`openbox could not start (${failed.message}): run scripts/setup.sh, which installs it`);
+    if (Date.now() - wmStarted > 10_000) throw new Error('openbox did not manage the display within 10 s (is wmctrl installed? scripts/setup.sh installs it)');
+  }
 });
 
+function wmctrl(args: string[]): { status: number | null; stdout: string } {
+  const run = spawnSync('wmctrl', args, { encoding: 'utf8', env: { ...process.env, DISPLAY: display } });
+  return { status: run.error ? null : run.status, stdout: run.stdout ?? '' };
+}
+
+/** Waits until it holds, for up to 30 s. */
+async function until(what: string, holds: () => boolean): Promise<void> {
+  const started = Date.now();
+  while (!holds()) {
+    if (Date.now() - started > 30_000) throw new Error(`${what} did not happen within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 afterAll(async () => {
+  if (windowManager && windowManager.exitCode === null) {
+    const exited = new Promise((resolve) => windowManager!.once('exit', resolve));
+    windowManager.kill();
+    await exited;
+  }
   if (xvfb && xvfb.exitCode === null) {
     const exited = new Promise((resolve) => xvfb!.once('exit', resolve));
     xvfb.kill();
@@ -101,4 +130,37 @@ test('without a display, and --until-* without --headed: refused before any brow
   expect(untilAlone.code).toBe(2);
   expect(untilAlone.stderr).toContain('--until-url goes with --headed');
   expect(fs.existsSync(file)).toBe(false);
+});
+
+test('closing the window saves the last reading: one window only, and the state signs in', async () => {
+  const file = path.join(dir, 'closed.json');
+  const env: NodeJS.ProcessEnv = { ...process.env, DESIGN_PLAYBOOK_CHROME_PATH: FULL_CHROMIUM_PATH ?? undefined, DISPLAY: display };
+  const child = spawn(process.execPath, [BIN, 'login', '--headed', '--url', app.url('/login'), ...signInActions('admin'), '--save-storage', file], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  try {
+    await until('the "sign in in the browser window" line', () => stderr.includes('login: sign in in the browser window'));
+    expect(stderr).toContain('it is saved when you close the window');
+    await until('the sign-in window', () => wmctrl(['-l']).stdout.includes('Sign in'));
+    // Readings are taken every HEADED_POLL_MS (500 ms) once the actions ran: a few of them after the sign-in.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const windows = wmctrl(['-l']).stdout.trim().split('\n');
+    // The sign-in window alone: no New Tab window of Chrome's own beside it.
+    expect(windows).toHaveLength(1);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(wmctrl(['-c', 'Sign in']).status).toBe(0);
+    expect(await exited).toBe(0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+  expect(JSON.parse(stdout)).toMatchObject({ saved: file, origins: [app.origin], cookies: 1, indexeddb_origins: 1 });
+  expect(stderr).not.toContain('warning');
+  expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  expect(wmctrl(['-l']).stdout.trim()).toBe('');
 });

@@ -361,7 +361,8 @@ export class BrowserSession {
         headless: this.headed ? false : found.headlessShell ? 'shell' : true,
         pipe: true,
         userDataDir: profileDir,
-        args: launchArgs(this.env),
+        // Headed, no window of Chrome's own (a New Tab beside the sign-in window): the person sees one window, ours.
+        args: this.headed ? [...launchArgs(this.env), '--no-startup-window'] : launchArgs(this.env),
         // Chromium's temporary files and singleton folder go inside the profile, and with it.
         env: browserEnv(profile),
         defaultViewport: null,
@@ -506,6 +507,13 @@ export class BrowserSession {
       let page: Page;
       try {
         page = await browser.defaultBrowserContext().newPage({ background: true });
+      } catch (err) {
+        // The tab may exist though its page never came (Puppeteer gave up on it): it does not stay behind.
+        if (opening.claimed && (await this.stillBlank(browser, opening.claimed))) {
+          this.openTabs.set(opening.claimed, new Set());
+          await this.closeTab(browser, opening.claimed);
+        }
+        throw err;
       } finally {
         if (this.openingTab === opening) this.openingTab = null;
       }
@@ -532,6 +540,21 @@ export class BrowserSession {
     return opened;
   }
 
+  /** Whether a tab still shows the about:blank it was opened with (a tab the user opened meanwhile shows its new-tab page). */
+  private async stillBlank(browser: Browser, tabId: string): Promise<boolean> {
+    try {
+      const cdp = await browser.target().createCDPSession();
+      try {
+        const { targetInfos } = await cdp.send('Target.getTargets', { filter: [{ type: 'tab' }] });
+        return targetInfos.some((info) => info.targetId === tabId && info.url === 'about:blank');
+      } finally {
+        await cdp.detach().catch(() => undefined);
+      }
+    } catch {
+      return false;
+    }
+  }
+
   /** Notes a popup one of our tabs opened, so it is closed with that tab. */
   private readonly onTargetDiscovered = (event: unknown): void => {
     const info = event as { targetId: string; openerId?: string };
@@ -548,6 +571,11 @@ export class BrowserSession {
     // Its page targets too (a tab's page target may have been replaced as it navigated): whichever answers closes the tab.
     const pages = [...this.tabOfPage].filter(([, tab]) => tab === tabId).map(([page]) => page);
     for (const page of pages) this.tabOfPage.delete(page);
+    // And whatever this connection attached inside the tab that was not noted (a page target that replaced another).
+    for (const target of browser.targets()) {
+      const parent = parentTargetOf(target);
+      if (parent && targetIdOf(parent) === tabId && !pages.includes(targetIdOf(target))) pages.push(targetIdOf(target));
+    }
     const ids = [...popups, tabId, ...pages];
     const work = withDeadline(
       (async () => {
