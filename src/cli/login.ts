@@ -156,6 +156,10 @@ export async function runLogin(argv: string[], program: Program): Promise<number
   };
   if (summary.earliestExpiry !== undefined) saved.earliest_expiry = expiryInstant(summary.earliestExpiry);
   process.stdout.write(JSON.stringify(saved) + '\n');
+  if (outcome.otherSitesCookies)
+    process.stderr.write(
+      `login: the browser's own session holds ${outcome.otherSitesCookies} cookie${outcome.otherSitesCookies === 1 ? '' : 's'} of other sites; only those of the sites the page shows were saved\n`,
+    );
   if (!summary.cookies && !summary.origins.length)
     process.stderr.write(`login: warning: the page left no cookie and no storage; is the sign-in complete? (ended at ${redactUrl(outcome.finalUrl)})\n`);
   return 0;

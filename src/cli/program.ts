@@ -8,6 +8,7 @@ import type { CaptureProvider } from '../contract/captureProvider';
 import type { SecretStore } from '../common/secrets';
 import type { CaptureAction } from '../contract/actions';
 import type { StorageState } from '../contract/storageState';
+import type { SignInOutcome } from '../contract/storageState';
 
 /** `login --headed`: a visible window, done when it closes or `until` is reached. */
 export interface HeadedSignIn {
@@ -42,8 +43,4 @@ export interface Program {
   signIn(url: string, actions: CaptureAction[], startState?: StorageState, headed?: HeadedSignIn): Promise<SignInOutcome>;
 }
 
-/** What a sign-in left: the state (a credential: never printed) and where the page ended. */
-export interface SignInOutcome {
-  state: StorageState;
-  finalUrl: string;
-}
+export type { SignInOutcome } from '../contract/storageState';

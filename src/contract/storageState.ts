@@ -73,6 +73,29 @@ export interface StorageState {
   origins: StorageOrigin[];
 }
 
+/** What a sign-in (`login`) left: the state (a credential: never printed), and the page's address at the end. */
+export interface SignInOutcome {
+  state: StorageState;
+  finalUrl: string;
+  /** Read from an attached browser's own session: how many of its cookies were of other sites, and not kept. */
+  otherSitesCookies?: number;
+}
+
+/**
+ * The cookies a site at one of `hosts` is sent: a cookie's domain matches a
+ * host exactly, or (a leading dot, a domain cookie) as the host or a
+ * subdomain of it. What a session read from a whole browser keeps, so the
+ * browser's cookies of every other site never reach a file.
+ */
+export function cookiesOfHosts(cookies: StorageCookie[], hosts: string[]): StorageCookie[] {
+  const wanted = hosts.map((host) => host.toLowerCase());
+  return cookies.filter((cookie) => {
+    const domain = cookie.domain.toLowerCase();
+    const bare = domain.startsWith('.') ? domain.slice(1) : domain;
+    return wanted.some((host) => host === bare || (domain.startsWith('.') && host.endsWith(`.${bare}`)));
+  });
+}
+
 /** A storageState file that cannot be used: names the file and the field, never a value. */
 export class StorageStateError extends EvidenceError<'storage-state'> {
   constructor(message: string) {

@@ -217,10 +217,12 @@ describe('the capture tab is closed however the capture ends', () => {
   const waiting = (leaf: string) => captureArgs(root, `${app.origin}/app`, leaf, { actions: [{ do: 'wait_for_selector', selector: '#never' }] });
 
   /** Until the browser shows exactly the tabs it had (a closed tab leaves /json/list a moment later). */
-  async function tabsAsFound(): Promise<void> {
+  async function tabsAsFound(server: { stderr(): string }): Promise<void> {
     const deadline = Date.now() + 5_000;
     while (JSON.stringify(await pageTabs(user.port)) !== JSON.stringify(tabsBefore) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(await pageTabs(user.port)).toEqual(tabsBefore);
+    const tabs = await pageTabs(user.port);
+    // The server's log goes with a failure: it says which tab it opened and how its close went.
+    if (JSON.stringify(tabs) !== JSON.stringify(tabsBefore)) throw new Error(`tabs left: ${JSON.stringify(tabs)}; the server's log:\n${server.stderr()}`);
   }
 
   test('three captures at once each get a tab of their own, all signed in', async () => {
@@ -233,7 +235,7 @@ describe('the capture tab is closed however the capture ends', () => {
         expect(result.result).toBe('captured');
         expect(fs.readFileSync(result.written_path, 'utf8')).toContain('Signed in as Ada');
       }
-      await tabsAsFound();
+      await tabsAsFound(server);
     } finally {
       await server.close();
     }
@@ -244,7 +246,7 @@ describe('the capture tab is closed however the capture ends', () => {
     try {
       const result = await server.capture(waiting(`timeout-${Date.now()}.png`));
       expect(result.result).toBe('failed');
-      await tabsAsFound();
+      await tabsAsFound(server);
     } finally {
       await server.close();
     }
@@ -262,7 +264,7 @@ describe('the capture tab is closed however the capture ends', () => {
       expect((await pageTabs(user.port)).length).toBe(tabsBefore.length + 1);
       cancel.abort('the test cancelled');
       await expect(call).rejects.toBeDefined();
-      await tabsAsFound();
+      await tabsAsFound(server);
     } finally {
       await server.close();
     }
@@ -278,28 +280,72 @@ describe('the capture tab is closed however the capture ends', () => {
     server.child.kill('SIGTERM');
     await call;
     await exited;
-    await tabsAsFound();
+    await tabsAsFound(server);
     await server.close().catch(() => undefined);
     expect(await userTabState(user)).toEqual(before);
   });
 });
 
-test('the capture subcommand takes the flags too', async () => {
-  const out = `evidence/cli-${Date.now()}.aria.json`;
-  // Not spawnSync: the app it captures is served from this process.
-  const args = ['capture', '--browser-session', '--browser-url', `http://127.0.0.1:${user.port}`, '--url', `${app.origin}/app`, '--type', 'a11y tree'];
-  const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args, '--out', out, '--run-root', root], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs the command; not spawnSync: the app it reaches is served from this process. */
+function spawnBin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.once('exit', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+test('the capture subcommand takes the flags too', async () => {
+  const out = `evidence/cli-${Date.now()}.aria.json`;
+  const args = ['capture', '--browser-session', '--browser-url', `http://127.0.0.1:${user.port}`, '--url', `${app.origin}/app`, '--type', 'a11y tree'];
+  const run = await spawnBin([...args, '--out', out, '--run-root', root]);
   expect(JSON.parse(run.stdout)).toMatchObject({ result: 'captured', error: '' });
   expect(run.code).toBe(0);
   expect(fs.readFileSync(path.join(root, out), 'utf8')).toContain('Signed in as Ada');
   expect(await pageTabs(user.port)).toEqual(tabsBefore);
+});
+
+test('login --browser-session saves what the browser is signed into, for the sites the page shows only; the tabs as found', async () => {
+  // A cookie of another site in the user's browser: it must not reach the file.
+  const elsewhere = { name: 'elsewhere', value: 'other-site-cookie-91', domain: 'other.example', path: '/' };
+  const browser = await puppeteer.connect({ browserWSEndpoint: user.wsEndpoint, defaultViewport: null });
+  const cdp = await browser.target().createCDPSession();
+  await cdp.send('Storage.setCookies', { cookies: [elsewhere] });
+  const file = path.join(root, `own-session-${Date.now()}.json`);
+  try {
+    const run = await spawnBin([
+      'login',
+      '--browser-session',
+      '--browser-url',
+      `http://127.0.0.1:${user.port}`,
+      '--url',
+      `${app.origin}/app`,
+      '--save-storage',
+      file,
+    ]);
+    expect(run.stderr).not.toContain('failed');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ saved: file, origins: [app.origin], cookies: 1 });
+    expect(run.stderr).toContain("the browser's own session holds 1 cookie of other sites; only those of the sites the page shows were saved");
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).not.toContain(elsewhere.value);
+    const state = JSON.parse(text);
+    expect(state.cookies).toEqual([expect.objectContaining({ name: 'sid', value: SESSION_ID, httpOnly: true })]);
+    expect(state.origins).toEqual([{ origin: app.origin, localStorage: [{ name: 'token', value: TOKEN }], indexedDB: [] }]);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(await pageTabs(user.port)).toEqual(tabsBefore);
+  } finally {
+    // The browser's jar as it was: every cookie but this one put back (the browser target has no Network.deleteCookies).
+    const { cookies } = await cdp.send('Storage.getCookies');
+    await cdp.send('Storage.clearCookies');
+    await cdp.send('Storage.setCookies', { cookies: cookies.filter((cookie) => cookie.name !== elsewhere.name) as never });
+    await cdp.detach().catch(() => undefined);
+    await browser.disconnect();
+  }
+  expect(await userTabState(user)).toEqual(before);
 });
 
 function runCli(args: string[], env: Record<string, string> = {}) {

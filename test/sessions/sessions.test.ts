@@ -7,7 +7,14 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { parseStorageState, summarizeStorageState, expiryWarning, StorageStateError } from '../../src/contract/storageState';
+import {
+  parseStorageState,
+  summarizeStorageState,
+  expiryWarning,
+  StorageStateError,
+  cookiesOfHosts,
+  type StorageCookie,
+} from '../../src/contract/storageState';
 import { chooseSession, sessionNames, sessionSettings } from '../../src/contract/sessions';
 import { captureToolDeclaration } from '../../src/contract/toolDeclaration';
 import { planCapture } from '../../src/boundary/plan';
@@ -101,6 +108,41 @@ describe("the storageState reader: Playwright's shape, refusals naming the file 
       "session 'admin': 1 of 2 cookies expired (earliest 2026-01-01T00:00:00Z); the capture may not be signed in: save the session again",
     );
     expect(expiryWarning('x', summarizeStorageState(parseStorageState(JSON.stringify(GOOD), 'x')))).toBeNull();
+  });
+});
+
+describe('cookiesOfHosts: the cookies a browser sends the given hosts', () => {
+  const cookie = (name: string, domain: string): StorageCookie => ({
+    name,
+    value: 'v',
+    domain,
+    path: '/',
+    expires: -1,
+    httpOnly: false,
+    secure: false,
+    sameSite: 'Lax',
+  });
+  const jar = [
+    cookie('host-only', 'app.example.com'),
+    cookie('parent-domain', '.example.com'),
+    cookie('sibling', 'mail.example.com'),
+    cookie('other-site', '.other.example'),
+    cookie('suffix-lookalike', '.ample.com'),
+    cookie('loopback', '127.0.0.1'),
+  ];
+  const names = (hosts: string[]) => cookiesOfHosts(jar, hosts).map((c) => c.name);
+
+  test('a host-only cookie goes to its host alone; a domain cookie to the domain and its subdomains', () => {
+    expect(names(['app.example.com'])).toEqual(['host-only', 'parent-domain']);
+    expect(names(['example.com'])).toEqual(['parent-domain']);
+    expect(names(['deep.app.example.com'])).toEqual(['parent-domain']);
+    expect(names(['127.0.0.1'])).toEqual(['loopback']);
+  });
+
+  test('matching is by whole labels, case-blind; no host keeps nothing', () => {
+    expect(names(['EXAMPLE.COM'])).toEqual(['parent-domain']);
+    expect(names(['notexample.com'])).toEqual([]);
+    expect(names([])).toEqual([]);
   });
 });
 

@@ -9,7 +9,7 @@
  */
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { CaptureAction } from '../../contract/actions';
-import type { StorageState } from '../../contract/storageState';
+import { cookiesOfHosts, type SignInOutcome, type StorageState } from '../../contract/storageState';
 import { BrowserSession } from '../fleet/browserSession';
 import { captureTimeoutMs, navigationTimeoutMs, type BrowserFlags } from '../options';
 import { navigate } from '../page/pageSetup';
@@ -33,12 +33,6 @@ export interface SignInRequest {
   until?: { url?: string; selector?: string };
 }
 
-/** What the sign-in left: the state, and the page's address at the end (for the command's summary). */
-export interface SignInOutcome {
-  state: StorageState;
-  finalUrl: string;
-}
-
 const LOGIN_VIEWPORT = { width: 1280, height: 800, devicePixelRatio: 1, colorScheme: 'light' as const };
 
 /** Loads `url`, runs `actions`, and answers the context's state; the browser it started is closed again. */
@@ -58,16 +52,33 @@ export async function signIn(request: SignInRequest): Promise<SignInOutcome> {
         progress,
         ...(request.secretValue ? { secretValue: request.secretValue } : {}),
       });
-      if (request.headed) return await awaitPerson(opened.page, opened.emulation.cdp, request.until ?? {});
-      const state = await collectStorageState(opened.page, opened.emulation.cdp, { indexedDB: true });
-      return { state, finalUrl: opened.page.url() };
+      const outcome = request.headed
+        ? await awaitPerson(opened.page, opened.emulation.cdp, request.until ?? {})
+        : { state: await collectStorageState(opened.page, opened.emulation.cdp, { indexedDB: true }), finalUrl: opened.page.url() };
+      return opened.tabId ? keepSitesShown(outcome) : outcome;
     } finally {
-      await session.closeContext(opened.context);
+      await session.closePrepared(opened);
     }
   } finally {
     progress.finish();
     await session.shutdown().catch(() => undefined);
   }
+}
+
+/**
+ * In an attached browser's own session the cookie jar is the whole
+ * browser's: only the cookies of the sites the page shows at the end (its
+ * frames' hosts and its address) are kept.
+ */
+function keepSitesShown(outcome: SignInOutcome): SignInOutcome {
+  const hosts = new Set(outcome.state.origins.map((entry) => new URL(entry.origin).hostname));
+  try {
+    hosts.add(new URL(outcome.finalUrl).hostname);
+  } catch {
+    // an address with no host (about:blank): its frames' hosts alone
+  }
+  const kept = cookiesOfHosts(outcome.state.cookies, [...hosts]);
+  return { ...outcome, state: { ...outcome.state, cookies: kept }, otherSitesCookies: outcome.state.cookies.length - kept.length };
 }
 
 /**
