@@ -15,9 +15,10 @@ jest.setTimeout(60_000);
 const ANIMATION_CSS = `@keyframes spin { to { transform: rotate(360deg); } }
   #a { animation: spin 1s infinite; transition: color 2s; }
   #a::before { content: 'x'; animation: spin 1s infinite; }`;
-const ANIMATED = `<!doctype html><style>${ANIMATION_CSS}</style><div id="a">spinning</div><input id="i">`;
+const EDITABLES = `<input id="i"><textarea id="t"></textarea><div id="e" contenteditable><b id="inside">x</b></div><p id="plain">text</p>`;
+const ANIMATED = `<!doctype html><style>${ANIMATION_CSS}</style><div id="a">spinning</div>${EDITABLES}`;
 /** The same page for a strict CSP: its styles come from a same-origin sheet. */
-const ANIMATED_CSP = `<!doctype html><link rel="stylesheet" href="/anim.css"><div id="a">spinning</div><input id="i">`;
+const ANIMATED_CSP = `<!doctype html><link rel="stylesheet" href="/anim.css"><div id="a">spinning</div>${EDITABLES}`;
 
 let browser: Browser;
 let server: PageServer;
@@ -65,7 +66,10 @@ const frozenStyles = () =>
       animation: style.animationName,
       before: getComputedStyle(el, '::before').animationName,
       transition: style.transitionProperty,
-      caret: getComputedStyle(document.getElementById('i')!).caretColor,
+      // Where a caret can show: a field, a text area, contenteditable and what is inside it.
+      caret: ['i', 't', 'e', 'inside'].map((id) => getComputedStyle(document.getElementById(id)!).caretColor).join(' / '),
+      // Elsewhere untouched: a caret-color change there would repaint the whole page.
+      plainCaret: getComputedStyle(document.getElementById('plain')!).caretColor,
       styleElements: document.querySelectorAll('style').length,
     };
   });
@@ -77,11 +81,27 @@ test.each(['/animated', '/csp'])('the freeze stops animations, transitions and t
   const warnings = await applyFreeze(page, { enabled: true, waitFonts: true, networkIdle: false });
   expect(warnings).toEqual([]);
   const after = await frozenStyles();
-  expect(after).toEqual({ animation: 'none', before: 'none', transition: 'none', caret: 'rgba(0, 0, 0, 0)', styleElements: before.styleElements });
+  const hidden = 'rgba(0, 0, 0, 0)';
+  expect(after).toEqual({
+    animation: 'none',
+    before: 'none',
+    transition: 'none',
+    caret: [hidden, hidden, hidden, hidden].join(' / '),
+    plainCaret: before.plainCaret,
+    styleElements: before.styleElements,
+  });
+  expect(before.plainCaret).not.toBe(hidden);
   // Applying it again (after the actions) does not stack sheets.
   await applyFreeze(page, { enabled: true, waitFonts: false, networkIdle: false });
   expect(await page.evaluate(() => document.adoptedStyleSheets.length)).toBe(1);
   expect(FREEZE_CSS).toContain('caret-color: transparent !important');
+});
+
+test('a document in designMode has its caret hidden everywhere', async () => {
+  await page.goto(server.url('/animated'));
+  await page.evaluate(() => (document.designMode = 'on'));
+  await applyFreeze(page, { enabled: true, waitFonts: false, networkIdle: false });
+  expect(await page.evaluate(() => getComputedStyle(document.getElementById('plain')!).caretColor)).toBe('rgba(0, 0, 0, 0)');
 });
 
 test('freeze.enabled false leaves the page as it is', async () => {

@@ -11,7 +11,9 @@ import * as path from 'path';
 import { executeCapturePlan, closeBundledBrowser } from '../../src/index';
 import { storyIdOf } from '../../src/browser/page/storyRest';
 import { STORY_RENDER_MS } from '../../src/common/time';
-import { servePages, type PageServer } from '../helpers/browser';
+import { PNG } from 'pngjs';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS, servePages, type PageServer } from '../helpers/browser';
 import { captureArgs, makeRunRoot } from '../e2e/harness';
 import { FIXTURE } from './harness';
 
@@ -54,6 +56,46 @@ test('the play story is captured after its play function: the card open, its det
   const closed = await ariaOf('components-card--closed', 'closed.a11y.json');
   expect(closed.result.observed_state).toBe('closed');
   expect(closed.tree).toContain('button "Show details"');
+});
+
+test("every story's screenshot has Playwright's pixels (same engine; Playwright shoots once Storybook says the story is done)", async () => {
+  const ids = [
+    'components-badge--default',
+    'components-badge--animated',
+    'components-button--primary',
+    'components-button--secondary',
+    'components-button--large',
+    'components-card--closed',
+    'components-card--opened',
+  ];
+  const viewport = { width: 640, height: 480 };
+  const pw = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_TEST_ARGS });
+  const differing: Record<string, number> = {};
+  try {
+    for (const id of ids) {
+      const result = await executeCapturePlan(
+        captureArgs(root, story(id), `pixels-${id}.png`, { viewport: { ...viewport, devicePixelRatio: 1, colorScheme: 'light' } }),
+      );
+      expect(result.error).toBe('');
+      const context = await pw.newContext({ viewport, deviceScaleFactor: 1, colorScheme: 'light' });
+      const page = await context.newPage();
+      await page.goto(story(id));
+      await page.waitForFunction(() => {
+        const phase = (window as unknown as { __STORYBOOK_PREVIEW__?: { currentRender?: { phase?: string } } }).__STORYBOOK_PREVIEW__?.currentRender?.phase;
+        return phase === 'completed' || phase === 'finished';
+      });
+      const theirs = PNG.sync.read(await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' }));
+      await context.close();
+      const mine = PNG.sync.read(fs.readFileSync(result.written_path));
+      let count = mine.width === theirs.width && mine.height === theirs.height ? 0 : -1;
+      for (let i = 0; count >= 0 && i < mine.data.length; i++) if (mine.data[i] !== theirs.data[i]) count++;
+      differing[id] = count;
+    }
+  } finally {
+    await pw.close();
+  }
+  // The opened card (changed by its play function after its first paint) is the case a whole-page repaint broke.
+  expect(differing).toEqual(Object.fromEntries(ids.map((id) => [id, 0])));
 });
 
 test("a story that throws is failed with Storybook's message, and nothing is written", async () => {

@@ -19,7 +19,14 @@ import { PageClock } from './pageClock';
 /** The document a step ran in went away under it: an action's navigation replaced it. */
 const replacedDocument = (err: unknown) => ['context-gone', 'frame-detached'].includes(classifyProtocolError(err));
 
-export const FREEZE_CSS = '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
+/**
+ * The caret is hidden where one can show (`:read-write`: editable fields, contenteditable
+ * and designMode content) rather than on every element: a caret-color change on every
+ * element repaints the whole page, and a page changed after its first paint (a story's
+ * play function) then rasters a few edge pixels unlike Playwright's shot of it.
+ */
+export const FREEZE_CSS =
+  '*, *::before, *::after { animation: none !important; transition: none !important; } :read-write { caret-color: transparent !important; }';
 
 async function adoptFreezeSheet(frame: Frame): Promise<void> {
   await frame.evaluate((css) => {
