@@ -57,13 +57,23 @@ beforeAll(async () => {
     if (Date.now() - started > 10_000) throw new Error('Xvfb did not open its display within 10 s');
   }
   // A window manager, so a window can be closed as a person closes it (WM_DELETE_WINDOW), through wmctrl.
-  windowManager = spawn('openbox', [], { stdio: 'ignore', env: { ...process.env, DISPLAY: display } });
-  const wmError = new Promise<Error>((resolve) => windowManager!.once('error', resolve));
+  // Started again if it exits (a display not yet taking connections): managing within 30 s.
+  let wmLog = '';
   const wmStarted = Date.now();
   while (wmctrl(['-m']).status !== 0) {
-    const failed = await Promise.race([wmError, new Promise<null>((resolve) => setTimeout(() => resolve(null), 100))]);
-    if (failed) throw new Error(`openbox could not start (${failed.message}): run scripts/setup.sh, which installs it`);
-    if (Date.now() - wmStarted > 10_000) throw new Error('openbox did not manage the display within 10 s (is wmctrl installed? scripts/setup.sh installs it)');
+    if (!windowManager || windowManager.exitCode !== null || windowManager.signalCode !== null) {
+      windowManager = spawn('openbox', [], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DISPLAY: display } });
+      windowManager.stderr!.on('data', (chunk: Buffer) => (wmLog += chunk.toString('utf8')));
+      const spawnFailed = await new Promise<Error | null>((resolve) => {
+        windowManager!.once('error', resolve);
+        setTimeout(() => resolve(null), 200);
+      });
+      if (spawnFailed) throw new Error(`openbox could not start (${spawnFailed.message}): run scripts/setup.sh, which installs it`);
+    } else await new Promise((resolve) => setTimeout(resolve, 100));
+    if (Date.now() - wmStarted > 30_000)
+      throw new Error(
+        `openbox did not manage the display within 30 s (is wmctrl installed? scripts/setup.sh installs both); openbox said: ${wmLog.slice(-500)}`,
+      );
   }
 });
 
