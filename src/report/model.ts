@@ -142,6 +142,8 @@ export interface ReportModel {
   copies: { from: string; to: string }[];
   /** Bytes to write into the report folder (trace frames). */
   blobs: { to: string; bytes: Buffer }[];
+  /** The run is a `stories --run`: its manifest lines name stories, and `stories/index.html` groups them by component. */
+  stories: boolean;
 }
 
 const IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg'];
@@ -475,5 +477,17 @@ export async function buildReportModel(run: RunContents): Promise<ReportModel> {
     flagged: [...flaggedByLine.values()].sort((a, b) => a.line - b.line),
     copies: [...builder.copies.entries()].map(([to, from]) => ({ from, to })),
     blobs: [...builder.blobs.entries()].map(([to, bytes]) => ({ to, bytes })),
+    stories: run.manifestLines.some(namesStory),
   };
+}
+
+/** A manifest line a stories run wrote (its `story` field: id, title, name, variant). */
+function namesStory(line: string): boolean {
+  if (!line.includes('"story"')) return false;
+  try {
+    const story = (JSON.parse(line) as { story?: unknown }).story;
+    return typeof story === 'object' && story !== null;
+  } catch {
+    return false;
+  }
 }

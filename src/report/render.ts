@@ -371,6 +371,13 @@ export function renderReport(model: ReportModel, generatedAt: Date, comparison?:
         ${generatedAt.toISOString()}
       </p>
       <p class="quiet">Facts, not verdicts: this report shows what was captured and what the probe measured; it judges nothing.</p>
+      ${
+        model.stories
+          ? html`<p>
+              <a href="../stories/index.html">The stories, grouped by component</a> (a thumbnail, the token findings and the aria tree of each story).
+            </p>`
+          : ''
+      }
     </header>
     <nav aria-label="Criteria and sections">
       <h2 class="sr-only">Contents</h2>

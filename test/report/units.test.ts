@@ -178,6 +178,8 @@ describe('model', () => {
       ['sub/loose.png', 'sub/loose.probe.json', [5]],
     ]);
     expect(model.flagged.map((f) => [f.line, f.facts.map((x) => x.code)])).toEqual([[5, expect.arrayContaining(['bad_field'])]]);
+    // No line names a story: not a stories run, so no link to a story index.
+    expect(model.stories).toBe(false);
   });
 
   test('sidecar boxes (CSS px) are placed on the image at its devicePixelRatio; a concentric pair draws inner and outer', async () => {

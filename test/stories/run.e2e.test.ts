@@ -41,6 +41,9 @@ test('a run: every selected story captured into a new run folder, the manifest a
   expect(primary.result).toBe('captured');
   expect(primary.raw.story).toEqual({ id: 'components-button--primary', title: 'Components/Button', name: 'Primary', variant: '640x480@1-light' });
   expect(fs.existsSync(path.join(root, 'report', 'index.html'))).toBe(true);
+  // The run report points to the story index, which groups the stories by component.
+  expect(fs.readFileSync(path.join(root, 'report', 'index.html'), 'utf8')).toContain('<a href="../stories/index.html">The stories, grouped by component</a>');
+  expect(fs.existsSync(path.join(root, 'stories', 'index.html'))).toBe(true);
   expect(first.stdout).toContain(`report: ${path.join(root, 'report', 'index.html')}`);
   expect(
     fs
