@@ -19,7 +19,17 @@
  * CPU per story of each, the ratios, and how many of our screenshots have the
  * same pixels as the peer's.
  *
- * Run after `npm run build`: node bench/stories.js [rounds, default 3]
+ * With `--storycap DIR`, storycap (Puppeteer; it switches stories in one
+ * loaded preview per worker, over Storybook's channel) runs as a peer too:
+ * DIR holds `node_modules/.bin/storycap` and `storybook-static/`, the same
+ * fixture built whole (storycap crawls the manager, which the committed
+ * build leaves out). Both outside the repository; storycap 5.0.1 declares
+ * Storybook 7/8 and runs on this 10.6 build. It ignores the `!test` tag (it
+ * captures the Animated badge too) and does not wait for play functions:
+ * `--delay 1000` makes its Opened card open, and is what it is run with.
+ *
+ * Run after `npm run build`:
+ *   node bench/stories.js [rounds, default 3] [--storycap DIR] [--json OUT.json]
  */
 const fs = require('fs');
 const os = require('os');
@@ -28,6 +38,7 @@ const { spawn } = require('child_process');
 const { performance } = require('perf_hooks');
 const { chromium } = require('playwright-core');
 const engines = require('./lib/engines');
+const results = require('./lib/results');
 
 const DIST = path.join(__dirname, '..', 'dist', 'src');
 const { serveFolder } = require(path.join(DIST, 'stories', 'serveFolder.js'));
@@ -36,7 +47,7 @@ const { selectStories } = require(path.join(DIST, 'stories', 'selectStories.js')
 const { decodePng } = require(path.join(DIST, 'png', 'decode.js'));
 
 const PEER = process.argv[2] === '--peer';
-const ROUNDS = Number((!PEER && process.argv[2]) || 3);
+const ROUNDS = Number((!PEER && /^\d+$/.test(process.argv[2] || '') && process.argv[2]) || 3);
 const ENGINE = engines.FULL;
 const FIXTURE = path.join(__dirname, '..', 'test', 'fixtures', 'storybook', 'static');
 const BIN = path.join(DIST, 'bin.js');
@@ -47,6 +58,11 @@ const VIEWPORTS = [
 ];
 const FILTER = ['--exclude', '*--broken'];
 const WORKERS = 4;
+const STORYCAP = (() => {
+  const i = process.argv.indexOf('--storycap');
+  return i >= 0 ? path.resolve(process.argv[i + 1]) : null;
+})();
+const STORYCAP_DELAY_MS = 1000;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -60,9 +76,13 @@ const median = (xs) => {
  * waited for by their parents): its wall time and CPU time, in ms.
  */
 function timed(args, env, what) {
+  return timedCommand([process.execPath, ...args], env, what);
+}
+
+function timedCommand(command, env, what) {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', ...command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     child.on('close', (code) => {
@@ -85,6 +105,29 @@ function runOurs(out, types) {
 /** The peer in its own process (this file with --peer OUT BASE_URL), so its CPU is counted as ours is. */
 function runPeerProcess(out, baseUrl) {
   return timed([__filename, '--peer', out, baseUrl], process.env, 'the peer');
+}
+
+/** storycap over its own whole build, served here: the wall time, CPU and the PNGs it wrote. */
+async function runStorycap(out) {
+  const served = await serveFolder(fs.realpathSync(path.join(STORYCAP, 'storybook-static')));
+  try {
+    const args = [path.join(STORYCAP, 'node_modules', '.bin', 'storycap'), served.url.replace(/\/$/, ''), '--chromiumPath', ENGINE, '--serverTimeout', '60000'];
+    args.push('--puppeteerLaunchConfig', JSON.stringify({ args: engines.BENCH_ARGS }));
+    for (const [w, h] of VIEWPORTS) args.push('-V', `${w}x${h}`);
+    args.push('-p', String(WORKERS), '-e', 'Components/Badge/Broken', '--delay', String(STORYCAP_DELAY_MS), '-o', out, '--silent');
+    const measured = await timedCommand(args, process.env, 'storycap');
+    let pngs = 0;
+    const walk = (dir) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(path.join(dir, entry.name));
+        else if (entry.name.endsWith('.png')) pngs++;
+      }
+    };
+    walk(out);
+    return { ...measured, captures: pngs };
+  } finally {
+    await served.close();
+  }
 }
 
 /** In the page: Storybook's say-so that the story is done (as its test runner waits for it). */
@@ -127,22 +170,28 @@ async function main() {
   const stories = selectStories(readFolderIndex(FIXTURE).entries, { exclude: ['*--broken'] }).stories;
   const served = await serveFolder(FIXTURE);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-bench-stories-'));
-  const times = { screenshots: [], withAria: [], peer: [] };
-  const cpu = { screenshots: [], withAria: [], peer: [] };
+  const times = { screenshots: [], withAria: [], peer: [], storycap: [] };
+  const cpu = { screenshots: [], withAria: [], peer: [], storycap: [] };
+  let storycapCaptures = 0;
   let pixels = null;
   try {
     for (let round = 0; round < ROUNDS; round++) {
       const shots = path.join(tmp, `ours-${round}`);
       const aria = path.join(tmp, `aria-${round}`);
       const peer = path.join(tmp, `peer-${round}`);
-      for (const [key, run] of [
+      const drivers = [
         ['peer', () => runPeerProcess(peer, served.url)],
         ['screenshots', () => runOurs(shots, 'screenshot')],
         ['withAria', () => runOurs(aria, 'screenshot,a11y tree')],
-      ]) {
-        const { wall, cpu: used } = await run();
-        times[key].push(wall);
-        cpu[key].push(used);
+      ];
+      if (STORYCAP) drivers.push(['storycap', () => runStorycap(path.join(tmp, `storycap-${round}`))]);
+      for (const [key, run] of drivers) {
+        const { wall, cpu: used, captures: made } = await run();
+        // Per capture: storycap's count is its own (it captures the opted-out story too), scaled to ours.
+        const scale = key === 'storycap' ? (stories.length * VIEWPORTS.length) / made : 1;
+        times[key].push(wall * scale);
+        cpu[key].push(used * scale);
+        if (key === 'storycap') storycapCaptures = made;
       }
       if (round === 0) {
         let equal = 0;
@@ -172,9 +221,42 @@ async function main() {
     `${stories.length} stories × ${VIEWPORTS.length} viewports = ${captures} captures, ${WORKERS} at once, ${ROUNDS} rounds (medians), engine ${engines.label(ENGINE)}`,
   );
   console.log(row('peer: Playwright loop, screenshots', 'peer'));
+  if (STORYCAP) console.log(row(`peer: storycap (${storycapCaptures} captures, per capture)`, 'storycap'));
   console.log(row('ours: stories --run, screenshots (+probe)', 'screenshots'));
   console.log(row('ours: stories --run, screenshot + aria', 'withAria'));
   console.log(`pixels equal to the peer's: ${pixels.equal}/${pixels.total}`);
+  const argv = process.argv.slice(2);
+  const cell = (key) => ({ ...results.pair(median(times[key]) / captures, peer / captures, 'ms'), ratio: Math.round((median(times[key]) / peer) * 100) / 100 });
+  const cpuCell = (key) => ({ value: Math.round(median(cpu[key]) / captures), unit: 'ms' });
+  results.writeResults(results.jsonOutPath(argv), __filename, argv, {
+    bench: 'stories',
+    engine: engines.label(ENGINE),
+    tables: {
+      stories: {
+        caption: `${stories.length} stories of the committed fixture × ${VIEWPORTS.length} viewports = ${captures} captures, ${WORKERS} at once, median of ${ROUNDS} round(s) interleaved; wall time per story, ours / the Playwright loop's${STORYCAP ? ` (storycap's scaled from its ${storycapCaptures} captures: it takes the opted-out story too)` : ''}; each driver a process of its own, browser launch included; pixels: ${pixels.equal} of ${pixels.total} screenshots equal to the peer's`,
+        columns: ['driver', 'wall time per story', 'CPU per story'],
+        rows: [
+          [
+            "peer: Playwright loop as Storybook's test runner drives it (fresh context per story), screenshots",
+            { value: Math.round(peer / captures), unit: 'ms' },
+            cpuCell('peer'),
+          ],
+          ...(STORYCAP
+            ? [
+                [
+                  `peer: storycap 5.0.1 (a preview per worker, stories switched; --delay ${STORYCAP_DELAY_MS} for play functions), screenshots`,
+                  { value: Math.round(median(times.storycap) / captures), unit: 'ms' },
+                  // /usr/bin/time counts the processes a command waits for; storycap's Puppeteer 9 leaves its browser unwaited.
+                  'not counted (its browser is not its waited-for child)',
+                ],
+              ]
+            : []),
+          ['ours: stories --run, screenshots with probe sidecars', cell('screenshots'), cpuCell('screenshots')],
+          ['ours: stories --run, screenshot + aria snapshot', cell('withAria'), cpuCell('withAria')],
+        ],
+      },
+    },
+  });
   console.log(
     `load average at the end: ${os
       .loadavg()
