@@ -56,7 +56,14 @@ beforeAll(async () => {
     if (failed) throw new Error(`Xvfb could not start (${failed.message}): run scripts/setup.sh, which installs it`);
     if (Date.now() - started > 10_000) throw new Error('Xvfb did not open its display within 10 s');
   }
-  // A window manager, so a window can be closed as a person closes it (WM_DELETE_WINDOW), through wmctrl.
+});
+
+/**
+ * A window manager on the display, so a window can be closed as a person
+ * closes it (WM_DELETE_WINDOW), through wmctrl; started by the one test that
+ * needs it, so the others run where openbox or wmctrl is missing.
+ */
+async function startWindowManager(): Promise<void> {
   // Started again if it exits (a display not yet taking connections): managing within 30 s.
   let wmLog = '';
   const wmStarted = Date.now();
@@ -75,7 +82,7 @@ beforeAll(async () => {
         `openbox did not manage the display within 30 s (is wmctrl installed? scripts/setup.sh installs both); openbox said: ${wmLog.slice(-500)}`,
       );
   }
-});
+}
 
 function wmctrl(args: string[]): { status: number | null; stdout: string } {
   const run = spawnSync('wmctrl', args, { encoding: 'utf8', env: { ...process.env, DISPLAY: display } });
@@ -143,6 +150,7 @@ test('without a display, and --until-* without --headed: refused before any brow
 });
 
 test('closing the window saves the last reading: one window only, and the state signs in', async () => {
+  await startWindowManager();
   const file = path.join(dir, 'closed.json');
   const env: NodeJS.ProcessEnv = { ...process.env, DESIGN_PLAYBOOK_CHROME_PATH: FULL_CHROMIUM_PATH ?? undefined, DISPLAY: display };
   const child = spawn(process.execPath, [BIN, 'login', '--headed', '--url', app.url('/login'), ...signInActions('admin'), '--save-storage', file], {
