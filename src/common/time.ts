@@ -60,6 +60,8 @@ export const CLEANUP_STEP_MS = 5_000;
 export const CONTEXT_CLOSE_MS = 10_000;
 /** How often a closed browser-session tab is looked for until the browser no longer lists it (Target.closeTarget answers first). */
 export const TAB_GONE_POLL_MS = 20;
+/** How long a browser-session tab may still be listed after Target.closeTarget before the close is sent again (a close the browser passed over). */
+export const TAB_CLOSE_RESEND_MS = 500;
 /**
  * Letting go of a browser: closing the launched one at shutdown (past it the
  * process is killed), its process exiting before its profile folder is

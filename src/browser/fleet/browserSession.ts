@@ -35,6 +35,7 @@ import {
   CLOSE_HANDSHAKE_MS,
   CONTEXT_CLOSE_MS,
   TAB_GONE_POLL_MS,
+  TAB_CLOSE_RESEND_MS,
   DeadlineExceeded,
   PROTOCOL_TIMEOUT_SLACK_MS,
   withDeadline,
@@ -582,11 +583,20 @@ export class BrowserSession {
         const cdp = await browser.target().createCDPSession();
         try {
           // A target already gone (closed with its tab, by the page, or by the browser) is what was wanted.
-          for (const targetId of ids) await cdp.send('Target.closeTarget', { targetId }).catch(() => undefined);
+          const close = async () => {
+            for (const targetId of ids) await cdp.send('Target.closeTarget', { targetId }).catch(() => undefined);
+          };
+          await close();
           // Target.closeTarget answers before the tab is gone: the capture ends once the browser no longer lists it.
+          // A close can be passed over (answered, never done): sent again while the tab is still there.
+          let sent = Date.now();
           for (;;) {
             const { targetInfos } = await cdp.send('Target.getTargets');
             if (!targetInfos.some((info) => ids.includes(info.targetId))) return;
+            if (Date.now() - sent >= TAB_CLOSE_RESEND_MS) {
+              await close();
+              sent = Date.now();
+            }
             await new Promise((resolve) => setTimeout(resolve, TAB_GONE_POLL_MS));
           }
         } finally {
