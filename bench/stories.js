@@ -28,8 +28,14 @@
  * captures the Animated badge too) and does not wait for play functions:
  * `--delay 1000` makes its Opened card open, and is what it is run with.
  *
+ * With `--lost-pixel DIR`, Lost Pixel 3.22 (Playwright, generate-only mode)
+ * runs too: DIR holds its install and bench/peers/lostpixel.config.js
+ * copied in; it waits for play functions, and waits 1000 ms before each
+ * shot by default. (Loki 0.35 was tried and left out: it reads a story
+ * store Storybook 10 no longer has, and crops each shot to the component.)
+ *
  * Run after `npm run build`:
- *   node bench/stories.js [rounds, default 3] [--storycap DIR] [--json OUT.json]
+ *   node bench/stories.js [rounds, default 3] [--storycap DIR] [--lost-pixel DIR] [--json OUT.json]
  */
 const fs = require('fs');
 const os = require('os');
@@ -63,6 +69,10 @@ const STORYCAP = (() => {
   return i >= 0 ? path.resolve(process.argv[i + 1]) : null;
 })();
 const STORYCAP_DELAY_MS = 1000;
+const LOST_PIXEL = (() => {
+  const i = process.argv.indexOf('--lost-pixel');
+  return i >= 0 ? path.resolve(process.argv[i + 1]) : null;
+})();
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -79,10 +89,10 @@ function timed(args, env, what) {
   return timedCommand([process.execPath, ...args], env, what);
 }
 
-function timedCommand(command, env, what) {
+function timedCommand(command, env, what, cwd = undefined) {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', ...command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', ...command], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     child.on('close', (code) => {
@@ -107,6 +117,32 @@ function runPeerProcess(out, baseUrl) {
   return timed([__filename, '--peer', out, baseUrl], process.env, 'the peer');
 }
 
+/** The PNG files under `dir`. */
+function countPngs(dir) {
+  let pngs = 0;
+  const walk = (at) => {
+    for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(path.join(at, entry.name));
+      else if (entry.name.endsWith('.png')) pngs++;
+    }
+  };
+  walk(dir);
+  return pngs;
+}
+
+/** Lost Pixel over the whole build storycap uses (it reads index.json), served here. */
+async function runLostPixel(out) {
+  const served = await serveFolder(fs.realpathSync(path.join(STORYCAP || LOST_PIXEL, 'storybook-static')));
+  try {
+    fs.mkdirSync(out, { recursive: true });
+    const env = { ...process.env, LP_SB_URL: served.url.replace(/\/$/, ''), LP_OUT: out, LP_CHROME: ENGINE, LOST_PIXEL_DISABLE_TELEMETRY: '1' };
+    const measured = await timedCommand([path.join(LOST_PIXEL, 'node_modules', '.bin', 'lost-pixel')], env, 'lost-pixel', LOST_PIXEL);
+    return { ...measured, captures: countPngs(out) };
+  } finally {
+    await served.close();
+  }
+}
+
 /** storycap over its own whole build, served here: the wall time, CPU and the PNGs it wrote. */
 async function runStorycap(out) {
   const served = await serveFolder(fs.realpathSync(path.join(STORYCAP, 'storybook-static')));
@@ -116,15 +152,7 @@ async function runStorycap(out) {
     for (const [w, h] of VIEWPORTS) args.push('-V', `${w}x${h}`);
     args.push('-p', String(WORKERS), '-e', 'Components/Badge/Broken', '--delay', String(STORYCAP_DELAY_MS), '-o', out, '--silent');
     const measured = await timedCommand(args, process.env, 'storycap');
-    let pngs = 0;
-    const walk = (dir) => {
-      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-        if (entry.isDirectory()) walk(path.join(dir, entry.name));
-        else if (entry.name.endsWith('.png')) pngs++;
-      }
-    };
-    walk(out);
-    return { ...measured, captures: pngs };
+    return { ...measured, captures: countPngs(out) };
   } finally {
     await served.close();
   }
@@ -170,9 +198,9 @@ async function main() {
   const stories = selectStories(readFolderIndex(FIXTURE).entries, { exclude: ['*--broken'] }).stories;
   const served = await serveFolder(FIXTURE);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-bench-stories-'));
-  const times = { screenshots: [], withAria: [], peer: [], storycap: [] };
-  const cpu = { screenshots: [], withAria: [], peer: [], storycap: [] };
-  let storycapCaptures = 0;
+  const times = { screenshots: [], withAria: [], peer: [], storycap: [], lostPixel: [] };
+  const cpu = { screenshots: [], withAria: [], peer: [], storycap: [], lostPixel: [] };
+  const made = { storycap: 0, lostPixel: 0 };
   let pixels = null;
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -185,13 +213,14 @@ async function main() {
         ['withAria', () => runOurs(aria, 'screenshot,a11y tree')],
       ];
       if (STORYCAP) drivers.push(['storycap', () => runStorycap(path.join(tmp, `storycap-${round}`))]);
+      if (LOST_PIXEL) drivers.push(['lostPixel', () => runLostPixel(path.join(tmp, `lost-pixel-${round}`))]);
       for (const [key, run] of drivers) {
-        const { wall, cpu: used, captures: made } = await run();
-        // Per capture: storycap's count is its own (it captures the opted-out story too), scaled to ours.
-        const scale = key === 'storycap' ? (stories.length * VIEWPORTS.length) / made : 1;
+        const { wall, cpu: used, captures } = await run();
+        // Per capture: a peer's count is its own (storycap and Lost Pixel take the opted-out story too), scaled to ours.
+        const scale = key in made ? (stories.length * VIEWPORTS.length) / captures : 1;
         times[key].push(wall * scale);
         cpu[key].push(used * scale);
-        if (key === 'storycap') storycapCaptures = made;
+        if (key in made) made[key] = captures;
       }
       if (round === 0) {
         let equal = 0;
@@ -221,7 +250,8 @@ async function main() {
     `${stories.length} stories × ${VIEWPORTS.length} viewports = ${captures} captures, ${WORKERS} at once, ${ROUNDS} rounds (medians), engine ${engines.label(ENGINE)}`,
   );
   console.log(row('peer: Playwright loop, screenshots', 'peer'));
-  if (STORYCAP) console.log(row(`peer: storycap (${storycapCaptures} captures, per capture)`, 'storycap'));
+  if (STORYCAP) console.log(row(`peer: storycap (${made.storycap} captures, per capture)`, 'storycap'));
+  if (LOST_PIXEL) console.log(row(`peer: Lost Pixel (${made.lostPixel} captures, per capture)`, 'lostPixel'));
   console.log(row('ours: stories --run, screenshots (+probe)', 'screenshots'));
   console.log(row('ours: stories --run, screenshot + aria', 'withAria'));
   console.log(`pixels equal to the peer's: ${pixels.equal}/${pixels.total}`);
@@ -233,7 +263,7 @@ async function main() {
     engine: engines.label(ENGINE),
     tables: {
       stories: {
-        caption: `${stories.length} stories of the committed fixture × ${VIEWPORTS.length} viewports = ${captures} captures, ${WORKERS} at once, median of ${ROUNDS} round(s) interleaved; wall time per story, ours / the Playwright loop's${STORYCAP ? ` (storycap's scaled from its ${storycapCaptures} captures: it takes the opted-out story too)` : ''}; each driver a process of its own, browser launch included; pixels: ${pixels.equal} of ${pixels.total} screenshots equal to the peer's`,
+        caption: `${stories.length} stories of the committed fixture × ${VIEWPORTS.length} viewports = ${captures} captures, ${WORKERS} at once, median of ${ROUNDS} round(s) interleaved; wall time per story, ours / the Playwright loop's${STORYCAP || LOST_PIXEL ? ` (storycap's and Lost Pixel's scaled from their own counts: they take the opted-out story too)` : ''}; each driver a process of its own, browser launch included; pixels: ${pixels.equal} of ${pixels.total} screenshots equal to the peer's`,
         columns: ['driver', 'wall time per story', 'CPU per story'],
         rows: [
           [
@@ -248,6 +278,15 @@ async function main() {
                   { value: Math.round(median(times.storycap) / captures), unit: 'ms' },
                   // /usr/bin/time counts the processes a command waits for; storycap's Puppeteer 9 leaves its browser unwaited.
                   'not counted (its browser is not its waited-for child)',
+                ],
+              ]
+            : []),
+          ...(LOST_PIXEL
+            ? [
+                [
+                  'peer: Lost Pixel 3.22 (Playwright; waits for play functions, then its default 1000 ms), screenshots',
+                  { value: Math.round(median(times.lostPixel) / captures), unit: 'ms' },
+                  cpuCell('lostPixel'),
                 ],
               ]
             : []),
