@@ -7,8 +7,7 @@ import type { BrowserFlags } from '../browser/options';
 import type { CaptureProvider } from '../contract/captureProvider';
 import type { SecretStore } from '../common/secrets';
 import type { CaptureAction } from '../contract/actions';
-import type { StorageState } from '../contract/storageState';
-import type { SignInOutcome } from '../contract/storageState';
+import type { SignInOutcome, StorageState } from '../contract/storageState';
 
 /** `login --headed`: a visible window, done when it closes or `until` is reached. */
 export interface HeadedSignIn {
@@ -42,5 +41,3 @@ export interface Program {
   /** `login`'s browser half: loads `url` (from `startState` when given), runs `actions` headless, answers the context's state (src/browser/capture/signIn.ts). */
   signIn(url: string, actions: CaptureAction[], startState?: StorageState, headed?: HeadedSignIn): Promise<SignInOutcome>;
 }
-
-export type { SignInOutcome } from '../contract/storageState';

@@ -477,17 +477,7 @@ export async function buildReportModel(run: RunContents): Promise<ReportModel> {
     flagged: [...flaggedByLine.values()].sort((a, b) => a.line - b.line),
     copies: [...builder.copies.entries()].map(([to, from]) => ({ from, to })),
     blobs: [...builder.blobs.entries()].map(([to, bytes]) => ({ to, bytes })),
-    stories: run.manifestLines.some(namesStory),
+    // A stories run's lines carry a `story` field (id, title, name, variant).
+    stories: entries.some((entry) => typeof entry.raw.story === 'object' && entry.raw.story !== null),
   };
-}
-
-/** A manifest line a stories run wrote (its `story` field: id, title, name, variant). */
-function namesStory(line: string): boolean {
-  if (!line.includes('"story"')) return false;
-  try {
-    const story = (JSON.parse(line) as { story?: unknown }).story;
-    return typeof story === 'object' && story !== null;
-  } catch {
-    return false;
-  }
 }
