@@ -22,7 +22,7 @@ import { spawn, spawnSync } from 'child_process';
 import puppeteer from 'puppeteer-core';
 import { decodePng } from '../../src/png/decode';
 import { startUserBrowser, stopUserBrowser, pageTabs, type UserBrowser } from '../helpers/userBrowser';
-import { BIN, captureArgs, closedPort, makeRunRoot, startServer } from './harness';
+import { BIN, captureArgs, closedPort, makeRunRoot, runBin, startServer } from './harness';
 
 jest.setTimeout(180_000);
 
@@ -286,22 +286,10 @@ describe('the capture tab is closed however the capture ends', () => {
   });
 });
 
-/** Runs the command; not spawnSync: the app it reaches is served from this process. */
-function spawnBin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 test('the capture subcommand takes the flags too', async () => {
   const out = `evidence/cli-${Date.now()}.aria.json`;
   const args = ['capture', '--browser-session', '--browser-url', `http://127.0.0.1:${user.port}`, '--url', `${app.origin}/app`, '--type', 'a11y tree'];
-  const run = await spawnBin([...args, '--out', out, '--run-root', root]);
+  const run = await runBin([...args, '--out', out, '--run-root', root]);
   expect(JSON.parse(run.stdout)).toMatchObject({ result: 'captured', error: '' });
   expect(run.code).toBe(0);
   expect(fs.readFileSync(path.join(root, out), 'utf8')).toContain('Signed in as Ada');
@@ -316,7 +304,7 @@ test('login --browser-session saves what the browser is signed into, for the sit
   await cdp.send('Storage.setCookies', { cookies: [elsewhere] });
   const file = path.join(root, `own-session-${Date.now()}.json`);
   try {
-    const run = await spawnBin([
+    const run = await runBin([
       'login',
       '--browser-session',
       '--browser-url',

@@ -7,34 +7,22 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { execFile } from 'child_process';
 import { servePages, CHROMIUM_PATH, type PageServer } from '../helpers/browser';
 import { readManifest } from '../../src/manifest';
-import { BIN, assertBuilt, makeRunRoot, pngSize, PAGES, PROFILE_PREFIX } from './harness';
+import { assertBuilt, makeRunRoot, pngSize, PAGES, PROFILE_PREFIX, runBin as runBuiltBin, type BinRun } from './harness';
 
 jest.setTimeout(120_000);
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function runBin(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM_PATH,
-      // A private temp folder, so the profile check below sees only these runs' profiles.
-      TMPDIR: childTmp,
-      ...(options.env ?? {}),
-    };
-    delete env.DESIGN_PLAYBOOK_RUN_ROOT;
-    execFile(process.execPath, [BIN, ...args], { cwd: options.cwd, env, timeout: 110_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 99) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+function runBin(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<BinRun> {
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM_PATH,
+    // A private temp folder, so the profile check below sees only these runs' profiles.
+    TMPDIR: childTmp,
+    ...(options.env ?? {}),
+  };
+  delete env.DESIGN_PLAYBOOK_RUN_ROOT;
+  return runBuiltBin(args, { cwd: options.cwd, env, timeoutMs: 110_000 });
 }
 
 let pages: PageServer;

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { execFileSync, type ChildProcess } from 'child_process';
+import { execFile, execFileSync, type ChildProcess } from 'child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CHROMIUM_PATH } from '../helpers/browser';
@@ -161,6 +161,32 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+export interface BinRun {
+  /** The exit status; 99 when the process ended by a signal or did not start. */
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The built bin as a child process, without blocking this one (a server the
+ * test runs must keep answering): what it printed and how it exited. `env`
+ * is the child's whole environment (default: this process's).
+ */
+export function runBin(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<BinRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { encoding: 'utf8', env: options.env ?? process.env, cwd: options.cwd, timeout: options.timeoutMs ?? 0 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 99) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
 }
 
 export async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {

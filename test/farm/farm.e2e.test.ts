@@ -13,10 +13,10 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { execFile, execFileSync } from 'child_process';
+import { execFileSync } from 'child_process';
 import JSZip from 'jszip';
 import { servePages, type PageServer } from '../helpers/browser';
-import { BIN, captureArgs, makeRunRoot, PAGES, startServer } from '../e2e/harness';
+import { BIN, captureArgs, makeRunRoot, PAGES, runBin, startServer } from '../e2e/harness';
 import { filesUnder, planLine, startRun, waitUntil, writePlan, EXTENSION } from '../batch/harness';
 import { startBrowser, type TestBrowser } from '../batch/browsers';
 import { farmFor } from './standInFarm';
@@ -86,15 +86,6 @@ async function writtenText(dir: string): Promise<string> {
     }
   }
   return text;
-}
-
-/** The bin, without blocking this process (the stand-in farm runs in it and must keep answering). */
-function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { encoding: 'utf8', env }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
 }
 
 function expectNoToken(where: string, text: string): void {
@@ -258,13 +249,13 @@ test('the MCP server and doctor with a farm token: captured, and the token in ne
     expectNoToken('the server log', server.stderr());
     expect(server.stderr()).toContain(`attached to ws://127.0.0.1:${farm.port}/chromium?token=*** (--ws-endpoint)`);
     for (const args of [['--json'], []]) {
-      const doctor = await runBin(['doctor', ...args, '--ws-endpoint', farm.wsUrl()], { ...process.env, DESIGN_PLAYBOOK_RUN_ROOT: root });
+      const doctor = await runBin(['doctor', ...args, '--ws-endpoint', farm.wsUrl()], { env: { ...process.env, DESIGN_PLAYBOOK_RUN_ROOT: root } });
       expect(doctor.code).toBe(0);
       expect(doctor.stdout).toContain(`ws://127.0.0.1:${farm.port}/chromium?token=***`);
       expectNoToken('doctor', doctor.stdout + doctor.stderr);
     }
     // A bad token: doctor says why, without either token.
-    const refused = await runBin(['doctor', '--ws-endpoint', farm.wsUrl(WRONG)], { ...process.env, DESIGN_PLAYBOOK_RUN_ROOT: root });
+    const refused = await runBin(['doctor', '--ws-endpoint', farm.wsUrl(WRONG)], { env: { ...process.env, DESIGN_PLAYBOOK_RUN_ROOT: root } });
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain('it answered HTTP 401 Unauthorized');
     expectNoToken('doctor', refused.stdout + refused.stderr);

@@ -8,12 +8,11 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { execFile } from 'child_process';
 import { pathToFileURL } from 'url';
 import JSZip from 'jszip';
 import type { Browser, Page } from 'puppeteer-core';
 import { CHROMIUM_PATH, launchTestBrowser, type PageServer } from '../helpers/browser';
-import { BIN, type RunningServer } from '../e2e/harness';
+import { runBin as runBuiltBin, type BinRun, type RunningServer } from '../e2e/harness';
 import { generateRun, startRunServices, type GeneratedRun } from './run';
 
 jest.setTimeout(240_000);
@@ -25,15 +24,10 @@ let browser: Browser;
 let indexPath: string;
 let evidenceBefore: Map<string, string>;
 
-function runBin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const childEnv: Record<string, string> = { ...(process.env as Record<string, string>), DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM_PATH, ...env };
-    if (!('DESIGN_PLAYBOOK_RUN_ROOT' in env)) delete childEnv.DESIGN_PLAYBOOK_RUN_ROOT;
-    execFile(process.execPath, [BIN, ...args], { env: childEnv, timeout: 120_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 99) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+function runBin(args: string[], env: Record<string, string> = {}): Promise<BinRun> {
+  const childEnv: Record<string, string> = { ...(process.env as Record<string, string>), DESIGN_PLAYBOOK_CHROME_PATH: CHROMIUM_PATH, ...env };
+  if (!('DESIGN_PLAYBOOK_RUN_ROOT' in env)) delete childEnv.DESIGN_PLAYBOOK_RUN_ROOT;
+  return runBuiltBin(args, { env: childEnv, timeoutMs: 120_000 });
 }
 
 /** Every file under a folder with the SHA-256 of its bytes and its mtime. */

@@ -8,8 +8,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { execFile, spawn, spawnSync, type ChildProcess } from 'child_process';
-import { BIN } from '../e2e/harness';
+import { spawn, spawnSync, type ChildProcess } from 'child_process';
+import { BIN, runBin, waitFor, type BinRun } from '../e2e/harness';
 import { FULL_CHROMIUM_PATH } from '../helpers/browser';
 import { serveSignInApp, type SignInApp } from './signInApp';
 
@@ -21,14 +21,10 @@ let xvfb: ChildProcess | null = null;
 let windowManager: ChildProcess | null = null;
 let display = '';
 
-function bin(args: string[], env: Record<string, string | undefined>): Promise<{ code: number; stdout: string; stderr: string }> {
+function bin(args: string[], env: Record<string, string | undefined>): Promise<BinRun> {
   const merged: NodeJS.ProcessEnv = { ...process.env, DESIGN_PLAYBOOK_CHROME_PATH: FULL_CHROMIUM_PATH ?? undefined, ...env };
   for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: merged }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  return runBin(args, { env: merged });
 }
 
 const signInActions = (user: string) => [
@@ -87,15 +83,6 @@ async function startWindowManager(): Promise<void> {
 function wmctrl(args: string[]): { status: number | null; stdout: string } {
   const run = spawnSync('wmctrl', args, { encoding: 'utf8', env: { ...process.env, DISPLAY: display } });
   return { status: run.error ? null : run.status, stdout: run.stdout ?? '' };
-}
-
-/** Waits until it holds, for up to 30 s. */
-async function until(what: string, holds: () => boolean): Promise<void> {
-  const started = Date.now();
-  while (!holds()) {
-    if (Date.now() - started > 30_000) throw new Error(`${what} did not happen within 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 afterAll(async () => {
@@ -163,9 +150,9 @@ test('closing the window saves the last reading: one window only, and the state 
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   try {
-    await until('the "sign in in the browser window" line', () => stderr.includes('login: sign in in the browser window'));
+    await waitFor(() => stderr.includes('login: sign in in the browser window'), 30_000, 'the "sign in in the browser window" line');
     expect(stderr).toContain('it is saved when you close the window');
-    await until('the sign-in window', () => wmctrl(['-l']).stdout.includes('Sign in'));
+    await waitFor(() => wmctrl(['-l']).stdout.includes('Sign in'), 30_000, 'the sign-in window');
     // Readings are taken every HEADED_POLL_MS (500 ms) once the actions ran: a few of them after the sign-in.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const windows = wmctrl(['-l']).stdout.trim().split('\n');

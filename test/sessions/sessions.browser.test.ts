@@ -18,7 +18,7 @@ import { executeCapturePlan, closeBundledBrowser } from '../../src/index';
 import type { SessionSettings } from '../../src/contract/sessions';
 import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS } from '../helpers/browser';
 import { captureArgs, makeRunRoot } from '../e2e/harness';
-import { serveSignInApp, type SignInApp } from './signInApp';
+import { serveSignInApp, UNTIL_CHECKED, type SignInApp } from './signInApp';
 import { signIn } from '../../src/browser/capture/signIn';
 import { writeStorageStateFile } from '../../src/cli/login';
 import { parseActions } from '../../src/contract/actions';
@@ -29,8 +29,6 @@ import { isHeadlessShell } from '../../src/browser/fleet/findBrowser';
 jest.setTimeout(180_000);
 
 const VIEWPORT = { width: 800, height: 600, devicePixelRatio: 1, colorScheme: 'light' };
-/** The app marks the body once it has read its three stores. */
-const UNTIL_CHECKED = [{ do: 'wait_for_selector', selector: 'body[data-state]' }];
 
 let app: SignInApp;
 let pw: PwBrowser;
@@ -196,7 +194,7 @@ describe('a state with localStorage and no IndexedDB (written before the page ru
 
   test("the page's own scripts see the token from their first line, as in Playwright", async () => {
     const at = (p: string, leaf: string) =>
-      executeCapturePlan(captureArgs(root, app.url(p), leaf, { viewport: VIEWPORT, actions: [{ do: 'wait_for_selector', selector: 'body[data-state]' }] }), {
+      executeCapturePlan(captureArgs(root, app.url(p), leaf, { viewport: VIEWPORT, actions: UNTIL_CHECKED }), {
         sessions: { storageState: file },
       });
     expect((await at('/whoami', 'whoami.png')).observed_state).toBe('bearer');
@@ -211,7 +209,7 @@ describe('a state with localStorage and no IndexedDB (written before the page ru
     const hop = await executeCapturePlan(
       captureArgs(root, app.url('/hop').replace('127.0.0.1', 'localhost'), 'hop.png', {
         viewport: VIEWPORT,
-        actions: [{ do: 'wait_for_selector', selector: 'body[data-state]' }],
+        actions: UNTIL_CHECKED,
       }),
       { sessions: { storageState: file } },
     );

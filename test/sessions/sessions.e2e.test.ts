@@ -12,12 +12,11 @@ import { execFile } from 'child_process';
 import { BIN, captureArgs, closedPort, makeRunRoot, startServer, type RunningServer } from '../e2e/harness';
 import { CHROMIUM_PATH } from '../helpers/browser';
 import { captureToolDeclaration } from '../../src/contract/toolDeclaration';
-import { serveSignInApp, type SignInApp } from './signInApp';
+import { serveSignInApp, UNTIL_CHECKED, type SignInApp } from './signInApp';
 
 jest.setTimeout(180_000);
 
 const VIEWPORT = { width: 800, height: 600, devicePixelRatio: 1, colorScheme: 'light' };
-const UNTIL_CHECKED = [{ do: 'wait_for_selector', selector: 'body[data-state]' }];
 
 let app: SignInApp;
 let dir: string;

@@ -11,6 +11,9 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import { randomBytes } from 'crypto';
 
+/** The actions that wait for the app's page to be checked: it marks the body once it has read its three stores. */
+export const UNTIL_CHECKED = [{ do: 'wait_for_selector', selector: 'body[data-state]' }];
+
 export interface SignInApp {
   origin: string;
   url(p: string): string;
