@@ -217,6 +217,11 @@ export const FLAGS: readonly FlagSetting[] = [
     meaning: 'also run the plan into --out (a built folder is served on 127.0.0.1 meanwhile), write the manifest and the run report',
   },
   {
+    name: 'fresh-loads',
+    commands: ['stories'],
+    meaning: 'load every story on a fresh page; by default a story may be switched to in a preview kept loaded, when it leaves the page as a fresh load would',
+  },
+  {
     name: 'out',
     value: 'RUN_ROOT',
     commands: ['stories'],

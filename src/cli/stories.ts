@@ -70,6 +70,8 @@ interface StoriesCommand {
   baseUrl?: string;
   planFile?: string;
   list: boolean;
+  /** --fresh-loads: no story is switched to in a kept preview. */
+  freshLoads: boolean;
   run: boolean;
   out?: string;
   baseline?: string;
@@ -123,6 +125,7 @@ async function readCommand(argv: string[]): Promise<StoriesCommand> {
     );
   const source = flags.positionals[0];
   const list = flags.switches.has('list');
+  const freshLoads = flags.switches.has('fresh-loads');
   const run = flags.switches.has('run');
   const out = single(flags, 'out');
   const baseline = single(flags, 'baseline');
@@ -183,6 +186,7 @@ async function readCommand(argv: string[]): Promise<StoriesCommand> {
     baseUrl: baseUrl === undefined ? undefined : baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`,
     planFile: single(flags, 'plan'),
     list,
+    freshLoads,
     run,
     out: out === undefined ? undefined : path.resolve(out),
     baseline: baseline === undefined ? undefined : path.resolve(baseline),
@@ -288,8 +292,9 @@ function prepareResume(runRoot: string, manifestPath: string, lines: StoryPlanLi
   }
 }
 
-function concurrencyOf(program: Program, parallel: number | undefined): number {
-  if (parallel !== undefined) program.configureBrowser({ ...program.browserFlags, parallel });
+function concurrencyOf(program: Program, parallel: number | undefined, freshLoads: boolean): number {
+  // Stories may be switched to in previews kept loaded (src/browser/page/storySwitch.ts) unless --fresh-loads.
+  program.configureBrowser({ ...program.browserFlags, ...(parallel !== undefined ? { parallel } : {}), storySwitching: !freshLoads });
   let browsers: number;
   try {
     browsers = Math.max(1, attachTargets(program.browserFlags, process.env).length);
@@ -303,7 +308,7 @@ async function runStories(command: StoriesCommand, program: Program): Promise<nu
   const runRoot = command.out!;
   let concurrency: number;
   try {
-    concurrency = concurrencyOf(program, command.parallel);
+    concurrency = concurrencyOf(program, command.parallel, command.freshLoads);
   } catch (err) {
     process.stderr.write(`stories: ${(err as Error).message}\n`);
     return 2;

@@ -37,6 +37,8 @@ export interface BrowserFlags {
   storageState?: string;
   /** --sessions-dir DIR: the folder of NAME.json storageState files a call's `session` names. */
   sessionsDir?: string;
+  /** `stories --run` (unless --fresh-loads): a story may be switched to in a preview kept loaded (src/browser/page/storySwitch.ts). */
+  storySwitching?: boolean;
 }
 
 export interface EnvSetting {

@@ -72,6 +72,29 @@ test('a run: every selected story captured into a new run folder, the manifest a
   expect(healed.entries).toHaveLength(5);
 });
 
+test('stories switched in kept previews (the default) give the evidence of --fresh-loads byte for byte', async () => {
+  const args = ['--viewport', '640x480', '--viewport', '800x600', '--types', 'screenshot,a11y tree', '--exclude', '*--broken'];
+  const switched = path.join(tmp, 'switched');
+  const fresh = path.join(tmp, 'fresh');
+  const [a, b] = [
+    await runStories([FIXTURE, '--run', '--out', switched, ...args]),
+    await runStories([FIXTURE, '--run', '--out', fresh, '--fresh-loads', ...args]),
+  ];
+  expect([a.code, b.code]).toEqual([0, 0]);
+  expect(a.stdout).toContain('done: 24 captures, 24 captured, 0 failed');
+  const files = filesUnder(path.join(switched, 'evidence', 'stories'));
+  expect(files).toHaveLength(36);
+  expect(filesUnder(path.join(fresh, 'evidence', 'stories'))).toEqual(files);
+  // The probe names the page's URL, whose port is each run's own server.
+  const read = (root: string, file: string) => fs.readFileSync(path.join(root, 'evidence', 'stories', file), 'utf8').replace(/127\.0\.0\.1:\d+/g, 'HOST');
+  const differing = files.filter((file) =>
+    file.endsWith('.png')
+      ? !fs.readFileSync(path.join(switched, 'evidence', 'stories', file)).equals(fs.readFileSync(path.join(fresh, 'evidence', 'stories', file)))
+      : read(switched, file) !== read(fresh, file),
+  );
+  expect(differing).toEqual([]);
+});
+
 test('every story of the fixture: the play story shows the state after play, the throwing story is failed with its message (exit 1)', async () => {
   const root = path.join(tmp, 'run-all');
   const run = await runStories([FIXTURE, '--run', '--out', root, '--viewport', '640x480', '--types', 'screenshot,a11y tree']);

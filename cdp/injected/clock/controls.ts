@@ -63,6 +63,16 @@ export interface ClockControls {
   interrupt(): void;
   /** Adopts the freeze's sheet (`css`) in the document and every shadow root, now and for roots made later; false where the document cannot adopt sheets. */
   freeze(css: string): boolean;
+  /** Takes the freeze's sheet out of force until `freeze` is called again (a story switched to plays with its animations, as on a fresh load). */
+  thaw(): void;
+  /**
+   * Page time starts again, as in a new document: Date reads from
+   * `startTime`, performance.now and frames count from the last frame
+   * boundary, what is queued keeps its delay, and a seeded Math.random starts
+   * its sequence again (src/browser/page/storySwitch.ts, before a story is
+   * switched to in a preview kept loaded).
+   */
+  restart(startTime: number): void;
   /** Takes a shadow root no page script could show (a closed one declared in the HTML, found over the protocol). */
   shadowRoot(root: ShadowRoot): void;
   now(): number;
@@ -175,7 +185,10 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
     return formatToParts.call(this, date === undefined ? epoch() : date);
   });
 
-  if (config.randomSeed !== null) define(win.Math, 'random', seededRandom(config.randomSeed));
+  const seedRandom = () => {
+    if (config.randomSeed !== null) define(win.Math, 'random', seededRandom(config.randomSeed));
+  };
+  seedRandom();
 
   // Every shadow root, for the freeze sheet, the change watch, the animations and the media.
   const shadows = installShadowRoots(win, define);
@@ -422,6 +435,16 @@ export function installControls(win: Window & typeof globalThis, config: Virtual
     freeze(css: string) {
       shadows.discover();
       return shadows.freeze(css);
+    },
+    thaw() {
+      shadows.thaw();
+    },
+    restart(startTime: number) {
+      const elapsed = Math.floor(scheduler.now / config.frameMs) * config.frameMs;
+      scheduler.rebase(elapsed);
+      quietSince -= elapsed;
+      config.startTime = startTime;
+      seedRandom();
     },
     shadowRoot(root: ShadowRoot) {
       shadows.record(root);

@@ -65,6 +65,17 @@ export class Scheduler {
     this.lastFrame = Math.floor(startAt / frameMs) * frameMs;
   }
 
+  /**
+   * Moves the clock's origin forward by `ms` (a multiple of the frame length):
+   * `now` and every queued due time drop by it, so what is queued keeps its
+   * delay and page time reads as if the document had started `ms` later.
+   */
+  rebase(ms: number): void {
+    this.now -= ms;
+    this.lastFrame -= ms;
+    for (const job of this.jobs.values()) job.due -= ms;
+  }
+
   /** setTimeout / setInterval: returns the id clearTimeout takes. */
   schedule(delay: number, callback: () => void, repeat: boolean, handler: unknown = callback): number {
     const running = this.running;

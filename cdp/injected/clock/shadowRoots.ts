@@ -29,6 +29,8 @@ export interface ShadowRoots {
   discover(): void;
   /** Adopts `css` as one constructed sheet in the document and every root, now and for roots made later; false where the document cannot adopt sheets. */
   freeze(css: string): boolean;
+  /** Takes the freeze's sheet out of force (disabled where it is adopted) until `freeze` is called again. */
+  thaw(): void;
   /** Records a root the page could not show (a closed one declared in the HTML, found over the protocol: cdp/declaredShadowRoots.ts). */
   record(root: ShadowRoot): void;
   /** Called with each root as it is recorded (the rest rule watches it for changes). */
@@ -118,9 +120,13 @@ export function installShadowRoots(win: Window & typeof globalThis, define: (tar
         sheet = new RealCSSStyleSheet();
         sheet.replaceSync(css);
       }
+      sheet.disabled = false;
       adopt(win.document);
       for (const root of roots) adopt(root);
       return true;
+    },
+    thaw() {
+      if (sheet) sheet.disabled = true;
     },
     record(root: ShadowRoot) {
       if (root instanceof win.ShadowRoot) record(root);

@@ -32,13 +32,14 @@ import { captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownErr
 import { EvidenceError } from '../../common/errors';
 import { redactUrl } from '../../common/redact';
 import { classifyProtocolError } from '../../../cdp/failureKinds';
-import type { BrowserSession } from '../fleet/browserSession';
+import type { BrowserSession, PreparedPage, StoryPreview } from '../fleet/browserSession';
 import { captureTimeoutMs, fixedTime, navigationTimeoutMs, settleMaxMs, type BrowserFlags } from '../options';
 import { PageClock, fixedTimeWarning } from '../page/pageClock';
 import { LoadTracker, mainThread, navigate, pointerAtOrigin } from '../page/pageSetup';
 import { applyFreeze } from '../page/freeze';
 import { readObservedState } from '../page/observedState';
 import { storyIdOf, waitForStory } from '../page/storyRest';
+import { matchFreshClassOrder, previewState, storySwitchKey, StorySwitchStale, switchStory, type PreviewState } from '../page/storySwitch';
 import { restoreStorageState, type RestoredState } from '../page/storageState';
 import type { StorageState } from '../../contract/storageState';
 import { runActions } from './actionRunner';
@@ -95,7 +96,12 @@ const CAPTURE_STAGES: readonly Stage[] = [
   },
   { step: 'setup', during: () => "the page's set-up (viewport, colour scheme, clock)", steps: () => ['setup'], run: (a) => a.setUpPage() },
   { step: 'start', during: (a) => `the start of the ${a.fields.type} capture`, steps: () => ['start'], run: (a) => a.startType() },
-  { step: 'navigation', during: (a) => `navigation to ${a.fields.url}`, steps: () => ['navigation'], run: (a) => a.navigate() },
+  {
+    step: 'navigation',
+    during: (a) => (a.switching() ? `the switch to story ${storyIdOf(a.fields.url)} in a kept preview` : `navigation to ${a.fields.url}`),
+    steps: () => ['navigation'],
+    run: (a) => a.navigate(),
+  },
   {
     step: 'settle',
     during: (a) =>
@@ -138,7 +144,19 @@ export class CaptureAttempt {
   /** In the browser session: the capture's tab in the attached browser's own context (closed instead of the context). */
   private tabId: string | undefined;
   private page: Page | null = null;
+  private prepared: PreparedPage | null = null;
   private cdp: CDPSession | null = null;
+  /** The variant whose kept story previews this capture may switch in and leave its page to (storySwitch.ts); null: none. */
+  private switchKey: string | null;
+  /** The kept story preview this capture switched its story into. */
+  private preview: StoryPreview | null = null;
+  /** What the story left outside its root, read once it rendered: the page may be kept as a story preview with it. */
+  private previewState: PreviewState | null = null;
+  private stopPageListening: (() => void) | null = null;
+  /** It holds a place among the session's story previews (taken one, or may leave its page as one): given back at cleanup. */
+  private holdsPreview = false;
+  /** A switch was abandoned: the story loads fresh (and its page may become the kept preview). */
+  private freshOnly = false;
   private typeRun: CaptureTypeRun | null = null;
   private load: LoadTracker | null = null;
   private navigating = false;
@@ -169,6 +187,14 @@ export class CaptureAttempt {
     this.progress = new CaptureProgress(captureTimeoutMs(env), { parent: hooks.signal, onStep: hooks.onStep });
     this.secrets = hooks.secrets;
     this.startState = hooks.startState;
+    this.switchKey = flags.storySwitching
+      ? storySwitchKey({ fields, request, fixed: fixedTime(flags, env), ownState: !!(hooks.secrets || hooks.startState) })
+      : null;
+  }
+
+  /** Whether this capture renders its story in a kept preview. */
+  switching(): boolean {
+    return this.preview !== null;
   }
 
   /**
@@ -201,11 +227,39 @@ export class CaptureAttempt {
   }
 
   private async runStages(): Promise<void> {
-    for (const stage of CAPTURE_STAGES) {
+    try {
+      await this.runStagesFrom(0);
+    } catch (err) {
+      if (!(err instanceof StorySwitchStale) || this.progress.aborted) throw err;
+      // The kept preview did not show what a fresh load would: closed, and the story loaded on a page of its own.
+      await this.dropPreview();
+      await this.runStagesFrom(1);
+    }
+  }
+
+  private async runStagesFrom(first: number): Promise<void> {
+    for (const stage of CAPTURE_STAGES.slice(first)) {
       if (!stage.steps(this.fields).length) continue;
       if (stage.step && stage !== CAPTURE_STAGES[0]) this.progress.enter(stage.step, stage.during!(this));
       await stage.run(this);
     }
+  }
+
+  /** Closes the kept preview a switch was abandoned in; the capture goes on without one. */
+  private async dropPreview(): Promise<void> {
+    const preview = this.preview!;
+    this.stopPageListening?.();
+    this.stopPageListening = null;
+    this.preview = null;
+    this.freshOnly = true;
+    this.holdsPreview = false;
+    this.context = null;
+    this.page = null;
+    this.prepared = null;
+    this.cdp = null;
+    this.typeRun = null;
+    this.pointerMoved = null;
+    this.session.releaseStoryPreview(preview, false);
   }
 
   // ------------------------------------------------------------ the stages
@@ -217,25 +271,38 @@ export class CaptureAttempt {
   }
 
   async openContext(): Promise<void> {
+    if (this.switchKey) {
+      this.holdsPreview = true;
+      this.preview = this.freshOnly ? null : this.session.takeStoryPreview(this.browser!, this.switchKey);
+      if (this.preview) return this.usePrepared(this.preview.prepared);
+      this.session.holdStoryPreview();
+    }
     // Set up for the viewport already when it was the spare prepared after the last capture (browserSession.ts).
     const opened = await this.session.newContextAndPage(this.browser!, this.request.viewport);
     this.context = opened.context;
     this.tabId = opened.tabId;
     // Ended while it opened (cancelled, shut down): closed now, not after the steps left run out (a tab would show meanwhile).
     if (this.cleaned) await this.session.closePrepared(opened);
+    this.usePrepared(opened);
+    // Before the set-up: the clock and the capture type see a blank page, as without a session.
+    if (this.startState) this.restored = await restoreStorageState(this.cdp!, this.startState);
+  }
+
+  private usePrepared(opened: PreparedPage): void {
+    this.prepared = opened;
+    this.context = opened.context;
+    this.tabId = opened.tabId;
     this.page = opened.page;
     // The capture's own session carries the page's emulation, so it takes the screenshot too (pageSetup.ts).
     this.cdp = opened.emulation.cdp;
     this.listenForPageLoss(opened.page);
-    // Before the set-up: the clock and the capture type see a blank page, as without a session.
-    if (this.startState) this.restored = await restoreStorageState(this.cdp, this.startState);
   }
 
   async setUpPage(): Promise<void> {
     const fixed = fixedTime(this.flags, this.env);
     const { freeze } = this.request;
-    // The clock is installed per capture: its start is the capture's own instant.
-    if (freeze.enabled) await PageClock.install(this.page!, this.cdp!, fixed, settleMaxMs(this.env));
+    // The clock is installed per capture: its start is the capture's own instant (a kept preview's restarts at the switch).
+    if (freeze.enabled && !this.preview) await PageClock.install(this.page!, this.cdp!, fixed, settleMaxMs(this.env));
     if (freeze.enabled) {
       if (fixed) this.warnings.push(fixedTimeWarning(fixed));
     } else if (fixed) {
@@ -252,6 +319,12 @@ export class CaptureAttempt {
 
   async navigate(): Promise<void> {
     const page = this.page!;
+    if (this.preview) {
+      const fixed = fixedTime(this.flags, this.env);
+      await switchStory(page, this.fields.url, fixed ? fixed.epochMs : Date.now());
+      this.pointerMoved = pointerAtOrigin(this.cdp!).then(() => undefined);
+      return;
+    }
     const load = (this.load = new LoadTracker(page));
     this.navigating = true;
     const go = async () => {
@@ -274,7 +347,16 @@ export class CaptureAttempt {
 
   /** A story's page rests once Storybook says the story is done (storyRest.ts); then the page's usual rest. */
   async settleAfterNavigation(): Promise<void> {
-    await waitForStory(this.page!, this.fields.url, this.progress.signal);
+    await waitForStory(this.page!, this.fields.url, this.progress.signal, { switched: this.switching() });
+    if (this.switchKey) {
+      const state = await previewState(this.page!);
+      if (this.preview) {
+        if (state?.fingerprint !== this.preview.state.fingerprint)
+          throw new StorySwitchStale('the switched story left the preview unlike its fresh load (outside its root)');
+        await matchFreshClassOrder(this.page!, this.preview.state.bodyClass);
+      }
+      this.previewState = this.preview ? this.preview.state : state;
+    }
     await this.freeze();
   }
 
@@ -344,18 +426,22 @@ export class CaptureAttempt {
 
   /** The page's own losses: its renderer crashing, its target closing (unless its browser went: that is the better answer). */
   private listenForPageLoss(page: Page): void {
+    let timer: NodeJS.Timeout | undefined;
     const crashed = () => this.markLost('renderer-crashed');
     // A page also closes when its browser goes: the gone signal, a moment later, is the better answer.
     const closed = () => {
-      const timer = setTimeout(() => this.markLost(this.gone?.aborted ? this.browserGoneKind() : 'page-closed'), PAGE_CLOSE_GRACE_MS);
-      this.stopListening.push(() => clearTimeout(timer));
+      timer = setTimeout(() => this.markLost(this.gone?.aborted ? this.browserGoneKind() : 'page-closed'), PAGE_CLOSE_GRACE_MS);
     };
     page.on('error', crashed);
-    page.once('close', closed);
-    this.stopListening.push(() => {
+    // on, not once: Puppeteer's off does not remove a once-listener, and a kept story preview outlives the capture.
+    page.on('close', closed);
+    const stop = () => {
+      clearTimeout(timer);
       page.off('error', crashed);
       page.off('close', closed);
-    });
+    };
+    this.stopPageListening = stop;
+    this.stopListening.push(stop);
   }
 
   /** The attempt returned or failed: nothing that happens to its page afterwards ends it. */
@@ -418,6 +504,22 @@ export class CaptureAttempt {
   cleanup(): Promise<void> {
     if (!this.cleaned) {
       this.end();
+      if (this.holdsPreview) {
+        this.holdsPreview = false;
+        // Said at once (the pool prepares its spare right after): the page stays loaded for the next story of its variant.
+        const keep = this.outcome !== null && this.previewState !== null && this.prepared !== null && !this.page!.isClosed();
+        const stories = (this.preview?.stories ?? 0) + 1;
+        const preview = keep ? { key: this.switchKey!, browser: this.browser!, prepared: this.prepared!, state: this.previewState!, stories } : this.preview;
+        this.session.releaseStoryPreview(preview, keep);
+        if (keep) {
+          this.context = null;
+          this.cdp = null;
+          this.cleaned = withDeadline(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'disposing the capture type' }).catch(
+            () => undefined,
+          );
+          return this.cleaned;
+        }
+      }
       this.cleaned = (async () => {
         if (this.context) await this.session.closePrepared({ context: this.context, tabId: this.tabId });
         await withDeadline(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'disposing the capture type' }).catch(() => undefined);

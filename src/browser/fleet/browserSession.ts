@@ -27,7 +27,7 @@
  */
 import * as fs from 'fs';
 import puppeteer, { type Browser, type BrowserContext, type Page, type Target } from 'puppeteer-core';
-import { attachTarget, browserSessionAsked, captureTimeoutMs, connectPerCapture, type AttachTarget, type BrowserFlags } from '../options';
+import { attachTarget, browserSessionAsked, captureTimeoutMs, connectPerCapture, maxParallel, type AttachTarget, type BrowserFlags } from '../options';
 import type { CDPSession } from 'puppeteer-core';
 import { readDevToolsActivePort, autoConnectFailure } from './endpointConnection';
 import {
@@ -49,10 +49,20 @@ import { browserEnv, createProfile, sweepStaleProfiles } from './profiles';
 import { envValue } from '../../common/settings';
 import type { Viewport } from '../../contract/captureContract';
 import { emulate, type PageEmulation } from '../page/pageSetup';
+import { STORY_PREVIEW_MAX_STORIES, type PreviewState } from '../page/storySwitch';
 import { EvidenceError } from '../../common/errors';
 import { classifyConnectionError, isTransient } from '../../../cdp/failureKinds';
 
 export { PROFILE_PREFIX } from './profiles';
+
+/**
+ * With stories switched in kept previews: every repaint rasters whole tiles, as a first paint does, so a
+ * story rendered into a page that showed another has a fresh load's pixels (its rounded corners' edge
+ * pixels differ otherwise; docs/stories.md).
+ */
+function storyPreviewArgs(flags: BrowserFlags): string[] {
+  return flags.storySwitching ? ['--disable-partial-raster'] : [];
+}
 
 /** Flags for a headless Chromium that must not reach the network on its own. */
 export function launchArgs(env: NodeJS.ProcessEnv = process.env): string[] {
@@ -118,6 +128,18 @@ export function attachError(target: AttachTarget, cause: ConnectCause, perCaptur
 const USER_AGENT = 'design-playbook-evidence';
 
 /** A capture's fresh context and blank page, set up for its viewport on the page's capture session (emulation.cdp). */
+/** A story's page kept loaded after its capture, for the next story of its variant to be switched into (../page/storySwitch.ts). */
+export interface StoryPreview {
+  /** The variant it serves (storySwitchKey). */
+  key: string;
+  browser: Browser;
+  prepared: PreparedPage;
+  /** What its fresh load left outside the story's root (previewState): a switched story must leave the same. */
+  state: PreviewState;
+  /** The stories it has shown, its fresh load's included. */
+  stories: number;
+}
+
 export interface PreparedPage {
   /** The capture's own context; in the browser session, the attached browser's default context (shared: never closed). */
   context: BrowserContext;
@@ -187,6 +209,10 @@ export class BrowserSession {
   private connectionGone: AbortController | null = null;
   private exitHookInstalled = false;
   private spare: { browser: Browser; ready: Promise<PreparedPage> } | null = null;
+  /** Story previews kept loaded, idle, oldest first (at most the parallel limit). */
+  private readonly storyPreviews: StoryPreview[] = [];
+  /** Story previews handed to captures and not yet kept or closed: while any exists no spare is prepared (it would go unused). */
+  private storyPreviewsInUse = 0;
   /** The viewport of the latest capture: the spare is set up for it. */
   private lastViewport: Viewport | null = null;
   /** The attached browser's own WebSocket (to wait for it to close on shutdown). */
@@ -363,7 +389,7 @@ export class BrowserSession {
         pipe: true,
         userDataDir: profileDir,
         // Headed, no window of Chrome's own (a New Tab beside the sign-in window): the person sees one window, ours.
-        args: this.headed ? [...launchArgs(this.env), '--no-startup-window'] : launchArgs(this.env),
+        args: this.headed ? [...launchArgs(this.env), '--no-startup-window'] : [...launchArgs(this.env), ...storyPreviewArgs(this.flags())],
         // Chromium's temporary files and singleton folder go inside the profile, and with it.
         env: browserEnv(profile),
         defaultViewport: null,
@@ -620,12 +646,69 @@ export class BrowserSession {
     else await this.closeContext(prepared.context);
   }
 
+  /**
+   * A story preview kept loaded for `key` on `browser`, taken out of the idle
+   * ones (null when none is: the capture loads its own). Launched browsers
+   * only: an attached browser's idle page would be the user's to see.
+   */
+  takeStoryPreview(browser: Browser, key: string): StoryPreview | null {
+    if (this.attachTarget()) return null;
+    for (let i = this.storyPreviews.length - 1; i >= 0; i--) {
+      const preview = this.storyPreviews[i];
+      if (preview.browser !== browser || !browser.connected || preview.prepared.page.isClosed()) {
+        this.storyPreviews.splice(i, 1);
+        void this.closeContext(preview.prepared.context);
+      } else if (preview.key === key) {
+        this.storyPreviews.splice(i, 1);
+        this.storyPreviewsInUse++;
+        return preview;
+      }
+    }
+    return null;
+  }
+
+  /** The story previews kept loaded and idle now, oldest first (diagnostics and tests). */
+  idleStoryPreviews(): readonly StoryPreview[] {
+    return [...this.storyPreviews];
+  }
+
+  /** A capture that may leave its page as a story preview started (or took one): no spare meanwhile. */
+  holdStoryPreview(): void {
+    this.storyPreviewsInUse++;
+  }
+
+  /**
+   * A capture is done with its story preview: kept idle for the next story
+   * of its variant (`keep`), else closed; the oldest idle one beyond the
+   * parallel limit is closed.
+   */
+  releaseStoryPreview(preview: StoryPreview | null, keep: boolean): void {
+    this.storyPreviewsInUse = Math.max(0, this.storyPreviewsInUse - 1);
+    if (!preview) return;
+    if (
+      !keep ||
+      preview.stories >= STORY_PREVIEW_MAX_STORIES ||
+      this.shuttingDown ||
+      preview.browser !== this.browser ||
+      !preview.browser.connected ||
+      this.attachTarget()
+    ) {
+      void this.closeContext(preview.prepared.context);
+      return;
+    }
+    this.storyPreviews.push(preview);
+    const limit = Math.max(1, maxParallel(this.env, this.flags()));
+    while (this.storyPreviews.length > limit) void this.closeContext(this.storyPreviews.shift()!.prepared.context);
+  }
+
   /** Prepares the next capture's context and page in the background (launched browsers only). */
   prepareSpare(): void {
     const browser = this.browser;
     const viewport = this.lastViewport;
     // Never for an attached browser: an idle spare would be an extra tab in the user's browser.
     if (this.spare || !viewport || this.shuttingDown || !browser?.connected || this.attachTarget()) return;
+    // Stories switched in kept previews need no fresh page.
+    if (this.storyPreviews.length || this.storyPreviewsInUse) return;
     const ready = this.openPreparedPage(browser, viewport);
     ready.catch(() => undefined);
     this.spare = { browser, ready };
@@ -661,6 +744,8 @@ export class BrowserSession {
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
     this.spare = null;
+    // Their contexts go with the browser (launched ones only are kept).
+    this.storyPreviews.length = 0;
     const browser = this.browser ?? (this.pending ? await this.pending.catch(() => null) : null);
     this.browser = null;
     if (!browser) return;

@@ -114,6 +114,11 @@ export class PageClock {
     return clocks.get(page);
   }
 
+  /** Another story was switched to in the page (storySwitch.ts): its first settle is the one after load again. */
+  storySwitched(): void {
+    this.settles = 0;
+  }
+
   /**
    * Hands each frame's clock the closed shadow roots its HTML declared, which
    * no page script can show it (cdp/declaredShadowRoots.ts: once a document,

@@ -51,7 +51,7 @@ export function storyIdOf(url: string): string | null {
 export type StoryStatus = { state: 'not-storybook' } | { state: 'pending'; phase: string } | { state: 'done' } | { state: 'error'; message: string };
 
 /** The in-page read (runs in the page's main world, where Storybook's globals are); exported so a test can run it. */
-export function storyStatusInPage(): StoryStatus {
+export function storyStatusInPage(switchedTo: string | null = null): StoryStatus {
   const w = window as unknown as Record<string, any>;
   const body = document.body;
   const has = (name: string) => !!body && body.classList.contains(name);
@@ -65,6 +65,8 @@ export function storyStatusInPage(): StoryStatus {
   const storybook = preview || w.__STORYBOOK_ADDONS_CHANNEL__ || w.__STORYBOOK_CLIENT_API__ || w.__STORYBOOK_STORY_STORE__;
   if (!storybook) return document.readyState === 'loading' ? { state: 'pending', phase: 'loading the page' } : { state: 'not-storybook' };
   const render = preview?.currentRender;
+  // Switched to in a kept preview: until Storybook takes the request, its render is the last story's.
+  if (switchedTo !== null && render?.id !== switchedTo) return { state: 'pending', phase: 'switching' };
   const phase = typeof render?.phase === 'string' ? render.phase : undefined;
   if (phase === 'completed' || phase === 'finished') return { state: 'done' };
   if (phase === 'errored') return { state: 'error', message: 'Storybook reported the story errored' };
@@ -78,11 +80,11 @@ export function storyStatusInPage(): StoryStatus {
  * done, or throws StoryFailed with its message (or, past STORY_RENDER_MS of
  * page time, with the phase it was still in). Anything else returns at once.
  */
-export async function waitForStory(page: Page, url: string, signal?: AbortSignal): Promise<void> {
+export async function waitForStory(page: Page, url: string, signal?: AbortSignal, options: { switched?: boolean } = {}): Promise<void> {
   const id = storyIdOf(url);
   if (id === null) return;
   for (let waited = 0; ;) {
-    const status = await page.evaluate(storyStatusInPage);
+    const status = await page.evaluate(storyStatusInPage, options.switched ? id : null);
     if (status.state === 'done' || status.state === 'not-storybook') return;
     if (status.state === 'error') throw new StoryFailed(`Storybook could not render story '${id}': ${status.message}`);
     if (waited >= STORY_RENDER_MS) {

@@ -1,0 +1,181 @@
+/**
+ * Stories switched in a preview kept loaded (src/browser/page/storySwitch.ts,
+ * what `stories --run` does unless --fresh-loads), against a real Chromium
+ * on the committed Storybook fixture: the evidence of every story is byte
+ * for byte what a fresh load gives, the previews are reused, a preview that
+ * a story left something in is not switched in (the story loads fresh), and
+ * the virtual clock's restart starts page time again as a new document would.
+ */
+import * as fs from 'fs';
+import type { Browser } from 'puppeteer-core';
+import { executeCapturePlan } from '../../src/index';
+import { PuppeteerCaptureProvider } from '../../src/browser/capture/puppeteerProvider';
+import { BrowserSession } from '../../src/browser/fleet/browserSession';
+import { storySwitchKey } from '../../src/browser/page/storySwitch';
+import { PageClock } from '../../src/browser/page/pageClock';
+import { FRAME_MS } from '../../src/common/time';
+import { parseCaptureContract } from '../../src/contract/captureContract';
+import { parseRuntimeFields } from '../../src/contract/toolArguments';
+import { CHROMIUM_PATH, launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
+import { captureArgs, makeRunRoot } from '../e2e/harness';
+import { FIXTURE } from './harness';
+import * as path from 'path';
+
+jest.setTimeout(240_000);
+
+// The animated badge is opted out of the runs by its tag; a capture of it still goes through the switch.
+const IDS = [
+  'components-badge--default',
+  'components-badge--animated',
+  'components-button--primary',
+  'components-button--large',
+  'components-card--closed',
+  'components-card--opened',
+];
+const VIEWPORT = { width: 640, height: 480, devicePixelRatio: 1, colorScheme: 'light' };
+
+let storybook: PageServer;
+let root: string;
+let switching: { session: BrowserSession; provider: PuppeteerCaptureProvider };
+let fresh: PuppeteerCaptureProvider;
+
+beforeAll(async () => {
+  storybook = await servePages(FIXTURE);
+  root = makeRunRoot('story-switch');
+  const flags = () => ({ executablePath: CHROMIUM_PATH, storySwitching: true, parallel: 2 });
+  const session = new BrowserSession(flags);
+  switching = { session, provider: new PuppeteerCaptureProvider({ flags, session }) };
+  fresh = new PuppeteerCaptureProvider({ flags: () => ({ executablePath: CHROMIUM_PATH }) });
+});
+
+afterAll(async () => {
+  await switching?.provider.close();
+  await fresh?.close();
+  await storybook?.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const story = (id: string) => storybook.url(`/iframe.html?id=${id}&viewMode=story`);
+
+const warningsOf: Record<string, string[] | undefined> = {};
+
+async function capture(provider: PuppeteerCaptureProvider, id: string, type: string, leaf: string): Promise<Buffer> {
+  const result = await executeCapturePlan(captureArgs(root, story(id), leaf, { type, viewport: VIEWPORT }), { provider });
+  expect(result.error).toBe('');
+  expect(result.result).toBe('captured');
+  warningsOf[leaf] = result.warnings;
+  return fs.readFileSync(result.written_path);
+}
+
+test('every story switched to in a kept preview has the bytes of its fresh load (screenshot and aria snapshot), and the preview is reused', async () => {
+  const browser = await switching.session.acquire();
+  let pagesOpened = 0;
+  const count = (target: { type(): string }) => {
+    if (target.type() === 'page') pagesOpened++;
+  };
+  browser.on('targetcreated', count);
+  const switched: Record<string, Buffer> = {};
+  try {
+    for (const id of IDS) {
+      switched[`${id}.png`] = await capture(switching.provider, id, 'screenshot', `switched/${id}.png`);
+      switched[`${id}.a11y.json`] = await capture(switching.provider, id, 'a11y tree', `switched/${id}.a11y.json`);
+    }
+  } finally {
+    browser.off('targetcreated', count);
+  }
+  // One capture at a time: the first loads, every other switches in that page.
+  expect(pagesOpened).toBe(1);
+  expect(switching.session.idleStoryPreviews()).toHaveLength(1);
+  for (const id of IDS) {
+    expect({ id, same: (await capture(fresh, id, 'screenshot', `fresh/${id}.png`)).equals(switched[`${id}.png`]) }).toEqual({ id, same: true });
+    const freshTree = await capture(fresh, id, 'a11y tree', `fresh/${id}.a11y.json`);
+    expect(switched[`${id}.a11y.json`].toString('utf8')).toBe(freshTree.toString('utf8'));
+    for (const leaf of [`${id}.png`, `${id}.a11y.json`])
+      expect({ leaf, warnings: warningsOf[`switched/${leaf}`] }).toEqual({ leaf, warnings: warningsOf[`fresh/${leaf}`] });
+  }
+  // The play story shows its played state after a switch too.
+  expect(switched['components-card--opened.a11y.json'].toString('utf8')).toContain('Hide details');
+});
+
+test('a story that left something outside its root is not switched after: the next story loads fresh, and its page is kept instead', async () => {
+  await capture(switching.provider, 'components-button--primary', 'a11y tree', 'left/first.a11y.json');
+  const [kept] = switching.session.idleStoryPreviews();
+  expect(kept).toBeDefined();
+  // What a story could leave behind: a portal its teardown forgot.
+  await kept.prepared.page.evaluate(() => {
+    const toast = document.createElement('div');
+    toast.setAttribute('role', 'alert');
+    toast.textContent = 'left behind by the last story';
+    document.body.appendChild(toast);
+  });
+  const tree = (await capture(switching.provider, 'components-card--closed', 'a11y tree', 'left/next.a11y.json')).toString('utf8');
+  expect(tree).not.toContain('left behind');
+  expect(tree).toContain('Show details');
+  expect(kept.prepared.page.isClosed()).toBe(true);
+  const [now] = switching.session.idleStoryPreviews();
+  expect(now).toBeDefined();
+  expect(now.prepared.page).not.toBe(kept.prepared.page);
+  expect(await now.prepared.page.evaluate(() => document.body.innerText)).not.toContain('left behind');
+});
+
+test('which captures may switch: story pages of one variant, screenshot or aria, no actions, args, session or unfrozen page', () => {
+  const key = (overrides: Record<string, unknown> = {}, url = story('components-card--closed'), ownState = false) => {
+    const args = captureArgs(root, url, 'k.png', { viewport: VIEWPORT, ...overrides });
+    const contract = parseCaptureContract(args);
+    const runtime = parseRuntimeFields(args);
+    if (!contract.ok || !runtime.ok) throw new Error(`bad test arguments: ${JSON.stringify([contract, runtime])}`);
+    return storySwitchKey({ fields: runtime.fields, request: contract.request, fixed: null, ownState });
+  };
+  const base = key();
+  expect(base).not.toBeNull();
+  expect(key({}, story('components-badge--default'))).toBe(base);
+  expect(key({ type: 'a11y tree' })).toBe(base);
+  expect(key({ viewport: { ...VIEWPORT, width: 800 } })).not.toBe(base);
+  expect(key({}, `${story('components-card--closed')}&globals=theme:dark`)).not.toBe(base);
+  expect(key({ type: 'interaction trace' })).toBeNull();
+  expect(key({ actions: [{ do: 'click', selector: 'button' }] })).toBeNull();
+  expect(key({ freeze: { enabled: false, waitFonts: false, networkIdle: false } })).toBeNull();
+  expect(key({}, `${story('components-card--closed')}&args=label:Hi`)).toBeNull();
+  expect(key({}, storybook.url('/index.json'))).toBeNull();
+  expect(key({}, story('components-card--closed'), true)).toBeNull();
+});
+
+describe("the virtual clock's restart", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchTestBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test('page time starts again: Date at the given instant, performance.now within a frame, queued timers keep their delay, Math.random from its seed', async () => {
+    const page = await browser.newPage();
+    const fixed = { epochMs: Date.UTC(2030, 0, 1), iso: '2030-01-01T00:00:00.000Z', source: 'test' };
+    await PageClock.install(page, await page.createCDPSession(), fixed);
+    const plain = await servePages(path.join(__dirname, 'pages', 'plain'));
+    await page.goto(plain.url('/iframe.html'));
+    await plain.close();
+    const read = () => page.evaluate(() => ({ now: performance.now(), date: Date.now(), fired: (window as unknown as { fired?: number }).fired ?? 0 }));
+    const firstRandom = await page.evaluate(() => [Math.random(), Math.random()]);
+    await page.evaluate(() => {
+      const clock = (window as unknown as { __designPlaybookClock: { advance(ms: number): Promise<unknown> } }).__designPlaybookClock;
+      setTimeout(() => ((window as unknown as { fired: number }).fired = performance.now()), 1000);
+      return clock.advance(750);
+    });
+    const before = await read();
+    expect(before.now).toBeGreaterThanOrEqual(750);
+    const restartAt = Date.UTC(2031, 5, 1);
+    await page.evaluate((at) => (window as unknown as { __designPlaybookClock: { restart(at: number): void } }).__designPlaybookClock.restart(at), restartAt);
+    const after = await read();
+    expect(after.now).toBeLessThan(FRAME_MS);
+    expect(after.date).toBe(restartAt + after.now);
+    expect(await page.evaluate(() => [Math.random(), Math.random()])).toEqual(firstRandom);
+    // The timer queued 250 ms before its due time still fires 250 ms on.
+    await page.evaluate(() => (window as unknown as { __designPlaybookClock: { advance(ms: number): Promise<unknown> } }).__designPlaybookClock.advance(249));
+    expect((await read()).fired).toBe(0);
+    await page.evaluate(() => (window as unknown as { __designPlaybookClock: { advance(ms: number): Promise<unknown> } }).__designPlaybookClock.advance(1));
+    expect((await read()).fired).toBe(after.now + 250);
+    await page.close();
+  });
+});
