@@ -118,6 +118,23 @@ test('a story that left something outside its root is not switched after: the ne
   expect(await now.prepared.page.evaluate(() => document.body.innerText)).not.toContain('left behind');
 });
 
+test("an attached browser keeps no story preview: in its own session (--browser-session) each story's tab is closed after it", async () => {
+  const user = await launchTestBrowser();
+  const tabsBefore = (await user.pages()).length;
+  const attached = new PuppeteerCaptureProvider({ flags: () => ({ wsEndpoints: [user.wsEndpoint()], browserSession: true, storySwitching: true }) });
+  try {
+    for (const id of ['components-button--primary', 'components-card--closed']) {
+      const tree = (await capture(attached, id, 'a11y tree', `attached/${id}.a11y.json`)).toString('utf8');
+      expect(tree).toBe((await capture(fresh, id, 'a11y tree', `attached-fresh/${id}.a11y.json`)).toString('utf8'));
+    }
+    expect(user.browserContexts()).toHaveLength(1);
+    expect((await user.pages()).length).toBe(tabsBefore);
+  } finally {
+    await attached.close();
+    await user.close();
+  }
+});
+
 test('which captures may switch: story pages of one variant, screenshot or aria, no actions, args, session or unfrozen page', () => {
   const key = (overrides: Record<string, unknown> = {}, url = story('components-card--closed'), ownState = false) => {
     const args = captureArgs(root, url, 'k.png', { viewport: VIEWPORT, ...overrides });

@@ -271,6 +271,8 @@ export class CaptureAttempt {
   }
 
   async openContext(): Promise<void> {
+    // Launched browsers only: an attached browser's idle page (or tab) would be the user's to see.
+    if (this.session.attachTarget()) this.switchKey = null;
     if (this.switchKey) {
       this.holdsPreview = true;
       this.preview = this.freshOnly ? null : this.session.takeStoryPreview(this.browser!, this.switchKey);
