@@ -11,7 +11,7 @@ import type { Browser } from 'puppeteer-core';
 import { executeCapturePlan } from '../../src/index';
 import { PuppeteerCaptureProvider } from '../../src/browser/capture/puppeteerProvider';
 import { BrowserSession } from '../../src/browser/fleet/browserSession';
-import { storySwitchKey } from '../../src/browser/page/storySwitch';
+import { fingerprintDifference, storySwitchKey } from '../../src/browser/page/storySwitch';
 import { PageClock } from '../../src/browser/page/pageClock';
 import { FRAME_MS } from '../../src/common/time';
 import { parseCaptureContract } from '../../src/contract/captureContract';
@@ -133,6 +133,23 @@ test("an attached browser keeps no story preview: in its own session (--browser-
     await attached.close();
     await user.close();
   }
+});
+
+test('an abandoned switch says what the story left: the parts of the page that differ from the fresh load', () => {
+  const fresh = JSON.stringify({
+    title: 't',
+    html: 'lang=en',
+    body: 'class=',
+    head: ['LINK a.css'],
+    children: [],
+    sheets: 0,
+    local: '',
+    session: '',
+    cookie: '0',
+  });
+  const after = JSON.stringify({ ...JSON.parse(fresh), head: ['LINK a.css', 'LINK b.css'], local: 'k=1' });
+  expect(fingerprintDifference(fresh, after)).toBe("the story left <head>, local storage unlike the preview's fresh load");
+  expect(fingerprintDifference(fresh, undefined)).toBe('the preview can no longer switch');
 });
 
 test('which captures may switch: story pages of one variant, screenshot or aria, no actions, args, session or unfrozen page', () => {

@@ -39,7 +39,15 @@ import { LoadTracker, mainThread, navigate, pointerAtOrigin } from '../page/page
 import { applyFreeze } from '../page/freeze';
 import { readObservedState } from '../page/observedState';
 import { storyIdOf, waitForStory } from '../page/storyRest';
-import { matchFreshClassOrder, previewState, storySwitchKey, StorySwitchStale, switchStory, type PreviewState } from '../page/storySwitch';
+import {
+  fingerprintDifference,
+  matchFreshClassOrder,
+  previewState,
+  storySwitchKey,
+  StorySwitchStale,
+  switchStory,
+  type PreviewState,
+} from '../page/storySwitch';
 import { restoreStorageState, type RestoredState } from '../page/storageState';
 import type { StorageState } from '../../contract/storageState';
 import { runActions } from './actionRunner';
@@ -231,6 +239,7 @@ export class CaptureAttempt {
       await this.runStagesFrom(0);
     } catch (err) {
       if (!(err instanceof StorySwitchStale) || this.progress.aborted) throw err;
+      this.session.noteStaleSwitch(storyIdOf(this.fields.url) ?? this.fields.url, err.message);
       // The kept preview did not show what a fresh load would: closed, and the story loaded on a page of its own.
       await this.dropPreview();
       await this.runStagesFrom(1);
@@ -354,7 +363,7 @@ export class CaptureAttempt {
       const state = await previewState(this.page!);
       if (this.preview) {
         if (state?.fingerprint !== this.preview.state.fingerprint)
-          throw new StorySwitchStale('the switched story left the preview unlike its fresh load (outside its root)');
+          throw new StorySwitchStale(fingerprintDifference(this.preview.state.fingerprint, state?.fingerprint));
         await matchFreshClassOrder(this.page!, this.preview.state.bodyClass);
       }
       this.previewState = this.preview ? this.preview.state : state;

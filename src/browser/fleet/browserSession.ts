@@ -672,6 +672,16 @@ export class BrowserSession {
     return [...this.storyPreviews];
   }
 
+  /** Whether a switch abandoned for a fresh load was logged (once per session: a Storybook that brings CSS per story file has many). */
+  private staleSwitchLogged = false;
+
+  /** A story switched into a kept preview did not leave it as its fresh load did: said once, the story loads fresh. */
+  noteStaleSwitch(storyId: string, why: string): void {
+    if (this.staleSwitchLogged) return;
+    this.staleSwitchLogged = true;
+    log(`story ${storyId}: ${why}; it is captured on a fresh load, as is every story that does so (same evidence, slower; --fresh-loads skips the switch)`);
+  }
+
   /** A capture that may leave its page as a story preview started (or took one): no spare meanwhile. */
   holdStoryPreview(): void {
     this.storyPreviewsInUse++;

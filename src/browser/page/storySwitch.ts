@@ -148,6 +148,25 @@ export function previewFingerprintInPage(): string {
   });
 }
 
+/** Names what differs between two fingerprints (previewFingerprintInPage): `<head>`, `<body>`'s children, storage… */
+export function fingerprintDifference(kept: string, now: string | undefined): string {
+  const names: Record<string, string> = {
+    title: 'the title',
+    html: "<html>'s attributes",
+    body: "<body>'s attributes",
+    head: '<head>',
+    children: "<body>'s children",
+    sheets: 'adopted style sheets',
+    local: 'local storage',
+    session: 'session storage',
+    cookie: 'cookies',
+  };
+  if (now === undefined) return 'the preview can no longer switch';
+  const [a, b] = [JSON.parse(kept) as Record<string, unknown>, JSON.parse(now) as Record<string, unknown>];
+  const differing = Object.keys(names).filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]));
+  return `the story left ${differing.map((key) => names[key]).join(', ') || 'the page'} unlike the preview's fresh load`;
+}
+
 /** What a story left outside its root, as read after it rendered. */
 export interface PreviewState {
   /** previewFingerprintInPage's string. */
