@@ -25,7 +25,8 @@ let root: string;
 
 beforeAll(async () => {
   storybook = await servePages(FIXTURE);
-  pages = await servePages(path.join(__dirname, 'pages'));
+  // A request that never answers: a story's loader waiting on it keeps the story's time on the wall clock.
+  pages = await servePages(path.join(__dirname, 'pages'), { '/never-answers': () => undefined });
   root = makeRunRoot('story-rest');
 });
 
@@ -144,10 +145,10 @@ test('a Storybook 6 preview rests once <body> shows the story; a page that is no
   expect(plain.observed_state).toBe('plain');
 });
 
-test('a capture whose budget runs out while Storybook renders says so', async () => {
+test('a capture whose budget runs out while Storybook renders (a request in flight holds its time to the wall clock) says so', async () => {
   process.env.DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS = '2000';
   try {
-    const result = await executeCapturePlan(captureArgs(root, pages.url('/hangs/iframe.html?id=a--b&viewMode=story'), 'hangs-budget.png'));
+    const result = await executeCapturePlan(captureArgs(root, pages.url('/hangs/iframe.html?id=a--b&viewMode=story&load=1'), 'hangs-budget.png'));
     expect(result.result).toBe('failed');
     expect(result.error).toContain("the story's render (Storybook's say-so) and the freeze after navigation");
   } finally {

@@ -160,7 +160,12 @@ export class PageClock {
    * none is (a fetch on loopback costs a few milliseconds, not the step).
    */
   async actionStep(signal?: AbortSignal): Promise<void> {
-    await this.pass(ACTION_STEP_MS, signal, () => this.network.holding().length > 0);
+    await this.pass(ACTION_STEP_MS, signal, () => this.requestsInFlight());
+  }
+
+  /** Whether a request of the page is in flight (time then follows the wall clock). */
+  requestsInFlight(): boolean {
+    return this.network.holding().length > 0;
   }
 
   /**
@@ -276,9 +281,10 @@ async function advanceFrame(frame: Frame, ms: number, isMain: boolean): Promise<
  * when it has a clock, else `ms` of real time; a wait `signal` ends early
  * rejects with its reason.
  */
-export async function letTimePass(page: Page, ms: number, signal?: AbortSignal): Promise<void> {
+export async function letTimePass(page: Page, ms: number, signal?: AbortSignal, options: { leapWhileIdle?: boolean } = {}): Promise<void> {
   const clock = clocks.get(page);
-  if (clock) await clock.pass(ms, signal);
+  // leapWhileIdle: paced to the wall clock only while a request of the page is in flight, as an action's step is.
+  if (clock) await clock.pass(ms, signal, options.leapWhileIdle ? () => clock.requestsInFlight() : undefined);
   else await sleepUnless(ms, signal);
 }
 

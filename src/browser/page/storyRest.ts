@@ -18,7 +18,8 @@
  * Storybook's own message (StoryFailed), so its error overlay is never taken
  * for evidence. Every other URL is untouched: ordinary captures are as they
  * were. Waiting lets the page's time pass (letTimePass), so under the virtual
- * clock a play function's timers run.
+ * clock a play function's timers run; it follows the wall clock only while a
+ * request of the page is in flight (a story's loaders, a module still coming).
  */
 import type { Page } from 'puppeteer-core';
 import { EvidenceError } from '../../common/errors';
@@ -93,7 +94,8 @@ export async function waitForStory(page: Page, url: string, signal?: AbortSignal
       );
     }
     const step = status.phase === 'playing' ? STORY_PLAY_POLL_MS : STORY_POLL_MS;
-    await letTimePass(page, step, signal);
+    // Storybook's own steps between polls are promises and timers: time leaps unless a request is in flight.
+    await letTimePass(page, step, signal, { leapWhileIdle: true });
     waited += step;
   }
 }
