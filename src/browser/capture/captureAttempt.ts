@@ -165,6 +165,8 @@ export class CaptureAttempt {
   private holdsPreview = false;
   /** A switch was abandoned: the story loads fresh (and its page may become the kept preview). */
   private freshOnly = false;
+  /** It loads its variant's preview that other captures of the variant wait for (told at cleanup). */
+  private loadsPreview = false;
   private typeRun: CaptureTypeRun | null = null;
   private load: LoadTracker | null = null;
   private navigating = false;
@@ -283,10 +285,20 @@ export class CaptureAttempt {
     // Launched browsers only: an attached browser's idle page (or tab) would be the user's to see.
     if (this.session.attachTarget()) this.switchKey = null;
     if (this.switchKey) {
+      for (;;) {
+        this.preview = this.freshOnly ? null : this.session.takeStoryPreview(this.browser!, this.switchKey);
+        if (this.preview) {
+          this.holdsPreview = true;
+          return this.usePrepared(this.preview.prepared);
+        }
+        // Another capture is loading this variant's preview: it is waited for, not loaded twice at once.
+        const loading = this.freshOnly ? null : this.session.storyPreviewLoading(this.switchKey);
+        if (!loading) break;
+        await Promise.race([loading, this.progress.whenAborted()]);
+      }
       this.holdsPreview = true;
-      this.preview = this.freshOnly ? null : this.session.takeStoryPreview(this.browser!, this.switchKey);
-      if (this.preview) return this.usePrepared(this.preview.prepared);
-      this.session.holdStoryPreview();
+      this.loadsPreview = !this.session.storyPreviewLoading(this.switchKey);
+      this.session.holdStoryPreview(this.loadsPreview ? this.switchKey : undefined);
     }
     // Set up for the viewport already when it was the spare prepared after the last capture (browserSession.ts).
     const opened = await this.session.newContextAndPage(this.browser!, this.request.viewport);
@@ -521,7 +533,8 @@ export class CaptureAttempt {
         const keep = this.outcome !== null && this.previewState !== null && this.prepared !== null && !this.page!.isClosed();
         const stories = (this.preview?.stories ?? 0) + 1;
         const preview = keep ? { key: this.switchKey!, browser: this.browser!, prepared: this.prepared!, state: this.previewState!, stories } : this.preview;
-        this.session.releaseStoryPreview(preview, keep);
+        this.session.releaseStoryPreview(preview, keep, this.loadsPreview ? this.switchKey! : undefined);
+        this.loadsPreview = false;
         if (keep) {
           this.context = null;
           this.cdp = null;

@@ -211,6 +211,8 @@ export class BrowserSession {
   private spare: { browser: Browser; ready: Promise<PreparedPage> } | null = null;
   /** Story previews kept loaded, idle, oldest first (at most the parallel limit). */
   private readonly storyPreviews: StoryPreview[] = [];
+  /** Fresh loads of a story preview under way, by variant: a capture of the variant waits for one rather than load its own. */
+  private readonly loadingPreviews = new Map<string, { settled: Promise<void>; done: () => void }>();
   /** Story previews handed to captures and not yet kept or closed: while any exists no spare is prepared (it would go unused). */
   private storyPreviewsInUse = 0;
   /** The viewport of the latest capture: the spare is set up for it. */
@@ -682,9 +684,23 @@ export class BrowserSession {
     log(`story ${storyId}: ${why}; it is captured on a fresh load, as is every story that does so (same evidence, slower; --fresh-loads skips the switch)`);
   }
 
-  /** A capture that may leave its page as a story preview started (or took one): no spare meanwhile. */
-  holdStoryPreview(): void {
+  /**
+   * A capture that may leave its page as a story preview started (or took
+   * one): no spare meanwhile. With `loading`, it loads a fresh preview of
+   * that variant: the captures of the variant that find none idle wait for
+   * it (storyPreviewLoading) rather than load one each at once.
+   */
+  holdStoryPreview(loading?: string): void {
     this.storyPreviewsInUse++;
+    if (loading === undefined || this.loadingPreviews.has(loading)) return;
+    let done!: () => void;
+    const settled = new Promise<void>((resolve) => (done = resolve));
+    this.loadingPreviews.set(loading, { settled, done });
+  }
+
+  /** Settles when the fresh load of a `key` preview under way ends (kept or not); null when none is under way. */
+  storyPreviewLoading(key: string): Promise<void> | null {
+    return this.loadingPreviews.get(key)?.settled ?? null;
   }
 
   /**
@@ -692,8 +708,14 @@ export class BrowserSession {
    * of its variant (`keep`), else closed; the oldest idle one beyond the
    * parallel limit is closed.
    */
-  releaseStoryPreview(preview: StoryPreview | null, keep: boolean): void {
+  releaseStoryPreview(preview: StoryPreview | null, keep: boolean, loaded?: string): void {
     this.storyPreviewsInUse = Math.max(0, this.storyPreviewsInUse - 1);
+    const loading = loaded === undefined ? undefined : this.loadingPreviews.get(loaded);
+    if (loading) {
+      this.loadingPreviews.delete(loaded!);
+      // Told once the preview is among the idle ones (or closed).
+      queueMicrotask(loading.done);
+    }
     if (!preview) return;
     if (
       !keep ||
