@@ -97,6 +97,27 @@ test('every story switched to in a kept preview has the bytes of its fresh load 
   expect(switched['components-card--opened.a11y.json'].toString('utf8')).toContain('Hide details');
 });
 
+test('captures of one variant that find no idle preview wait for the one being loaded, rather than load one each at once', async () => {
+  const flags = () => ({ executablePath: CHROMIUM_PATH, storySwitching: true, parallel: 4 });
+  const session = new BrowserSession(flags);
+  const provider = new PuppeteerCaptureProvider({ flags, session });
+  try {
+    const browser = await session.acquire();
+    let pagesOpened = 0;
+    browser.on('targetcreated', (target: { type(): string }) => {
+      if (target.type() === 'page') pagesOpened++;
+    });
+    const ids = ['components-button--primary', 'components-button--secondary', 'components-card--closed', 'components-card--opened'];
+    const trees = await Promise.all(ids.map((id) => capture(provider, id, 'a11y tree', `together/${id}.a11y.json`)));
+    for (const [i, id] of ids.entries())
+      expect(trees[i].toString('utf8')).toBe((await capture(fresh, id, 'a11y tree', `together-fresh/${id}.a11y.json`)).toString('utf8'));
+    // The first loads; the next takes its page once it is kept; the third loads another, which the fourth waits for.
+    expect(pagesOpened).toBe(2);
+  } finally {
+    await provider.close();
+  }
+});
+
 test('a story that left something outside its root is not switched after: the next story loads fresh, and its page is kept instead', async () => {
   await capture(switching.provider, 'components-button--primary', 'a11y tree', 'left/first.a11y.json');
   const [kept] = switching.session.idleStoryPreviews();
