@@ -8,7 +8,8 @@
  *     story's render awaited, the capture with its probe sidecar, the
  *     manifest and the run report), screenshots only, then screenshot + aria
  *     snapshot per story;
- *   - the peer: a Playwright loop as Storybook's test runner drives it, a
+ *   - ours with --fresh-loads (every story on a fresh page, no kept preview);
+ *   - the peer: a Playwright loop, a
  *     pool of 4 workers on one browser (launched inside its time), each story
  *     in a fresh context at the viewport: goto iframe.html?id=…, wait until
  *     Storybook's current render is done (or its error display shows), a
@@ -34,8 +35,15 @@
  * shot by default. (Loki 0.35 was tried and left out: it reads a story
  * store Storybook 10 no longer has, and crops each shot to the component.)
  *
+ * With `--test-runner DIR`, Storybook's own test runner (@storybook/test-runner
+ * 0.24.5, Jest + Playwright; it loads the preview once per component file and
+ * switches stories over the channel, a screenshot in its postVisit hook) runs
+ * once per viewport: DIR holds bench/peers/test-runner/ copied in and
+ * installed (`PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install`); the story that
+ * throws fails there as it should, which its run.sh expects.
+ *
  * Run after `npm run build`:
- *   node bench/stories.js [rounds, default 3] [--storycap DIR] [--lost-pixel DIR] [--json OUT.json]
+ *   node bench/stories.js [rounds, default 3] [--storycap DIR] [--lost-pixel DIR] [--test-runner DIR] [--json OUT.json]
  */
 const fs = require('fs');
 const os = require('os');
@@ -69,6 +77,10 @@ const STORYCAP = (() => {
   return i >= 0 ? path.resolve(process.argv[i + 1]) : null;
 })();
 const STORYCAP_DELAY_MS = 1000;
+const TEST_RUNNER = (() => {
+  const i = process.argv.indexOf('--test-runner');
+  return i >= 0 ? path.resolve(process.argv[i + 1]) : null;
+})();
 const LOST_PIXEL = (() => {
   const i = process.argv.indexOf('--lost-pixel');
   return i >= 0 ? path.resolve(process.argv[i + 1]) : null;
@@ -104,8 +116,8 @@ function timedCommand(command, env, what, cwd = undefined) {
   });
 }
 
-function runOurs(out, types) {
-  const args = [BIN, 'stories', FIXTURE, '--run', '--out', out, '--types', types, '--parallel', String(WORKERS), ...FILTER];
+function runOurs(out, types, extra = []) {
+  const args = [BIN, 'stories', FIXTURE, '--run', '--out', out, '--types', types, '--parallel', String(WORKERS), ...FILTER, ...extra];
   for (const [w, h] of VIEWPORTS) args.push('--viewport', `${w}x${h}`);
   const env = { ...process.env, DESIGN_PLAYBOOK_CHROME_PATH: ENGINE };
   delete env.DESIGN_PLAYBOOK_CDP_URL;
@@ -138,6 +150,28 @@ async function runLostPixel(out) {
     const env = { ...process.env, LP_SB_URL: served.url.replace(/\/$/, ''), LP_OUT: out, LP_CHROME: ENGINE, LOST_PIXEL_DISABLE_TELEMETRY: '1' };
     const measured = await timedCommand([path.join(LOST_PIXEL, 'node_modules', '.bin', 'lost-pixel')], env, 'lost-pixel', LOST_PIXEL);
     return { ...measured, captures: countPngs(out) };
+  } finally {
+    await served.close();
+  }
+}
+
+/** Storybook's test runner over the whole build storycap uses, served here, once per viewport: the wall time, CPU and PNGs. */
+async function runTestRunner(out) {
+  const served = await serveFolder(fs.realpathSync(path.join(STORYCAP || LOST_PIXEL, 'storybook-static')));
+  try {
+    let wall = 0;
+    let cpu = 0;
+    for (const [w, h] of VIEWPORTS) {
+      const measured = await timedCommand(
+        [path.join(TEST_RUNNER, 'run.sh'), served.url.replace(/\/$/, ''), path.join(out, `${w}x${h}`), `${w}x${h}`],
+        process.env,
+        'test-runner',
+        TEST_RUNNER,
+      );
+      wall += measured.wall;
+      cpu += measured.cpu;
+    }
+    return { wall, cpu, captures: countPngs(out) };
   } finally {
     await served.close();
   }
@@ -198,9 +232,9 @@ async function main() {
   const stories = selectStories(readFolderIndex(FIXTURE).entries, { exclude: ['*--broken'] }).stories;
   const served = await serveFolder(FIXTURE);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpe-bench-stories-'));
-  const times = { screenshots: [], withAria: [], peer: [], storycap: [], lostPixel: [] };
-  const cpu = { screenshots: [], withAria: [], peer: [], storycap: [], lostPixel: [] };
-  const made = { storycap: 0, lostPixel: 0 };
+  const times = { screenshots: [], withAria: [], freshLoads: [], peer: [], storycap: [], lostPixel: [], testRunner: [] };
+  const cpu = { screenshots: [], withAria: [], freshLoads: [], peer: [], storycap: [], lostPixel: [], testRunner: [] };
+  const made = { storycap: 0, lostPixel: 0, testRunner: 0 };
   let pixels = null;
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -211,9 +245,11 @@ async function main() {
         ['peer', () => runPeerProcess(peer, served.url)],
         ['screenshots', () => runOurs(shots, 'screenshot')],
         ['withAria', () => runOurs(aria, 'screenshot,a11y tree')],
+        ['freshLoads', () => runOurs(path.join(tmp, `fresh-${round}`), 'screenshot', ['--fresh-loads'])],
       ];
       if (STORYCAP) drivers.push(['storycap', () => runStorycap(path.join(tmp, `storycap-${round}`))]);
       if (LOST_PIXEL) drivers.push(['lostPixel', () => runLostPixel(path.join(tmp, `lost-pixel-${round}`))]);
+      if (TEST_RUNNER) drivers.push(['testRunner', () => runTestRunner(path.join(tmp, `test-runner-${round}`))]);
       for (const [key, run] of drivers) {
         const { wall, cpu: used, captures } = await run();
         // Per capture: a peer's count is its own (storycap and Lost Pixel take the opted-out story too), scaled to ours.
@@ -252,6 +288,8 @@ async function main() {
   console.log(row('peer: Playwright loop, screenshots', 'peer'));
   if (STORYCAP) console.log(row(`peer: storycap (${made.storycap} captures, per capture)`, 'storycap'));
   if (LOST_PIXEL) console.log(row(`peer: Lost Pixel (${made.lostPixel} captures, per capture)`, 'lostPixel'));
+  if (TEST_RUNNER) console.log(row(`peer: Storybook test runner (${made.testRunner} captures, per capture)`, 'testRunner'));
+  console.log(row('ours: stories --run --fresh-loads, screenshots', 'freshLoads'));
   console.log(row('ours: stories --run, screenshots (+probe)', 'screenshots'));
   console.log(row('ours: stories --run, screenshot + aria', 'withAria'));
   console.log(`pixels equal to the peer's: ${pixels.equal}/${pixels.total}`);
@@ -263,14 +301,10 @@ async function main() {
     engine: engines.label(ENGINE),
     tables: {
       stories: {
-        caption: `${stories.length} stories of the committed fixture × ${VIEWPORTS.length} viewports = ${captures} captures, ${WORKERS} at once, median of ${ROUNDS} round(s) interleaved; wall time per story, ours / the Playwright loop's${STORYCAP || LOST_PIXEL ? ` (storycap's and Lost Pixel's scaled from their own counts: they take the opted-out story too)` : ''}; each driver a process of its own, browser launch included; pixels: ${pixels.equal} of ${pixels.total} screenshots equal to the peer's`,
+        caption: `${stories.length} stories of the committed fixture × ${VIEWPORTS.length} viewports = ${captures} captures, ${WORKERS} at once, median of ${ROUNDS} round(s) interleaved; wall time per story, ours / the Playwright loop's${STORYCAP || LOST_PIXEL ? ` (a peer's count scaled to ours where it differs: storycap and Lost Pixel take the opted-out story too)` : ''}; each driver a process of its own, browser launch included; pixels: ${pixels.equal} of ${pixels.total} screenshots equal to the peer's`,
         columns: ['driver', 'wall time per story', 'CPU per story'],
         rows: [
-          [
-            "peer: Playwright loop as Storybook's test runner drives it (fresh context per story), screenshots",
-            { value: Math.round(peer / captures), unit: 'ms' },
-            cpuCell('peer'),
-          ],
+          ['peer: Playwright loop (fresh context per story), screenshots', { value: Math.round(peer / captures), unit: 'ms' }, cpuCell('peer')],
           ...(STORYCAP
             ? [
                 [
@@ -290,8 +324,18 @@ async function main() {
                 ],
               ]
             : []),
-          ['ours: stories --run, screenshots with probe sidecars', cell('screenshots'), cpuCell('screenshots')],
-          ['ours: stories --run, screenshot + aria snapshot', cell('withAria'), cpuCell('withAria')],
+          ...(TEST_RUNNER
+            ? [
+                [
+                  "peer: Storybook's test runner 0.24.5 (Jest + Playwright; a preview per component file, stories switched), screenshots, one run per viewport",
+                  { value: Math.round(median(times.testRunner) / captures), unit: 'ms' },
+                  cpuCell('testRunner'),
+                ],
+              ]
+            : []),
+          ['ours: stories --run --fresh-loads (every story on a fresh page), screenshots with probe sidecars', cell('freshLoads'), cpuCell('freshLoads')],
+          ['ours: stories --run (stories switched in kept previews), screenshots with probe sidecars', cell('screenshots'), cpuCell('screenshots')],
+          ['ours: stories --run (stories switched in kept previews), screenshot + aria snapshot', cell('withAria'), cpuCell('withAria')],
         ],
       },
     },

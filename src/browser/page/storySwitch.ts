@@ -41,7 +41,7 @@ import { PageClock } from './pageClock';
  * Stories one kept preview serves before it is closed and loaded afresh: what
  * a long run of stories leaves in one page's memory (caches, listeners) stays bounded.
  */
-export const STORY_PREVIEW_MAX_STORIES = 100;
+export const STORY_PREVIEW_MAX_STORIES = 50;
 
 /** The capture types a switched story may serve: neither records the page's load. */
 const SWITCHABLE_TYPES: ReadonlySet<string> = new Set(['screenshot', 'a11y tree']);
