@@ -619,7 +619,9 @@ export class BrowserSession {
           // A close can be passed over (answered, never done): sent again while the tab is still there.
           let sent = Date.now();
           for (;;) {
-            const { targetInfos } = await cdp.send('Target.getTargets');
+            // Every type: the default list leaves tab targets out, and a tab whose page target was replaced
+            // (a navigation that swapped its process) would then read as closed while it stays open.
+            const { targetInfos } = await cdp.send('Target.getTargets', { filter: [{}] });
             if (!targetInfos.some((info) => ids.includes(info.targetId))) return;
             if (Date.now() - sent >= TAB_CLOSE_RESEND_MS) {
               await close();
