@@ -292,9 +292,8 @@ function prepareResume(runRoot: string, manifestPath: string, lines: StoryPlanLi
   }
 }
 
-function concurrencyOf(program: Program, parallel: number | undefined, freshLoads: boolean): number {
-  // Stories may be switched to in previews kept loaded (src/browser/page/storySwitch.ts) unless --fresh-loads.
-  program.configureBrowser({ ...program.browserFlags, ...(parallel !== undefined ? { parallel } : {}), storySwitching: !freshLoads });
+function concurrencyOf(program: Program, parallel: number | undefined): number {
+  if (parallel !== undefined) program.configureBrowser({ ...program.browserFlags, parallel });
   let browsers: number;
   try {
     browsers = Math.max(1, attachTargets(program.browserFlags, process.env).length);
@@ -306,9 +305,11 @@ function concurrencyOf(program: Program, parallel: number | undefined, freshLoad
 
 async function runStories(command: StoriesCommand, program: Program): Promise<number> {
   const runRoot = command.out!;
+  // Stories may be switched to in previews kept loaded (src/browser/page/storySwitch.ts) unless --fresh-loads.
+  program.configureBrowser({ ...program.browserFlags, storySwitching: !command.freshLoads });
   let concurrency: number;
   try {
-    concurrency = concurrencyOf(program, command.parallel, command.freshLoads);
+    concurrency = concurrencyOf(program, command.parallel);
   } catch (err) {
     process.stderr.write(`stories: ${(err as Error).message}\n`);
     return 2;

@@ -212,24 +212,23 @@ describe("the virtual clock's restart", () => {
     await page.goto(plain.url('/iframe.html'));
     await plain.close();
     const read = () => page.evaluate(() => ({ now: performance.now(), date: Date.now(), fired: (window as unknown as { fired?: number }).fired ?? 0 }));
+    type Controls = { advance(ms: number): Promise<unknown>; restart(at: number): void };
+    const advance = (ms: number) => page.evaluate((by) => (window as unknown as { __designPlaybookClock: Controls }).__designPlaybookClock.advance(by), ms);
     const firstRandom = await page.evaluate(() => [Math.random(), Math.random()]);
-    await page.evaluate(() => {
-      const clock = (window as unknown as { __designPlaybookClock: { advance(ms: number): Promise<unknown> } }).__designPlaybookClock;
-      setTimeout(() => ((window as unknown as { fired: number }).fired = performance.now()), 1000);
-      return clock.advance(750);
-    });
+    await page.evaluate(() => setTimeout(() => ((window as unknown as { fired: number }).fired = performance.now()), 1000));
+    await advance(750);
     const before = await read();
     expect(before.now).toBeGreaterThanOrEqual(750);
     const restartAt = Date.UTC(2031, 5, 1);
-    await page.evaluate((at) => (window as unknown as { __designPlaybookClock: { restart(at: number): void } }).__designPlaybookClock.restart(at), restartAt);
+    await page.evaluate((at) => (window as unknown as { __designPlaybookClock: Controls }).__designPlaybookClock.restart(at), restartAt);
     const after = await read();
     expect(after.now).toBeLessThan(FRAME_MS);
     expect(after.date).toBe(restartAt + after.now);
     expect(await page.evaluate(() => [Math.random(), Math.random()])).toEqual(firstRandom);
     // The timer queued 250 ms before its due time still fires 250 ms on.
-    await page.evaluate(() => (window as unknown as { __designPlaybookClock: { advance(ms: number): Promise<unknown> } }).__designPlaybookClock.advance(249));
+    await advance(249);
     expect((await read()).fired).toBe(0);
-    await page.evaluate(() => (window as unknown as { __designPlaybookClock: { advance(ms: number): Promise<unknown> } }).__designPlaybookClock.advance(1));
+    await advance(1);
     expect((await read()).fired).toBe(after.now + 250);
     await page.close();
   });

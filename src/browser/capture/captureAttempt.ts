@@ -297,13 +297,10 @@ export class CaptureAttempt {
         await Promise.race([loading, this.progress.whenAborted()]);
       }
       this.holdsPreview = true;
-      this.loadsPreview = !this.session.storyPreviewLoading(this.switchKey);
-      this.session.holdStoryPreview(this.loadsPreview ? this.switchKey : undefined);
+      this.loadsPreview = this.session.holdStoryPreview(this.switchKey);
     }
     // Set up for the viewport already when it was the spare prepared after the last capture (browserSession.ts).
     const opened = await this.session.newContextAndPage(this.browser!, this.request.viewport);
-    this.context = opened.context;
-    this.tabId = opened.tabId;
     // Ended while it opened (cancelled, shut down): closed now, not after the steps left run out (a tab would show meanwhile).
     if (this.cleaned) await this.session.closePrepared(opened);
     this.usePrepared(opened);
@@ -538,25 +535,28 @@ export class CaptureAttempt {
         if (keep) {
           this.context = null;
           this.cdp = null;
-          this.cleaned = withDeadline(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'disposing the capture type' }).catch(
-            () => undefined,
-          );
+          this.cleaned = this.disposeType();
           return this.cleaned;
         }
       }
       this.cleaned = (async () => {
         if (this.context) await this.session.closePrepared({ context: this.context, tabId: this.tabId });
-        await withDeadline(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'disposing the capture type' }).catch(() => undefined);
+        await this.disposeType();
         await withDeadline(this.cdp?.detach() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'detaching the CDP session' }).catch(() => undefined);
       })();
     }
     return this.cleaned;
   }
 
+  /** Releases the capture type, bounded; never fails the cleanup. */
+  private disposeType(): Promise<void> {
+    return withDeadline(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'disposing the capture type' }).catch(() => undefined);
+  }
+
   /** After the work settles late: what it opened meanwhile is closed (closing twice is harmless). */
   private readonly cleanupLate = async (): Promise<void> => {
     await this.cleanup();
-    await withDeadline(this.typeRun?.dispose() ?? Promise.resolve(), CLEANUP_STEP_MS, { took: 'disposing the capture type' }).catch(() => undefined);
+    await this.disposeType();
     if (this.context) await this.session.closePrepared({ context: this.context, tabId: this.tabId });
   };
 }

@@ -127,7 +127,6 @@ export function attachError(target: AttachTarget, cause: ConnectCause, perCaptur
 /** How this process introduces itself to a browser endpoint (a farm's logs show it). */
 const USER_AGENT = 'design-playbook-evidence';
 
-/** A capture's fresh context and blank page, set up for its viewport on the page's capture session (emulation.cdp). */
 /** A story's page kept loaded after its capture, for the next story of its variant to be switched into (../page/storySwitch.ts). */
 export interface StoryPreview {
   /** The variant it serves (storySwitchKey). */
@@ -140,6 +139,7 @@ export interface StoryPreview {
   stories: number;
 }
 
+/** A capture's fresh context and blank page, set up for its viewport on the page's capture session (emulation.cdp). */
 export interface PreparedPage {
   /** The capture's own context; in the browser session, the attached browser's default context (shared: never closed). */
   context: BrowserContext;
@@ -215,6 +215,8 @@ export class BrowserSession {
   private readonly loadingPreviews = new Map<string, { settled: Promise<void>; done: () => void }>();
   /** Story previews handed to captures and not yet kept or closed: while any exists no spare is prepared (it would go unused). */
   private storyPreviewsInUse = 0;
+  /** Whether a switch abandoned for a fresh load was logged (once per session: a Storybook that brings CSS per story file has many). */
+  private staleSwitchLogged = false;
   /** The viewport of the latest capture: the spare is set up for it. */
   private lastViewport: Viewport | null = null;
   /** The attached browser's own WebSocket (to wait for it to close on shutdown). */
@@ -676,9 +678,6 @@ export class BrowserSession {
     return [...this.storyPreviews];
   }
 
-  /** Whether a switch abandoned for a fresh load was logged (once per session: a Storybook that brings CSS per story file has many). */
-  private staleSwitchLogged = false;
-
   /** A story switched into a kept preview did not leave it as its fresh load did: said once, the story loads fresh. */
   noteStaleSwitch(storyId: string, why: string): void {
     if (this.staleSwitchLogged) return;
@@ -687,17 +686,19 @@ export class BrowserSession {
   }
 
   /**
-   * A capture that may leave its page as a story preview started (or took
-   * one): no spare meanwhile. With `loading`, it loads a fresh preview of
-   * that variant: the captures of the variant that find none idle wait for
-   * it (storyPreviewLoading) rather than load one each at once.
+   * A capture that may leave its page as a `key` story preview loads one:
+   * no spare meanwhile. Returns whether it is the load of that variant under
+   * way, which the captures of the variant that find none idle wait for
+   * (storyPreviewLoading) rather than load one each at once; the capture
+   * then says so when it releases (releaseStoryPreview's `loaded`).
    */
-  holdStoryPreview(loading?: string): void {
+  holdStoryPreview(key: string): boolean {
     this.storyPreviewsInUse++;
-    if (loading === undefined || this.loadingPreviews.has(loading)) return;
+    if (this.loadingPreviews.has(key)) return false;
     let done!: () => void;
     const settled = new Promise<void>((resolve) => (done = resolve));
-    this.loadingPreviews.set(loading, { settled, done });
+    this.loadingPreviews.set(key, { settled, done });
+    return true;
   }
 
   /** Settles when the fresh load of a `key` preview under way ends (kept or not); null when none is under way. */

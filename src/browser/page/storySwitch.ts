@@ -78,18 +78,25 @@ export function storySwitchKey({ fields, request, fixed, ownState }: StorySwitch
   return JSON.stringify([preview.href, request.viewport, request.freeze, fixed?.epochMs ?? null]);
 }
 
-/** In the page: whether Storybook's preview can be told to switch (Storybook 7+: a preview with render phases, and its channel). */
-export function canSwitchInPage(): boolean {
-  const w = window as unknown as Record<string, any>;
-  return typeof w.__STORYBOOK_ADDONS_CHANNEL__?.emit === 'function' && typeof w.__STORYBOOK_PREVIEW__?.currentRender?.phase === 'string';
+/** What a story left outside its root, as read after it rendered. */
+export interface PreviewState {
+  /** What a story may leave behind outside its root, as one string (previewStateInPage). */
+  fingerprint: string;
+  /** <body>'s class attribute as it reads (Storybook's classes in the order it added them). */
+  bodyClass: string;
 }
 
 /**
- * In the page: what a story may leave behind outside its root, as one
- * string. Storybook's own elements (its roots, wrappers, scripts) and its
- * `sb-` classes are left out: it sets them per story on a fresh load too.
+ * In the page, one round trip: null where Storybook's preview cannot be
+ * told to switch (Storybook 7+: a preview with render phases, and its
+ * channel); else what a story may leave behind outside its root, as one
+ * string, and <body>'s classes. Storybook's own elements (its roots,
+ * wrappers, scripts) and its `sb-` classes are left out of the fingerprint:
+ * it sets them per story on a fresh load too.
  */
-export function previewFingerprintInPage(): string {
+export function previewStateInPage(): PreviewState | null {
+  const w = window as unknown as Record<string, any>;
+  if (typeof w.__STORYBOOK_ADDONS_CHANNEL__?.emit !== 'function' || typeof w.__STORYBOOK_PREVIEW__?.currentRender?.phase !== 'string') return null;
   const hash = (text: string) => {
     let h = 0x811c9dc5;
     for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
@@ -134,8 +141,8 @@ export function previewFingerprintInPage(): string {
     : [];
   const sheets = (document.adoptedStyleSheets ?? []).filter((s) => !s.disabled).length;
   // Storybook titles the preview with the story's id: the same on a fresh load of that story.
-  const storyId = (window as unknown as Record<string, any>).__STORYBOOK_PREVIEW__?.currentRender?.id;
-  return JSON.stringify({
+  const storyId = w.__STORYBOOK_PREVIEW__.currentRender.id;
+  const fingerprint = JSON.stringify({
     title: storyId && document.title === storyId ? '(the story id)' : document.title,
     html: attributes(document.documentElement, () => false),
     body: document.body ? attributes(document.body, (c) => c.startsWith('sb-')) : null,
@@ -146,9 +153,10 @@ export function previewFingerprintInPage(): string {
     session: storage(() => sessionStorage),
     cookie: hash(document.cookie),
   });
+  return { fingerprint, bodyClass: document.body?.getAttribute('class') ?? '' };
 }
 
-/** Names what differs between two fingerprints (previewFingerprintInPage): `<head>`, `<body>`'s children, storage… */
+/** Names what differs between two fingerprints (previewStateInPage): `<head>`, `<body>`'s children, storage… */
 export function fingerprintDifference(kept: string, now: string | undefined): string {
   const names: Record<string, string> = {
     title: 'the title',
@@ -167,22 +175,9 @@ export function fingerprintDifference(kept: string, now: string | undefined): st
   return `the story left ${differing.map((key) => names[key]).join(', ') || 'the page'} unlike the preview's fresh load`;
 }
 
-/** What a story left outside its root, as read after it rendered. */
-export interface PreviewState {
-  /** previewFingerprintInPage's string. */
-  fingerprint: string;
-  /** <body>'s class attribute as it reads (Storybook's classes in the order it added them). */
-  bodyClass: string;
-}
-
-/** What a story may leave behind outside its root (previewFingerprintInPage), or null where the preview cannot switch. */
-export async function previewState(page: Page): Promise<PreviewState | null> {
-  const [switchable, fingerprint, bodyClass] = await Promise.all([
-    page.evaluate(canSwitchInPage),
-    page.evaluate(previewFingerprintInPage),
-    page.evaluate(() => document.body?.getAttribute('class') ?? ''),
-  ]);
-  return switchable ? { fingerprint, bodyClass } : null;
+/** What a story may leave behind outside its root (previewStateInPage), or null where the preview cannot switch. */
+export function previewState(page: Page): Promise<PreviewState | null> {
+  return page.evaluate(previewStateInPage);
 }
 
 /**
