@@ -176,6 +176,12 @@ export const STORY_INDEX_FETCH_MS = 10_000;
  * the capture, naming the phase the story was in.
  */
 export const STORY_RENDER_MS = 10_000;
+/**
+ * `stories --run`: the longest a capture waits for its variant's busy story
+ * preview (or for the one being loaded) before it loads a page of its own:
+ * a story stuck in its render does not hold the others up for its budget.
+ */
+export const STORY_PREVIEW_WAIT_MS = 5_000;
 /** How often the capture asks Storybook whether the story finished (in page time, letTimePass). */
 export const STORY_POLL_MS = 25;
 /**
@@ -186,3 +192,15 @@ export const STORY_POLL_MS = 25;
 export const STORY_PLAY_POLL_MS = 100;
 /** `doctor`: how long the browser binary gets to print its version. */
 export const BROWSER_VERSION_QUERY_MS = 15_000;
+
+/** Whether `work` settles within `ms` (true) or not (false); it is not stopped, and its failure counts as settled. */
+export function withinMs(work: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    const settle = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    work.then(settle, settle);
+  });
+}

@@ -12,8 +12,9 @@ import { executeCapturePlan } from '../../src/index';
 import { PuppeteerCaptureProvider } from '../../src/browser/capture/puppeteerProvider';
 import { BrowserSession } from '../../src/browser/fleet/browserSession';
 import { fingerprintDifference, storySwitchKey } from '../../src/browser/page/storySwitch';
+import { perVariantLimit } from '../../src/browser/fleet/storyPreviews';
 import { PageClock } from '../../src/browser/page/pageClock';
-import { FRAME_MS } from '../../src/common/time';
+import { FRAME_MS, STORY_PREVIEW_WAIT_MS } from '../../src/common/time';
 import { parseCaptureContract } from '../../src/contract/captureContract';
 import { parseRuntimeFields } from '../../src/contract/toolArguments';
 import { CHROMIUM_PATH, launchTestBrowser, servePages, type PageServer } from '../helpers/browser';
@@ -59,8 +60,8 @@ const story = (id: string) => storybook.url(`/iframe.html?id=${id}&viewMode=stor
 
 const warningsOf: Record<string, string[] | undefined> = {};
 
-async function capture(provider: PuppeteerCaptureProvider, id: string, type: string, leaf: string): Promise<Buffer> {
-  const result = await executeCapturePlan(captureArgs(root, story(id), leaf, { type, viewport: VIEWPORT }), { provider });
+async function capture(provider: PuppeteerCaptureProvider, id: string, type: string, leaf: string, viewport = VIEWPORT): Promise<Buffer> {
+  const result = await executeCapturePlan(captureArgs(root, story(id), leaf, { type, viewport }), { provider });
   expect(result.error).toBe('');
   expect(result.result).toBe('captured');
   warningsOf[leaf] = result.warnings;
@@ -85,7 +86,7 @@ test('every story switched to in a kept preview has the bytes of its fresh load 
   }
   // One capture at a time: the first loads, every other switches in that page.
   expect(pagesOpened).toBe(1);
-  expect(switching.session.idleStoryPreviews()).toHaveLength(1);
+  expect(switching.session.storyPreviews.idleOnes()).toHaveLength(1);
   for (const id of IDS) {
     expect({ id, same: (await capture(fresh, id, 'screenshot', `fresh/${id}.png`)).equals(switched[`${id}.png`]) }).toEqual({ id, same: true });
     const freshTree = await capture(fresh, id, 'a11y tree', `fresh/${id}.a11y.json`);
@@ -95,6 +96,64 @@ test('every story switched to in a kept preview has the bytes of its fresh load 
   }
   // The play story shows its played state after a switch too.
   expect(switched['components-card--opened.a11y.json'].toString('utf8')).toContain('Hide details');
+});
+
+test('one kept preview serves every size: each story, taken at three sizes in turn, has the bytes of its fresh load at that size', async () => {
+  const flags = () => ({ executablePath: CHROMIUM_PATH, storySwitching: true, parallel: 1 });
+  const session = new BrowserSession(flags);
+  const provider = new PuppeteerCaptureProvider({ flags, session });
+  const sizes = [VIEWPORT, { ...VIEWPORT, width: 1024, height: 768 }, { ...VIEWPORT, width: 375, height: 667 }];
+  try {
+    const browser = await session.acquire();
+    let pagesOpened = 0;
+    browser.on('targetcreated', (target: { type(): string }) => {
+      if (target.type() === 'page') pagesOpened++;
+    });
+    // Story after story, each at every size (the plan's order): the page changes size between captures of one story.
+    const switched: Record<string, Buffer> = {};
+    for (const id of IDS)
+      for (const size of sizes) {
+        const leaf = `sizes/${id}-${size.width}.png`;
+        switched[leaf] = await capture(provider, id, 'screenshot', leaf, size);
+      }
+    expect(pagesOpened).toBe(1);
+    for (const id of IDS)
+      for (const size of sizes) {
+        const leaf = `sizes/${id}-${size.width}.png`;
+        const freshBytes = await capture(fresh, id, 'screenshot', `sizes-fresh/${id}-${size.width}.png`, size);
+        expect({ leaf, same: freshBytes.equals(switched[leaf]) }).toEqual({ leaf, same: true });
+        expect({ leaf, warnings: warningsOf[leaf] }).toEqual({ leaf, warnings: warningsOf[`sizes-fresh/${id}-${size.width}.png`] });
+      }
+    // Another pixel ratio is another variant: a page of its own.
+    await capture(provider, 'components-card--closed', 'screenshot', 'sizes/dpr2.png', { ...VIEWPORT, devicePixelRatio: 2 });
+    expect(pagesOpened).toBe(2);
+  } finally {
+    await provider.close();
+  }
+});
+
+test('a story captured again in the preview that shows it is mounted again (its play function run again), not taken as it was left', async () => {
+  const id = 'components-card--opened';
+  const first = (await capture(switching.provider, id, 'a11y tree', 'again/first.a11y.json')).toString('utf8');
+  const [kept] = switching.session.storyPreviews.idleOnes();
+  expect(kept).toBeDefined();
+  // What the last capture could have left inside the story: gone once the story mounts again.
+  await kept.prepared.page.evaluate(() => {
+    const root = document.querySelector('#storybook-root')!;
+    root.querySelectorAll('button').forEach((button) => (button.textContent = 'left by the last capture'));
+  });
+  const phases: string[] = [];
+  await kept.prepared.page.exposeFunction('notePhase', (phase: string) => phases.push(phase));
+  await kept.prepared.page.evaluate(() => {
+    const channel = (window as unknown as { __STORYBOOK_ADDONS_CHANNEL__: { on(e: string, f: (x: { newPhase: string }) => void): void } })
+      .__STORYBOOK_ADDONS_CHANNEL__;
+    channel.on('storyRenderPhaseChanged', (event) => void (window as unknown as { notePhase(p: string): void }).notePhase(event.newPhase));
+  });
+  const again = (await capture(switching.provider, id, 'a11y tree', 'again/second.a11y.json')).toString('utf8');
+  expect(switching.session.storyPreviews.idleOnes()[0]?.prepared.page).toBe(kept.prepared.page);
+  expect(again).not.toContain('left by the last capture');
+  expect(again).toBe(first);
+  expect(phases).toEqual(expect.arrayContaining(['loading', 'rendering', 'playing', 'completed']));
 });
 
 test('captures of one variant that find no idle preview wait for the one being loaded, rather than load one each at once', async () => {
@@ -111,16 +170,48 @@ test('captures of one variant that find no idle preview wait for the one being l
     const trees = await Promise.all(ids.map((id) => capture(provider, id, 'a11y tree', `together/${id}.a11y.json`)));
     for (const [i, id] of ids.entries())
       expect(trees[i].toString('utf8')).toBe((await capture(fresh, id, 'a11y tree', `together-fresh/${id}.a11y.json`)).toString('utf8'));
-    // The first loads; the next takes its page once it is kept; the third loads another, which the fourth waits for.
-    expect(pagesOpened).toBe(2);
+    // The first loads; the next takes its page once it is kept; the third loads another (where a second core
+    // is free to: perVariantLimit), which the fourth waits for.
+    expect(pagesOpened).toBe(Math.min(2, perVariantLimit(4)));
   } finally {
     await provider.close();
   }
 });
 
+test("a capture waits for its variant's busy preview only so long: past STORY_PREVIEW_WAIT_MS it loads a page of its own", async () => {
+  // One variant (the same preview URL but for the id); the first story keeps its page's main thread busy, so
+  // its capture holds the variant's preview until its budget runs out.
+  const pages = await servePages(path.join(__dirname, 'pages'));
+  const flags = () => ({ executablePath: CHROMIUM_PATH, storySwitching: true, parallel: 2 });
+  const session = new BrowserSession(flags);
+  const provider = new PuppeteerCaptureProvider({ flags, session });
+  process.env.DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS = String(3 * STORY_PREVIEW_WAIT_MS);
+  try {
+    const done: string[] = [];
+    const run = (id: string) =>
+      executeCapturePlan(captureArgs(root, pages.url(`/hangs/iframe.html?id=${id}&viewMode=story`), `wait/${id}.png`, { viewport: VIEWPORT }), {
+        provider,
+      }).then((result) => {
+        done.push(id);
+        return result;
+      });
+    const stuck = run('spin--story');
+    while (!session.storyPreviews.busy()) await new Promise((resolve) => setTimeout(resolve, 10));
+    const [stuckResult, okResult] = await Promise.all([stuck, run('ok--story')]);
+    expect(okResult.error).toBe('');
+    expect(okResult.result).toBe('captured');
+    expect(stuckResult.result).toBe('failed');
+    expect(done).toEqual(['ok--story', 'spin--story']);
+  } finally {
+    delete process.env.DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS;
+    await provider.close();
+    await pages.close();
+  }
+});
+
 test('a story that left something outside its root is not switched after: the next story loads fresh, and its page is kept instead', async () => {
   await capture(switching.provider, 'components-button--primary', 'a11y tree', 'left/first.a11y.json');
-  const [kept] = switching.session.idleStoryPreviews();
+  const [kept] = switching.session.storyPreviews.idleOnes();
   expect(kept).toBeDefined();
   // What a story could leave behind: a portal its teardown forgot.
   await kept.prepared.page.evaluate(() => {
@@ -133,7 +224,7 @@ test('a story that left something outside its root is not switched after: the ne
   expect(tree).not.toContain('left behind');
   expect(tree).toContain('Show details');
   expect(kept.prepared.page.isClosed()).toBe(true);
-  const [now] = switching.session.idleStoryPreviews();
+  const [now] = switching.session.storyPreviews.idleOnes();
   expect(now).toBeDefined();
   expect(now.prepared.page).not.toBe(kept.prepared.page);
   expect(await now.prepared.page.evaluate(() => document.body.innerText)).not.toContain('left behind');
@@ -185,7 +276,10 @@ test('which captures may switch: story pages of one variant, screenshot or aria,
   expect(base).not.toBeNull();
   expect(key({}, story('components-badge--default'))).toBe(base);
   expect(key({ type: 'a11y tree' })).toBe(base);
-  expect(key({ viewport: { ...VIEWPORT, width: 800 } })).not.toBe(base);
+  // A preview serves every size of its variant; not another pixel ratio or colour scheme.
+  expect(key({ viewport: { ...VIEWPORT, width: 800, height: 1200 } })).toBe(base);
+  expect(key({ viewport: { ...VIEWPORT, devicePixelRatio: 2 } })).not.toBe(base);
+  expect(key({ viewport: { ...VIEWPORT, colorScheme: 'dark' } })).not.toBe(base);
   expect(key({}, `${story('components-card--closed')}&globals=theme:dark`)).not.toBe(base);
   expect(key({ type: 'interaction trace' })).toBeNull();
   expect(key({ actions: [{ do: 'click', selector: 'button' }] })).toBeNull();

@@ -27,12 +27,13 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import type { ProviderPayload } from '../../contract/captureProvider';
 import type { CaptureRequestSnapshot } from '../../contract/captureContract';
 import type { RuntimeFields } from '../../contract/toolArguments';
-import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, withDeadline } from '../../common/time';
+import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, STORY_PREVIEW_WAIT_MS, withDeadline, withinMs } from '../../common/time';
 import { captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../../common/failures';
 import { EvidenceError } from '../../common/errors';
 import { redactUrl } from '../../common/redact';
 import { classifyProtocolError } from '../../../cdp/failureKinds';
-import type { BrowserSession, PreparedPage, StoryPreview } from '../fleet/browserSession';
+import type { BrowserSession, PreparedPage } from '../fleet/browserSession';
+import type { StoryPreview } from '../fleet/storyPreviews';
 import { captureTimeoutMs, fixedTime, navigationTimeoutMs, settleMaxMs, type BrowserFlags } from '../options';
 import { PageClock, fixedTimeWarning } from '../page/pageClock';
 import { LoadTracker, mainThread, navigate, pointerAtOrigin } from '../page/pageSetup';
@@ -157,7 +158,7 @@ export class CaptureAttempt {
   /** The variant whose kept story previews this capture may switch in and leave its page to (storySwitch.ts); null: none. */
   private switchKey: string | null;
   /** The kept story preview this capture switched its story into. */
-  private preview: StoryPreview | null = null;
+  private preview: StoryPreview<PreparedPage> | null = null;
   /** What the story left outside its root, read once it rendered: the page may be kept as a story preview with it. */
   private previewState: PreviewState | null = null;
   private stopPageListening: (() => void) | null = null;
@@ -270,7 +271,7 @@ export class CaptureAttempt {
     this.cdp = null;
     this.typeRun = null;
     this.pointerMoved = null;
-    this.session.releaseStoryPreview(preview, false);
+    this.session.storyPreviews.release(preview.key, { kept: null, closed: preview, loaded: false });
   }
 
   // ------------------------------------------------------------ the stages
@@ -285,19 +286,32 @@ export class CaptureAttempt {
     // Launched browsers only: an attached browser's idle page (or tab) would be the user's to see.
     if (this.session.attachTarget()) this.switchKey = null;
     if (this.switchKey) {
-      for (;;) {
-        this.preview = this.freshOnly ? null : this.session.takeStoryPreview(this.browser!, this.switchKey);
+      const previews = this.session.storyPreviews;
+      let waited = false;
+      while (!this.freshOnly) {
+        this.preview = previews.take(this.browser!, this.switchKey);
         if (this.preview) {
           this.holdsPreview = true;
-          return this.usePrepared(this.preview.prepared);
+          try {
+            // A preview serves every size of its variant: set to this capture's (the story mounts after, at that size).
+            await this.preview.prepared.emulation.retarget(this.request.viewport);
+            return this.usePrepared(this.preview.prepared);
+          } catch {
+            // Its page went away while idle: closed, and the next one (or a load) tried.
+            previews.release(this.switchKey, { kept: null, closed: this.preview, loaded: false });
+            this.preview = null;
+            this.holdsPreview = false;
+            continue;
+          }
         }
-        // Another capture is loading this variant's preview: it is waited for, not loaded twice at once.
-        const loading = this.freshOnly ? null : this.session.storyPreviewLoading(this.switchKey);
-        if (!loading) break;
-        await Promise.race([loading, this.progress.whenAborted()]);
+        // Another capture is loading this variant's preview, or the variant has as many as it may: waited for
+        // rather than another loaded; past STORY_PREVIEW_WAIT_MS it loads its own (a stuck story holds no one up).
+        const wait: Promise<void> | null = waited ? null : (previews.loading(this.switchKey) ?? (previews.full(this.switchKey) ? previews.freed() : null));
+        if (!wait) break;
+        waited = !(await Promise.race([withinMs(wait, STORY_PREVIEW_WAIT_MS), this.progress.whenAborted()]));
       }
       this.holdsPreview = true;
-      this.loadsPreview = this.session.holdStoryPreview(this.switchKey);
+      this.loadsPreview = previews.hold(this.switchKey);
     }
     // Set up for the viewport already when it was the spare prepared after the last capture (browserSession.ts).
     const opened = await this.session.newContextAndPage(this.browser!, this.request.viewport);
@@ -529,8 +543,8 @@ export class CaptureAttempt {
         // Said at once (the pool prepares its spare right after): the page stays loaded for the next story of its variant.
         const keep = this.outcome !== null && this.previewState !== null && this.prepared !== null && !this.page!.isClosed();
         const stories = (this.preview?.stories ?? 0) + 1;
-        const preview = keep ? { key: this.switchKey!, browser: this.browser!, prepared: this.prepared!, state: this.previewState!, stories } : this.preview;
-        this.session.releaseStoryPreview(preview, keep, this.loadsPreview ? this.switchKey! : undefined);
+        const kept = keep ? { key: this.switchKey!, browser: this.browser!, prepared: this.prepared!, state: this.previewState!, stories } : null;
+        this.session.storyPreviews.release(this.switchKey!, { kept, closed: keep ? null : this.preview, loaded: this.loadsPreview });
         this.loadsPreview = false;
         if (keep) {
           this.context = null;

@@ -49,7 +49,7 @@ import { browserEnv, createProfile, sweepStaleProfiles } from './profiles';
 import { envValue } from '../../common/settings';
 import type { Viewport } from '../../contract/captureContract';
 import { emulate, type PageEmulation } from '../page/pageSetup';
-import { STORY_PREVIEW_MAX_STORIES, type PreviewState } from '../page/storySwitch';
+import { StoryPreviewStore } from './storyPreviews';
 import { EvidenceError } from '../../common/errors';
 import { classifyConnectionError, isTransient } from '../../../cdp/failureKinds';
 
@@ -127,18 +127,6 @@ export function attachError(target: AttachTarget, cause: ConnectCause, perCaptur
 /** How this process introduces itself to a browser endpoint (a farm's logs show it). */
 const USER_AGENT = 'design-playbook-evidence';
 
-/** A story's page kept loaded after its capture, for the next story of its variant to be switched into (../page/storySwitch.ts). */
-export interface StoryPreview {
-  /** The variant it serves (storySwitchKey). */
-  key: string;
-  browser: Browser;
-  prepared: PreparedPage;
-  /** What its fresh load left outside the story's root (previewState): a switched story must leave the same. */
-  state: PreviewState;
-  /** The stories it has shown, its fresh load's included. */
-  stories: number;
-}
-
 /** A capture's fresh context and blank page, set up for its viewport on the page's capture session (emulation.cdp). */
 export interface PreparedPage {
   /** The capture's own context; in the browser session, the attached browser's default context (shared: never closed). */
@@ -209,12 +197,13 @@ export class BrowserSession {
   private connectionGone: AbortController | null = null;
   private exitHookInstalled = false;
   private spare: { browser: Browser; ready: Promise<PreparedPage> } | null = null;
-  /** Story previews kept loaded, idle, oldest first (at most the parallel limit). */
-  private readonly storyPreviews: StoryPreview[] = [];
-  /** Fresh loads of a story preview under way, by variant: a capture of the variant waits for one rather than load its own. */
-  private readonly loadingPreviews = new Map<string, { settled: Promise<void>; done: () => void }>();
-  /** Story previews handed to captures and not yet kept or closed: while any exists no spare is prepared (it would go unused). */
-  private storyPreviewsInUse = 0;
+  /** Story previews kept loaded for `stories --run` (storyPreviews.ts); launched browsers only. */
+  readonly storyPreviews = new StoryPreviewStore<PreparedPage>({
+    currentBrowser: () => this.browser,
+    mayKeep: () => !this.shuttingDown && !this.attachTarget(),
+    parallel: () => maxParallel(this.env, this.flags()),
+    close: (context) => void this.closeContext(context),
+  });
   /** Whether a switch abandoned for a fresh load was logged (once per session: a Storybook that brings CSS per story file has many). */
   private staleSwitchLogged = false;
   /** The viewport of the latest capture: the spare is set up for it. */
@@ -652,88 +641,11 @@ export class BrowserSession {
     else await this.closeContext(prepared.context);
   }
 
-  /**
-   * A story preview kept loaded for `key` on `browser`, taken out of the idle
-   * ones (null when none is: the capture loads its own). Launched browsers
-   * only: an attached browser's idle page would be the user's to see.
-   */
-  takeStoryPreview(browser: Browser, key: string): StoryPreview | null {
-    if (this.attachTarget()) return null;
-    for (let i = this.storyPreviews.length - 1; i >= 0; i--) {
-      const preview = this.storyPreviews[i];
-      if (preview.browser !== browser || !browser.connected || preview.prepared.page.isClosed()) {
-        this.storyPreviews.splice(i, 1);
-        void this.closeContext(preview.prepared.context);
-      } else if (preview.key === key) {
-        this.storyPreviews.splice(i, 1);
-        this.storyPreviewsInUse++;
-        return preview;
-      }
-    }
-    return null;
-  }
-
-  /** The story previews kept loaded and idle now, oldest first (diagnostics and tests). */
-  idleStoryPreviews(): readonly StoryPreview[] {
-    return [...this.storyPreviews];
-  }
-
   /** A story switched into a kept preview did not leave it as its fresh load did: said once, the story loads fresh. */
   noteStaleSwitch(storyId: string, why: string): void {
     if (this.staleSwitchLogged) return;
     this.staleSwitchLogged = true;
     log(`story ${storyId}: ${why}; it is captured on a fresh load, as is every story that does so (same evidence, slower; --fresh-loads skips the switch)`);
-  }
-
-  /**
-   * A capture that may leave its page as a `key` story preview loads one:
-   * no spare meanwhile. Returns whether it is the load of that variant under
-   * way, which the captures of the variant that find none idle wait for
-   * (storyPreviewLoading) rather than load one each at once; the capture
-   * then says so when it releases (releaseStoryPreview's `loaded`).
-   */
-  holdStoryPreview(key: string): boolean {
-    this.storyPreviewsInUse++;
-    if (this.loadingPreviews.has(key)) return false;
-    let done!: () => void;
-    const settled = new Promise<void>((resolve) => (done = resolve));
-    this.loadingPreviews.set(key, { settled, done });
-    return true;
-  }
-
-  /** Settles when the fresh load of a `key` preview under way ends (kept or not); null when none is under way. */
-  storyPreviewLoading(key: string): Promise<void> | null {
-    return this.loadingPreviews.get(key)?.settled ?? null;
-  }
-
-  /**
-   * A capture is done with its story preview: kept idle for the next story
-   * of its variant (`keep`), else closed; the oldest idle one beyond the
-   * parallel limit is closed.
-   */
-  releaseStoryPreview(preview: StoryPreview | null, keep: boolean, loaded?: string): void {
-    this.storyPreviewsInUse = Math.max(0, this.storyPreviewsInUse - 1);
-    const loading = loaded === undefined ? undefined : this.loadingPreviews.get(loaded);
-    if (loading) {
-      this.loadingPreviews.delete(loaded!);
-      // Told once the preview is among the idle ones (or closed).
-      queueMicrotask(loading.done);
-    }
-    if (!preview) return;
-    if (
-      !keep ||
-      preview.stories >= STORY_PREVIEW_MAX_STORIES ||
-      this.shuttingDown ||
-      preview.browser !== this.browser ||
-      !preview.browser.connected ||
-      this.attachTarget()
-    ) {
-      void this.closeContext(preview.prepared.context);
-      return;
-    }
-    this.storyPreviews.push(preview);
-    const limit = Math.max(1, maxParallel(this.env, this.flags()));
-    while (this.storyPreviews.length > limit) void this.closeContext(this.storyPreviews.shift()!.prepared.context);
   }
 
   /** Prepares the next capture's context and page in the background (launched browsers only). */
@@ -743,7 +655,7 @@ export class BrowserSession {
     // Never for an attached browser: an idle spare would be an extra tab in the user's browser.
     if (this.spare || !viewport || this.shuttingDown || !browser?.connected || this.attachTarget()) return;
     // Stories switched in kept previews need no fresh page.
-    if (this.storyPreviews.length || this.storyPreviewsInUse) return;
+    if (this.storyPreviews.busy()) return;
     const ready = this.openPreparedPage(browser, viewport);
     ready.catch(() => undefined);
     this.spare = { browser, ready };
@@ -780,7 +692,7 @@ export class BrowserSession {
     this.shuttingDown = true;
     this.spare = null;
     // Their contexts go with the browser (launched ones only are kept).
-    this.storyPreviews.length = 0;
+    this.storyPreviews.forgetIdle();
     const browser = this.browser ?? (this.pending ? await this.pending.catch(() => null) : null);
     this.browser = null;
     if (!browser) return;

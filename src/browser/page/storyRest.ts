@@ -34,6 +34,13 @@ export class StoryFailed extends EvidenceError<'story-failed'> {
   }
 }
 
+/**
+ * The page-side mark of a story mounted again in a kept preview (storySwitch.ts: Storybook's `forceRemount`): until
+ * Storybook starts that render, its phase is still the last one's, so the
+ * story's wait (storyStatusInPage) reads it as pending.
+ */
+export const REMOUNT_MARK = '__designPlaybookRemount';
+
 /** The story id when `url` is a Storybook story's own page, else null. */
 export function storyIdOf(url: string): string | null {
   let parsed: URL;
@@ -52,7 +59,7 @@ export function storyIdOf(url: string): string | null {
 export type StoryStatus = { state: 'not-storybook' } | { state: 'pending'; phase: string } | { state: 'done' } | { state: 'error'; message: string };
 
 /** The in-page read (runs in the page's main world, where Storybook's globals are); exported so a test can run it. */
-export function storyStatusInPage(switchedTo: string | null = null): StoryStatus {
+export function storyStatusInPage(switchedTo: string | null = null, remountMark = ''): StoryStatus {
   const w = window as unknown as Record<string, any>;
   const body = document.body;
   const has = (name: string) => !!body && body.classList.contains(name);
@@ -68,6 +75,8 @@ export function storyStatusInPage(switchedTo: string | null = null): StoryStatus
   const render = preview?.currentRender;
   // Switched to in a kept preview: until Storybook takes the request, its render is the last story's.
   if (switchedTo !== null && render?.id !== switchedTo) return { state: 'pending', phase: 'switching' };
+  const remount = remountMark ? w[remountMark] : undefined;
+  if (switchedTo !== null && remount?.storyId === switchedTo && !remount.started) return { state: 'pending', phase: 'remounting' };
   const phase = typeof render?.phase === 'string' ? render.phase : undefined;
   if (phase === 'completed' || phase === 'finished') return { state: 'done' };
   if (phase === 'errored') return { state: 'error', message: 'Storybook reported the story errored' };
@@ -85,7 +94,7 @@ export async function waitForStory(page: Page, url: string, signal?: AbortSignal
   const id = storyIdOf(url);
   if (id === null) return;
   for (let waited = 0; ;) {
-    const status = await page.evaluate(storyStatusInPage, options.switched ? id : null);
+    const status = await page.evaluate(storyStatusInPage, options.switched ? id : null, REMOUNT_MARK);
     if (status.state === 'done' || status.state === 'not-storybook') return;
     if (status.state === 'error') throw new StoryFailed(`Storybook could not render story '${id}': ${status.message}`);
     if (waited >= STORY_RENDER_MS) {

@@ -1,7 +1,7 @@
 /**
  * Switching stories in a Storybook preview kept loaded, for `stories --run`
  * (BrowserFlags.storySwitching): after a story's capture its page stays
- * loaded (BrowserSession.keepStoryPreview), and the next story of the same
+ * loaded (../fleet/storyPreviews.ts), and the next story of the same
  * variant is rendered there by Storybook's own channel
  * (`setCurrentStory`), as the Storybook UI and storycap do, instead of a
  * fresh context and a load of the whole preview.
@@ -14,12 +14,16 @@
  *   secrets, no `args` in the URL (Storybook applies them to the story it
  *   loads first), the freeze on (its virtual clock restarts page time); and only
  *   into a page of the same variant: the same preview URL but for the id,
- *   viewport, colour scheme, freeze and fixed clock.
+ *   pixel ratio, colour scheme, freeze and fixed clock. The viewport's size
+ *   may differ: the page is set to the capture's size before the story is
+ *   rendered, so the story mounts at that size as on a fresh load.
  * - Before the switch (switchStory): the freeze sheet is taken out of force
  *   (a play function runs with its animations, as on a fresh load), page
  *   time starts again as in a new document (Date at the capture's instant, a
  *   seeded Math.random at the start of its sequence), focus, selection and
- *   scroll are reset.
+ *   scroll are reset. The story the page shows already (another size, or
+ *   another capture type) is mounted again (Storybook's `forceRemount`, its
+ *   play function run again), never taken as it was left.
  * - After the story rendered (previewFingerprint): what a story can leave
  *   behind outside its root — elements added to <head> or <body>, classes
  *   and attributes of <html> and <body> other than Storybook's own,
@@ -34,7 +38,7 @@ import type { CaptureRequestSnapshot } from '../../contract/captureContract';
 import type { RuntimeFields } from '../../contract/toolArguments';
 import { EvidenceError } from '../../common/errors';
 import type { FixedTime } from '../options';
-import { storyIdOf } from './storyRest';
+import { REMOUNT_MARK, storyIdOf } from './storyRest';
 import { PageClock } from './pageClock';
 
 /**
@@ -75,7 +79,9 @@ export function storySwitchKey({ fields, request, fixed, ownState }: StorySwitch
   preview.searchParams.delete('id');
   preview.searchParams.delete('viewMode');
   preview.hash = '';
-  return JSON.stringify([preview.href, request.viewport, request.freeze, fixed?.epochMs ?? null]);
+  // Not the size: a preview is set to each capture's before its story mounts (CaptureAttempt.openContext).
+  const { devicePixelRatio, colorScheme } = request.viewport;
+  return JSON.stringify([preview.href, devicePixelRatio, colorScheme, request.freeze, fixed?.epochMs ?? null]);
 }
 
 /** What a story left outside its root, as read after it rendered. */
@@ -194,8 +200,12 @@ export async function matchFreshClassOrder(page: Page, fresh: string): Promise<v
   }, fresh);
 }
 
-/** In the page: resets what the last story left to the user's hands and the clock, then asks Storybook for `storyId`. */
-function switchInPage(storyId: string, startTime: number): boolean {
+/**
+ * In the page: resets what the last story left to the user's hands and the
+ * clock, then asks Storybook for `storyId`: a switch, or, when it shows that
+ * story already, a remount (a switch to it would leave it as it is).
+ */
+function switchInPage(storyId: string, startTime: number, mark: string): boolean {
   const w = window as unknown as Record<string, any>;
   const channel = w.__STORYBOOK_ADDONS_CHANNEL__;
   const clock = w.__designPlaybookClock;
@@ -205,7 +215,20 @@ function switchInPage(storyId: string, startTime: number): boolean {
   window.scrollTo(0, 0);
   clock.thaw();
   clock.restart(startTime);
-  channel.emit('setCurrentStory', { storyId, viewMode: 'story' });
+  if (w.__STORYBOOK_PREVIEW__?.currentRender?.id !== storyId) {
+    channel.emit('setCurrentStory', { storyId, viewMode: 'story' });
+    return true;
+  }
+  const remount = { storyId, started: false };
+  w[mark] = remount;
+  // Storybook's first phase of the new render (a render that fails at once says 'errored').
+  const onPhase = (event: { storyId?: string; newPhase?: string } | undefined) => {
+    if (event?.storyId !== storyId || !['loading', 'errored', 'aborted'].includes(event.newPhase ?? '')) return;
+    remount.started = true;
+    channel.off('storyRenderPhaseChanged', onPhase);
+  };
+  channel.on('storyRenderPhaseChanged', onPhase);
+  channel.emit('forceRemount', { storyId });
   return true;
 }
 
@@ -216,6 +239,7 @@ function switchInPage(storyId: string, startTime: number): boolean {
  */
 export async function switchStory(page: Page, url: string, startTime: number): Promise<void> {
   const id = storyIdOf(url)!;
-  if (!(await page.evaluate(switchInPage, id, startTime))) throw new StorySwitchStale('the kept preview has no Storybook channel or clock to switch with');
+  if (!(await page.evaluate(switchInPage, id, startTime, REMOUNT_MARK)))
+    throw new StorySwitchStale('the kept preview has no Storybook channel or clock to switch with');
   PageClock.of(page)?.storySwitched();
 }
