@@ -356,7 +356,7 @@ export class CaptureAttempt {
     if (this.preview) {
       const fixed = fixedTime(this.flags, this.env);
       await switchStory(page, this.fields.url, fixed ? fixed.epochMs : Date.now());
-      this.pointerMoved = pointerAtOrigin(this.cdp!).then(() => undefined);
+      this.movePointer();
       return;
     }
     const load = (this.load = new LoadTracker(page));
@@ -364,9 +364,7 @@ export class CaptureAttempt {
     const go = async () => {
       const budgetMs = navigationTimeoutMs(this.env);
       this.warnings.push(...(await navigate(page, this.fields.url, this.request.freeze, { budgetMs, tracker: load, cdp: this.cdp! })));
-      // Sent now, waited for by the freeze: the renderer acks a mouse move with its next frame, which the
-      // freeze's own round trips would otherwise wait behind.
-      this.pointerMoved = pointerAtOrigin(this.cdp!).then(() => undefined);
+      this.movePointer();
     };
     try {
       if (this.typeRun!.navigate) await this.typeRun!.navigate(this.fields.url, go);
@@ -377,6 +375,19 @@ export class CaptureAttempt {
     }
     // The page's later documents (after a sign-out, say) see what the page kept, not the session again.
     await this.restored?.settle();
+  }
+
+  /**
+   * Sent now, waited for by the freeze: the renderer acks a mouse move with
+   * its next frame, which the freeze's own round trips would otherwise wait
+   * behind. A capture that ends before its freeze (its budget spent on a
+   * page whose main thread never yields) leaves the move unanswered until
+   * its page closes: that failure is the capture's, never an unhandled one.
+   */
+  private movePointer(): void {
+    const moved = pointerAtOrigin(this.cdp!).then(() => undefined);
+    moved.catch(() => undefined);
+    this.pointerMoved = moved;
   }
 
   /** A story's page rests once Storybook says the story is done (storyRest.ts); then the page's usual rest. */
@@ -418,12 +429,21 @@ export class CaptureAttempt {
     // A page that shows a secret outside its field fails closed before anything is taken.
     if (this.secrets) await checkPageTextForSecrets(this.cdp!, this.secrets);
     // Read once the page has given the artifact what it holds, while the type finishes on this side (the probe, the archive).
-    this.finished = await this.typeRun!.finish(() => (this.observed ??= readObservedState(page)));
+    this.finished = await this.typeRun!.finish(() => this.observe(page));
+  }
+
+  /** The page's observed_state, read once; a capture that ends before it is awaited leaves no unhandled failure. */
+  private observe(page: Page): Promise<string> {
+    if (!this.observed) {
+      this.observed = readObservedState(page);
+      this.observed.catch(() => undefined);
+    }
+    return this.observed;
   }
 
   async readObservedState(): Promise<void> {
     const { bytes, ...measured } = this.finished!;
-    const payload: ProviderPayload = { result: 'captured', ...measured, observed_state: await (this.observed ?? readObservedState(this.page!)) };
+    const payload: ProviderPayload = { result: 'captured', ...measured, observed_state: await this.observe(this.page!) };
     const warnings = [...new Set([...this.warnings, ...(measured.warnings ?? [])])];
     if (warnings.length) payload.warnings = warnings;
     else delete payload.warnings;
