@@ -192,15 +192,3 @@ export const STORY_POLL_MS = 25;
 export const STORY_PLAY_POLL_MS = 100;
 /** `doctor`: how long the browser binary gets to print its version. */
 export const BROWSER_VERSION_QUERY_MS = 15_000;
-
-/** Whether `work` settles within `ms` (true) or not (false); it is not stopped, and its failure counts as settled. */
-export function withinMs(work: Promise<unknown>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    const settle = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    work.then(settle, settle);
-  });
-}

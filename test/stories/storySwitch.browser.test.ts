@@ -40,12 +40,27 @@ let root: string;
 let switching: { session: BrowserSession; provider: PuppeteerCaptureProvider };
 let fresh: PuppeteerCaptureProvider;
 
+/** A provider that switches stories in previews of its own session, `parallel` captures at once. */
+function switchingProvider(parallel: number): { session: BrowserSession; provider: PuppeteerCaptureProvider } {
+  const flags = () => ({ executablePath: CHROMIUM_PATH, storySwitching: true, parallel });
+  const session = new BrowserSession(flags);
+  return { session, provider: new PuppeteerCaptureProvider({ flags, session }) };
+}
+
+/** Counts the pages `browser` opens from now on, until stopped. */
+function countPagesOpened(browser: Browser): { opened(): number; stop(): void } {
+  let pages = 0;
+  const count = (target: { type(): string }) => {
+    if (target.type() === 'page') pages++;
+  };
+  browser.on('targetcreated', count);
+  return { opened: () => pages, stop: () => void browser.off('targetcreated', count) };
+}
+
 beforeAll(async () => {
   storybook = await servePages(FIXTURE);
   root = makeRunRoot('story-switch');
-  const flags = () => ({ executablePath: CHROMIUM_PATH, storySwitching: true, parallel: 2 });
-  const session = new BrowserSession(flags);
-  switching = { session, provider: new PuppeteerCaptureProvider({ flags, session }) };
+  switching = switchingProvider(2);
   fresh = new PuppeteerCaptureProvider({ flags: () => ({ executablePath: CHROMIUM_PATH }) });
 });
 
@@ -69,12 +84,7 @@ async function capture(provider: PuppeteerCaptureProvider, id: string, type: str
 }
 
 test('every story switched to in a kept preview has the bytes of its fresh load (screenshot and aria snapshot), and the preview is reused', async () => {
-  const browser = await switching.session.acquire();
-  let pagesOpened = 0;
-  const count = (target: { type(): string }) => {
-    if (target.type() === 'page') pagesOpened++;
-  };
-  browser.on('targetcreated', count);
+  const pages = countPagesOpened(await switching.session.acquire());
   const switched: Record<string, Buffer> = {};
   try {
     for (const id of IDS) {
@@ -82,10 +92,10 @@ test('every story switched to in a kept preview has the bytes of its fresh load 
       switched[`${id}.a11y.json`] = await capture(switching.provider, id, 'a11y tree', `switched/${id}.a11y.json`);
     }
   } finally {
-    browser.off('targetcreated', count);
+    pages.stop();
   }
   // One capture at a time: the first loads, every other switches in that page.
-  expect(pagesOpened).toBe(1);
+  expect(pages.opened()).toBe(1);
   expect(switching.session.storyPreviews.idleOnes()).toHaveLength(1);
   for (const id of IDS) {
     expect({ id, same: (await capture(fresh, id, 'screenshot', `fresh/${id}.png`)).equals(switched[`${id}.png`]) }).toEqual({ id, same: true });
@@ -99,16 +109,10 @@ test('every story switched to in a kept preview has the bytes of its fresh load 
 });
 
 test('one kept preview serves every size: each story, taken at three sizes in turn, has the bytes of its fresh load at that size', async () => {
-  const flags = () => ({ executablePath: CHROMIUM_PATH, storySwitching: true, parallel: 1 });
-  const session = new BrowserSession(flags);
-  const provider = new PuppeteerCaptureProvider({ flags, session });
+  const { session, provider } = switchingProvider(1);
   const sizes = [VIEWPORT, { ...VIEWPORT, width: 1024, height: 768 }, { ...VIEWPORT, width: 375, height: 667 }];
   try {
-    const browser = await session.acquire();
-    let pagesOpened = 0;
-    browser.on('targetcreated', (target: { type(): string }) => {
-      if (target.type() === 'page') pagesOpened++;
-    });
+    const pages = countPagesOpened(await session.acquire());
     // Story after story, each at every size (the plan's order): the page changes size between captures of one story.
     const switched: Record<string, Buffer> = {};
     for (const id of IDS)
@@ -116,7 +120,7 @@ test('one kept preview serves every size: each story, taken at three sizes in tu
         const leaf = `sizes/${id}-${size.width}.png`;
         switched[leaf] = await capture(provider, id, 'screenshot', leaf, size);
       }
-    expect(pagesOpened).toBe(1);
+    expect(pages.opened()).toBe(1);
     for (const id of IDS)
       for (const size of sizes) {
         const leaf = `sizes/${id}-${size.width}.png`;
@@ -126,7 +130,7 @@ test('one kept preview serves every size: each story, taken at three sizes in tu
       }
     // Another pixel ratio is another variant: a page of its own.
     await capture(provider, 'components-card--closed', 'screenshot', 'sizes/dpr2.png', { ...VIEWPORT, devicePixelRatio: 2 });
-    expect(pagesOpened).toBe(2);
+    expect(pages.opened()).toBe(2);
   } finally {
     await provider.close();
   }
@@ -157,22 +161,16 @@ test('a story captured again in the preview that shows it is mounted again (its 
 });
 
 test('captures of one variant that find no idle preview wait for the one being loaded, rather than load one each at once', async () => {
-  const flags = () => ({ executablePath: CHROMIUM_PATH, storySwitching: true, parallel: 4 });
-  const session = new BrowserSession(flags);
-  const provider = new PuppeteerCaptureProvider({ flags, session });
+  const { session, provider } = switchingProvider(4);
   try {
-    const browser = await session.acquire();
-    let pagesOpened = 0;
-    browser.on('targetcreated', (target: { type(): string }) => {
-      if (target.type() === 'page') pagesOpened++;
-    });
+    const pages = countPagesOpened(await session.acquire());
     const ids = ['components-button--primary', 'components-button--secondary', 'components-card--closed', 'components-card--opened'];
     const trees = await Promise.all(ids.map((id) => capture(provider, id, 'a11y tree', `together/${id}.a11y.json`)));
     for (const [i, id] of ids.entries())
       expect(trees[i].toString('utf8')).toBe((await capture(fresh, id, 'a11y tree', `together-fresh/${id}.a11y.json`)).toString('utf8'));
     // The first loads; the next takes its page once it is kept; the third loads another (where a second core
     // is free to: perVariantLimit), which the fourth waits for.
-    expect(pagesOpened).toBe(Math.min(2, perVariantLimit(4)));
+    expect(pages.opened()).toBe(Math.min(2, perVariantLimit(4)));
   } finally {
     await provider.close();
   }
@@ -182,9 +180,7 @@ test("a capture waits for its variant's busy preview only so long: past STORY_PR
   // One variant (the same preview URL but for the id); the first story keeps its page's main thread busy, so
   // its capture holds the variant's preview until its budget runs out.
   const pages = await servePages(path.join(__dirname, 'pages'));
-  const flags = () => ({ executablePath: CHROMIUM_PATH, storySwitching: true, parallel: 2 });
-  const session = new BrowserSession(flags);
-  const provider = new PuppeteerCaptureProvider({ flags, session });
+  const { session, provider } = switchingProvider(2);
   process.env.DESIGN_PLAYBOOK_CAPTURE_TIMEOUT_MS = String(3 * STORY_PREVIEW_WAIT_MS);
   try {
     const done: string[] = [];

@@ -27,7 +27,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import type { ProviderPayload } from '../../contract/captureProvider';
 import type { CaptureRequestSnapshot } from '../../contract/captureContract';
 import type { RuntimeFields } from '../../contract/toolArguments';
-import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, STORY_PREVIEW_WAIT_MS, withDeadline, withinMs } from '../../common/time';
+import { CLEANUP_STEP_MS, LOSS_EVENT_GRACE_MS, PAGE_CLOSE_GRACE_MS, STORY_PREVIEW_WAIT_MS, withDeadline } from '../../common/time';
 import { captureOverrun, explainStall, explainStepStall, lostDuring, ShutdownError, type LostKind } from '../../common/failures';
 import { EvidenceError } from '../../common/errors';
 import { redactUrl } from '../../common/redact';
@@ -308,7 +308,12 @@ export class CaptureAttempt {
         // rather than another loaded; past STORY_PREVIEW_WAIT_MS it loads its own (a stuck story holds no one up).
         const wait: Promise<void> | null = waited ? null : (previews.loading(this.switchKey) ?? (previews.full(this.switchKey) ? previews.freed() : null));
         if (!wait) break;
-        waited = !(await Promise.race([withinMs(wait, STORY_PREVIEW_WAIT_MS), this.progress.whenAborted()]));
+        const settled: Promise<boolean> = withDeadline(
+          wait.then(() => true),
+          STORY_PREVIEW_WAIT_MS,
+          { orElse: false },
+        );
+        waited = !(await Promise.race([settled, this.progress.whenAborted()]));
       }
       this.holdsPreview = true;
       this.loadsPreview = previews.hold(this.switchKey);
